@@ -1,0 +1,45 @@
+import js from '@eslint/js'
+import globals from 'globals'
+import reactHooks from 'eslint-plugin-react-hooks'
+import reactRefresh from 'eslint-plugin-react-refresh'
+import tseslint from 'typescript-eslint'
+import { defineConfig, globalIgnores } from 'eslint/config'
+
+// The engine must run unchanged in the browser, in Node and in workers: no UI
+// framework, no DOM and no network stack may leak into it.
+const coreForbiddenImports = {
+  patterns: [
+    { group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@xyflow/*', 'zustand', 'zustand/*', '@tanstack/*'],
+      message: 'src/core is framework-free: no React or UI state here.' },
+    { group: ['openai', 'openai/*', 'node:http', 'node:https', 'node:net', 'http', 'https', 'net', 'undici'],
+      message: 'src/core makes no network calls: put network code in an adapter and pass it in as a port.' },
+    { group: ['**/app/**', '**/features/**', '**/adapters/**', '**/protocol/**', '**/server/**', '**/cli/**', '**/stores/**'],
+      message: 'src/core may not import from outer layers.' },
+  ],
+}
+const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'fetch', 'XMLHttpRequest',
+  'WebSocket', 'indexedDB', 'location', 'HTMLElement']
+
+export default defineConfig([
+  globalIgnores(['dist', 'playwright-report', 'test-results', 'reports', 'node_modules']),
+  {
+    files: ['**/*.{ts,tsx}'],
+    extends: [js.configs.recommended, tseslint.configs.recommended, reactHooks.configs.flat.recommended,
+      reactRefresh.configs.vite],
+    languageOptions: { ecmaVersion: 2023, globals: { ...globals.browser, ...globals.node } },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', coreForbiddenImports],
+      'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name,
+        message: 'src/core runs without a DOM or network: receive this capability as a parameter.' }))],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, globals: { ...globals.browser, ...globals.node } },
+  },
+])

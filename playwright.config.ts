@@ -1,0 +1,33 @@
+import { defineConfig, devices } from '@playwright/test'
+
+// Ports are configurable so that two checkouts can run e2e side by side.
+const appPort = Number(process.env.E2E_APP_PORT ?? 4173)
+
+export default defineConfig({
+  testDir: './e2e',
+  workers: 1,
+  timeout: 30_000,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
+  use: { baseURL: `http://127.0.0.1:${appPort}`, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  projects: [{
+    name: 'chromium',
+    use: {
+      ...devices['Desktop Chrome'],
+      launchOptions: {
+        // Debian's chromium: Playwright must never download a browser of its own here.
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+          '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      },
+    },
+  }],
+  webServer: [
+    {
+      command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${appPort} --strictPort`,
+      url: `http://127.0.0.1:${appPort}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+    },
+  ],
+})

@@ -1,0 +1,74 @@
+import { z } from 'zod'
+import { SecurityDomain, SecurityDomainError } from './domain'
+import { SecurityDomainTag } from './tag'
+
+/**
+ * A forest as plain data: the FOREST.json format and the shape of a target
+ * manifest's `security_domain` list. Order is meaningful.
+ */
+export const ForestTagSchema = z.object({
+  name: z.string().min(1, 'a tag name may not be empty'),
+  parent: z.string().nullable(),
+  description: z.string().optional().default(''),
+})
+export const ForestSchema = z.object({ tags: z.array(ForestTagSchema) })
+
+export type ForestTag = z.infer<typeof ForestTagSchema>
+export type Forest = z.infer<typeof ForestSchema>
+
+/**
+ * Builds the SecurityDomain of a plain forest, reporting the same first
+ * problem the reference would (duplicates first, then dangling parents, in
+ * list order), plus a parent cycle, which plain data can express but
+ * superred's objects cannot.
+ */
+export function buildDomain(forest: Forest): SecurityDomain {
+  const byName = new Map<string, ForestTag>()
+  for (const t of forest.tags) {
+    if (byName.has(t.name)) throw new SecurityDomainError('duplicate_tag', t.name, `Duplicate tag name: '${t.name}'`)
+    byName.set(t.name, t)
+  }
+  for (const t of forest.tags) {
+    if (t.parent !== null && !byName.has(t.parent)) {
+      throw new SecurityDomainError('parent_not_in_domain', t.name,
+        `Tag '${t.name}' has parent '${t.parent}' which is not in the domain`)
+    }
+  }
+  const built = new Map<string, SecurityDomainTag>()
+  for (const start of forest.tags) {
+    // Walk up to the first built ancestor, then build back down: iterative,
+    // and any revisit on the way up is a cycle.
+    const chain: ForestTag[] = []
+    const onChain = new Set<string>()
+    let cur: ForestTag | undefined = start
+    while (cur && !built.has(cur.name)) {
+      if (onChain.has(cur.name)) {
+        const loop = [...chain.slice(chain.findIndex((c) => c.name === cur!.name)).map((c) => c.name), cur.name]
+        throw new SecurityDomainError('parent_cycle', cur.name,
+          `Tag '${cur.name}' is its own ancestor: ${loop.join(' → ')}`)
+      }
+      onChain.add(cur.name)
+      chain.push(cur)
+      cur = cur.parent === null ? undefined : byName.get(cur.parent)
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const t = chain[i]
+      built.set(t.name, new SecurityDomainTag(t.name, t.parent === null ? null : built.get(t.parent)!))
+    }
+  }
+  return new SecurityDomain(forest.tags.map((t) => built.get(t.name)!))
+}
+
+/** The plain forest of a domain, descriptions looked up by name. */
+export function forestOf(domain: SecurityDomain, descriptions: ReadonlyMap<string, string> = new Map()): Forest {
+  return {
+    tags: domain.tags.map((t) => ({ name: t.name, parent: t.parent?.name ?? null, description: descriptions.get(t.name) ?? '' })),
+  }
+}
+
+/** Why a value is not a forest, as `path: problem` lines (zod issues made readable). */
+export function describeForestIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ')
+}
