@@ -1,0 +1,87 @@
+/** What a Controller returns: per run, per task, per threat model (superred's result dataclasses). */
+import type { Scope } from '../tags'
+import type { TrajectoryItem } from './events'
+import type { Task } from './target'
+import type { Controllable, EvaluationResult, LLMUsage, ObservableValue, Score, StopReason } from './types'
+
+export interface RunResult {
+  readonly runNumber: number
+  /** The full (unfiltered) trajectory, in emit order. */
+  readonly trajectory: readonly TrajectoryItem[]
+  /** What the optimizer saw of this run (filtered on visibility). redscope extra. */
+  readonly attackerView: readonly TrajectoryItem[]
+  /** Unfiltered. For an errored run: a zero score and "Run N failed: Type: msg". */
+  readonly evaluation: EvaluationResult
+  /** Task's cumulative usage at the end of this run. */
+  readonly llmUsage: LLMUsage
+  readonly runUsageDelta: LLMUsage
+  readonly startedAt: Date
+  readonly endedAt: Date
+  /** The evaluator judged this run (false when it errored). */
+  readonly evaluated: boolean
+  readonly errored: boolean
+  /** The optimizer answered the RunEndEvent with done=true. */
+  readonly done: boolean
+}
+
+/** What the optimizer was offered for a task (redscope extra, persisted as attacker.json). */
+export interface OfferedSurfaces {
+  readonly controllables: readonly Controllable[]
+  readonly observables: readonly ObservableValue[]
+}
+
+export interface TaskResult {
+  readonly task: Task
+  /** 1-based position in the claim. */
+  readonly index: number
+  readonly runs: readonly RunResult[]
+  readonly bestScore: Score
+  readonly bestEvaluation: EvaluationResult
+  readonly success: boolean
+  readonly llmUsage: LLMUsage
+  readonly stopReason: StopReason
+  /** This task's resolved write scope and read-only set. */
+  readonly scope: Scope
+  readonly readOnly: Scope
+  /** Formatted error (with stack) when something failed, else null. */
+  readonly error: string | null
+  readonly startedAt: Date
+  readonly endedAt: Date
+  /** Set only on a task kept from disk on resume (its runs are not reloaded). */
+  readonly nRuns?: number
+  readonly offered?: OfferedSurfaces
+}
+
+export interface SkippedTask {
+  readonly task: Task
+  readonly index: number
+  readonly reason: string
+}
+
+export interface ThreatModelResult {
+  /** Empty in dynamic (resolver) mode; then `scopeLabel` names the scope. */
+  readonly scope: Scope
+  readonly readOnly: Scope
+  /** Only the model name: secrets never enter results. */
+  readonly llmConfig: { readonly model: string } | null
+  /** In claim order; skipped tasks are not here. */
+  readonly taskResults: readonly TaskResult[]
+  readonly taskCostCapUsd: number | null
+  readonly skippedTasks: readonly SkippedTask[]
+  readonly scopeLabel: string | null
+  readonly startedAt: Date
+  readonly endedAt: Date
+  /** True when an AbortSignal stopped the run before every task finished. */
+  readonly cancelled: boolean
+  /** The results folder, when persisted. */
+  readonly resultsDir: string | null
+}
+
+/** Stop reasons whose tasks count in the attack success rate (errors and skips never do). */
+const COMPLETED: ReadonlySet<StopReason> = new Set<StopReason>(['success', 'done', 'max_runs', 'budget_exhausted'])
+
+/** ASR as the reference's live report: successes among completed tasks, or null if none completed. */
+export function attackSuccessRate(results: readonly TaskResult[]): number | null {
+  const completed = results.filter((r) => COMPLETED.has(r.stopReason))
+  return completed.length === 0 ? null : completed.filter((r) => r.success).length / completed.length
+}

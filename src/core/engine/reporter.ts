@@ -1,0 +1,54 @@
+/**
+ * Live progress, at the reference's lifecycle points. The UI and the CLI
+ * implement the methods they care about; a reporter that throws fails only
+ * the task it was reporting on (or is logged, outside a task).
+ */
+import type { RunResult, TaskResult, ThreatModelResult } from './outcomes'
+
+/** Which threat model an event is about (several run at once under run_all). */
+export interface ThreatModelInfo {
+  /** `{slug}-{hash8}`: unique per identity, the results folder name. */
+  readonly key: string
+  readonly attacker: string
+  readonly target: string
+  readonly claim: string
+  readonly model: string | null
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+  readonly scopeLabel: string | null
+  readonly nTasks: number
+  readonly maxRunsPerTask: number
+}
+
+export type DiagnosticLevel = 'info' | 'warning' | 'error'
+
+export interface ProgressReporter {
+  threatModelStart?(info: ThreatModelInfo): void
+  /** A task starts (also reported for tasks that are then skipped). */
+  taskStart?(info: ThreatModelInfo, index: number, goal: string): void
+  runComplete?(info: ThreatModelInfo, index: number, run: RunResult): void
+  taskComplete?(info: ThreatModelInfo, result: TaskResult): void
+  taskSkipped?(info: ThreatModelInfo, index: number, goal: string, reason: string): void
+  /** A task kept from disk on resume (not rerun). */
+  taskResumed?(info: ThreatModelInfo, result: TaskResult): void
+  threatModelEnd?(info: ThreatModelInfo, result: ThreatModelResult): void
+  diagnostic?(info: ThreatModelInfo | null, level: DiagnosticLevel, message: string, taskIndex?: number): void
+}
+
+/** Fans one event out to several reporters (e.g. the UI and a log). */
+export function combineReporters(...reporters: readonly ProgressReporter[]): ProgressReporter {
+  const each = <K extends keyof ProgressReporter>(key: K) =>
+    (...args: Parameters<NonNullable<ProgressReporter[K]>>) => {
+      for (const r of reporters) (r[key] as ((...a: typeof args) => void) | undefined)?.(...args)
+    }
+  return {
+    threatModelStart: each('threatModelStart'),
+    taskStart: each('taskStart'),
+    runComplete: each('runComplete'),
+    taskComplete: each('taskComplete'),
+    taskSkipped: each('taskSkipped'),
+    taskResumed: each('taskResumed'),
+    threatModelEnd: each('threatModelEnd'),
+    diagnostic: each('diagnostic'),
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Timestamps in the reference's two formats. Python's `isoformat()` prints
+ * microseconds and omits the fraction when they are zero; JS clocks give
+ * milliseconds, so the last three digits are always 000.
+ */
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+function fraction(ms: number): string {
+  return ms === 0 ? '' : `.${pad(ms, 3)}000`
+}
+
+/** Local naive time, as `datetime.now().isoformat()` (event timestamps). */
+export function localNaiveIso(date: Date = new Date()): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:` +
+    `${pad(date.getMinutes())}:${pad(date.getSeconds())}${fraction(date.getMilliseconds())}`
+}
+
+/** Aware UTC time, as `datetime.now(timezone.utc).isoformat()` (result timings). */
+export function utcIso(date: Date = new Date()): string {
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` +
+    `${fraction(date.getUTCMilliseconds())}+00:00`
+}

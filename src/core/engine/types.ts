@@ -1,0 +1,161 @@
+/**
+ * The engine's plain data types, ported from superred's dataclasses. Field
+ * names are camelCase here; the results format (src/core/results) maps them
+ * to the reference's snake_case JSON.
+ */
+import type { SecurityDomainTag } from '../tags'
+
+/** A surface the attacker may inject into (superred `Controllable`). */
+export interface Controllable {
+  readonly name: string
+  /** Null is accepted here and fails only when an event about it is emitted, as in the reference. */
+  readonly securityDomain: SecurityDomainTag | null
+  readonly description: string
+  readonly valueType: string
+}
+
+/** A readable surface (superred `Observable`). */
+export interface Observable {
+  readonly name: string
+  readonly securityDomain: SecurityDomainTag | null
+  readonly description: string
+  readonly observableType: string
+}
+
+/** A static observable with its value (content may be null). */
+export interface ObservableValue {
+  readonly observable: Observable
+  readonly content: unknown
+}
+
+export interface ConfigSpec {
+  readonly name: string
+  readonly securityDomain: SecurityDomainTag | null
+  readonly description: string
+}
+
+export interface QueryParam {
+  readonly name: string
+  readonly description: string
+}
+
+export interface QuerySpec {
+  readonly name: string
+  readonly description: string
+  readonly params: readonly QueryParam[]
+}
+
+export interface Goal {
+  readonly description: string
+}
+
+export interface Score {
+  readonly value: number
+  readonly securityDomain: SecurityDomainTag | null
+  readonly name: string
+}
+
+export interface EvaluationResult {
+  readonly success: boolean
+  /** Never carries a domain: it is the unscoped signal always given to the optimizer. */
+  readonly primaryScore: Score
+  readonly subScores: Readonly<Record<string, Score>>
+  readonly rationale: string
+}
+
+/** Model access for attackers and judges. The key never leaves memory: only `{model}` is persisted. */
+export interface LLMConfig {
+  readonly model: string
+  readonly apiBase?: string | null
+  readonly apiKey?: string | null
+}
+
+/** Cumulative LLM usage: calls made and their cost in USD. */
+export interface LLMUsage {
+  readonly calls: number
+  readonly cost: number
+}
+
+export type StopReason = 'success' | 'done' | 'max_runs' | 'budget_exhausted' | 'error' | 'timeout'
+export const STOP_REASONS: readonly StopReason[] = ['success', 'done', 'max_runs', 'budget_exhausted', 'error', 'timeout']
+
+export type DeclinedBy = 'scope' | 'optimizer'
+
+// ---------------------------------------------------------------------------
+// Constructors with the reference's defaults and validation.
+
+export function controllable(
+  name: string,
+  securityDomain: SecurityDomainTag | null,
+  options: { description?: string; valueType?: string } = {},
+): Controllable {
+  return Object.freeze({ name, securityDomain, description: options.description ?? '', valueType: options.valueType ?? 'text' })
+}
+
+export function observable(
+  name: string,
+  securityDomain: SecurityDomainTag | null,
+  options: { description?: string; observableType?: string } = {},
+): Observable {
+  return Object.freeze({ name, securityDomain, description: options.description ?? '', observableType: options.observableType ?? 'text' })
+}
+
+export function observableValue(obs: Observable, content: unknown = null): ObservableValue {
+  return Object.freeze({ observable: obs, content })
+}
+
+/** `Score(value, security_domain=None, name="primary")`, positional order as the reference. */
+export function score(value: number, securityDomain: SecurityDomainTag | null = null, name = 'primary'): Score {
+  return Object.freeze({ value, securityDomain, name })
+}
+
+/** Python's repr of a tag dataclass, for the reference's error message. */
+export function tagRepr(tag: SecurityDomainTag | null): string {
+  if (tag === null) return 'None'
+  return `SecurityDomainTag(name='${tag.name}', parent=${tagRepr(tag.parent)})`
+}
+
+/** Raised where the reference raises ValueError (bad arguments, bad data). */
+export class EngineValueError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ValueError'
+  }
+}
+
+/** Builds an EvaluationResult, refusing a primary score that carries a domain. */
+export function evaluationResult(init: {
+  success: boolean
+  primaryScore: Score
+  subScores?: Readonly<Record<string, Score>>
+  rationale?: string
+}): EvaluationResult {
+  if (init.primaryScore.securityDomain !== null) {
+    throw new EngineValueError(
+      `primary_score must not carry a security_domain (got ${tagRepr(init.primaryScore.securityDomain)}). ` +
+        'The primary score is the unscoped optimization signal always delivered to the optimizer; attach a ' +
+        'security_domain to sub_scores instead.',
+    )
+  }
+  return Object.freeze({
+    success: init.success,
+    primaryScore: init.primaryScore,
+    subScores: Object.freeze({ ...(init.subScores ?? {}) }),
+    rationale: init.rationale ?? '',
+  })
+}
+
+export const ZERO_USAGE: LLMUsage = Object.freeze({ calls: 0, cost: 0 })
+
+export function addUsage(a: LLMUsage, b: LLMUsage): LLMUsage {
+  return { calls: a.calls + b.calls, cost: a.cost + b.cost }
+}
+
+export function subtractUsage(a: LLMUsage, b: LLMUsage): LLMUsage {
+  return { calls: a.calls - b.calls, cost: a.cost - b.cost }
+}
+
+/** What may be persisted of an LLMConfig: the model name only. */
+export function persistableLlmConfig(config: LLMConfig | null): { model: string } | null {
+  return config === null ? null : { model: config.model }
+}
