@@ -8,7 +8,8 @@ export default defineConfig({
   workers: 1,
   timeout: 30_000,
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
+  // JSON lands in reports/, which Playwright does not wipe (it clears test-results/ at start).
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: { baseURL: `http://127.0.0.1:${appPort}`, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [{
     name: 'chromium',

@@ -27,6 +27,8 @@ type Antichain = readonly SecurityDomainTag[]
 
 /** `[e ∪ n for e in existing for n in next]`: existing-major, so `next` varies fastest. */
 function product(existing: readonly Antichain[], next: readonly Antichain[]): Antichain[] {
+  // The common first step (acc = [∅]) is the identity: skip the per-element work.
+  if (existing.length === 1 && existing[0].length === 0) return [...next]
   const out: Antichain[] = new Array(existing.length * next.length)
   let k = 0
   for (const e of existing) {

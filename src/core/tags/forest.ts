@@ -8,7 +8,8 @@ import { SecurityDomainTag } from './tag'
  */
 export const ForestTagSchema = z.object({
   name: z.string().min(1, 'a tag name may not be empty'),
-  parent: z.string().nullable(),
+  // An omitted parent means a root: unambiguous, and kinder to hand-written files.
+  parent: z.string().nullable().optional().transform((p) => p ?? null),
   description: z.string().optional().default(''),
 })
 export const ForestSchema = z.object({ tags: z.array(ForestTagSchema) })
@@ -69,6 +70,12 @@ export function forestOf(domain: SecurityDomain, descriptions: ReadonlyMap<strin
 /** Why a value is not a forest, as `path: problem` lines (zod issues made readable). */
 export function describeForestIssues(error: z.ZodError): string {
   return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
     .join('; ')
+}
+
+/** `tags[3].name`, the way a person points at a field of a JSON file. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(top level)'
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('')
 }

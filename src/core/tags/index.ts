@@ -2,6 +2,6 @@ export { SecurityDomainTag, scopeOf, scopeIncludes, scopeNames, compareNames, ty
 export { SecurityDomain, SecurityDomainError, type DomainErrorCode } from './domain'
 export { distinctCombinations, postOrder } from './combinations'
 export { countCombinations, combinationAt, subtreeCounts } from './count'
-export { ForestSchema, ForestTagSchema, buildDomain, forestOf, describeForestIssues, type Forest, type ForestTag } from './forest'
+export { ForestSchema, ForestTagSchema, buildDomain, forestOf, describeForestIssues, formatPath, type Forest, type ForestTag } from './forest'
 export { validateScope, hasErrors, type ScopeFinding, type FindingCode, type Severity } from './scopeValidation'
 export { CHATBOT_FOREST, AGENTDOJO_FOREST } from './templates'

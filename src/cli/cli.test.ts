@@ -1,0 +1,110 @@
+// @vitest-environment node
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { AGENTDOJO_FOREST, CHATBOT_FOREST } from '../core/tags'
+import { main } from './main'
+
+const dir = mkdtempSync(join(tmpdir(), 'redscope-cli-'))
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name)
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  return path
+}
+const chatbot = file('chatbot.json', CHATBOT_FOREST)
+
+async function run(...argv: string[]) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
+  return { code, stdout, stderr }
+}
+
+describe('redscope combinations', () => {
+  it('prints every combination in the reference order, names sorted inside', async () => {
+    const two = file('two.json', { tags: [{ name: 'root', parent: null }, { name: 'right', parent: 'root' }, { name: 'left', parent: 'root' }] })
+    const r = await run('combinations', two)
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual([[], ['left'], ['right'], ['left', 'right'], ['root']])
+    expect(r.stderr).toBe('')
+  })
+
+  it('--count prints the exact count as a bare integer', async () => {
+    expect((await run('combinations', chatbot, '--count')).stdout).toBe('18\n')
+    expect((await run('combinations', file('dojo.json', AGENTDOJO_FOREST), '--count')).stdout).toBe('351974\n')
+  })
+
+  it('chatbot: 18 distinct arrays, empty first', async () => {
+    const combos: string[][] = JSON.parse((await run('combinations', chatbot)).stdout)
+    expect(combos).toHaveLength(18)
+    expect(combos[0]).toEqual([])
+    expect(new Set(combos.map((c) => c.join())).size).toBe(18)
+  })
+})
+
+describe('redscope check-scope', () => {
+  it('exit 0 and [] for a clean scope', async () => {
+    const r = await run('check-scope', chatbot, '--scope', 'user', '--read-only', 'system_prompt')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual([])
+  })
+
+  it('exit 1 with the findings when there is an error', async () => {
+    const r = await run('check-scope', chatbot, '--scope', 'system,system_prompt')
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ code: 'scope_not_antichain', severity: 'error', tags: ['system_prompt', 'system'] })
+  })
+
+  it('warnings and infos alone exit 0; read-only alone is valid', async () => {
+    const r = await run('check-scope', chatbot, '--scope', 'system_prompt', '--read-only', 'system')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).map((f: { code: string }) => f.code)).toEqual(['scope_under_read_only'])
+    expect((await run('check-scope', chatbot, '--read-only', 'model')).code).toBe(0)
+  })
+
+  it('an empty scope is an error finding', async () => {
+    const r = await run('check-scope', chatbot)
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout)[0].code).toBe('empty_scope')
+  })
+})
+
+describe('bad input: one line on stderr naming the file, exit 2, nothing on stdout', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['missing file', join(dir, 'absent.json'), /absent\.json: no such file/],
+    ['not JSON', file('broken.json', '{"tags": ['), /broken\.json: not valid JSON/],
+    ['wrong shape', file('shape.json', { tags: [{ name: 7 }] }), /shape\.json: not a forest file: tags\[0\]\.name/],
+    ['duplicate', file('dup.json', { tags: [{ name: 'a', parent: null }, { name: 'a', parent: null }] }), /dup\.json: Duplicate tag name: 'a'/],
+    ['dangling parent', file('dangling.json', { tags: [{ name: 'c', parent: 'p' }] }), /dangling\.json: Tag 'c' has parent 'p' which is not in the domain/],
+    ['cycle', file('cycle.json', { tags: [{ name: 'a', parent: 'b' }, { name: 'b', parent: 'a' }] }), /cycle\.json: Tag 'a' is its own ancestor/],
+  ]
+  for (const [label, path, pattern] of cases) {
+    it(label, async () => {
+      for (const argv of [['combinations', path], ['check-scope', path, '--scope', 'a']]) {
+        const r = await run(...argv)
+        expect(r.code).toBe(2)
+        expect(r.stdout).toBe('')
+        expect(r.stderr).toMatch(pattern)
+        expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
+      }
+    })
+  }
+
+  it('unknown flags and commands are usage errors', async () => {
+    expect((await run('combinations', chatbot, '--frobnicate')).code).toBe(2)
+    expect((await run('teleport')).code).toBe(2)
+  })
+})
+
+describe('the installed bin', () => {
+  it('runs through npx-style node bin/redscope.mjs with real exit codes and streams', () => {
+    const ok = spawnSync(process.execPath, ['bin/redscope.mjs', 'combinations', chatbot, '--count'], { encoding: 'utf8' })
+    expect(ok.status).toBe(0)
+    expect(ok.stdout).toBe('18\n')
+    const bad = spawnSync(process.execPath, ['bin/redscope.mjs', 'check-scope', join(dir, 'absent.json'), '--scope', 'x'], { encoding: 'utf8' })
+    expect(bad.status).toBe(2)
+    expect(bad.stdout).toBe('')
+    expect(bad.stderr).toMatch(/absent\.json/)
+  }, 20_000)
+})

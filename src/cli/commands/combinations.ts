@@ -1,0 +1,26 @@
+import { compareNames, countCombinations, distinctCombinations } from '../../core/tags'
+import { hasFlag, parseArgs } from '../args'
+import { readForestFile } from '../forestFile'
+import { EXIT_OK, UsageError, type CliIo } from '../io'
+
+export const combinationsHelp = 'redscope combinations FOREST.json [--count]'
+
+/** Every distinct combination in the reference order (names sorted inside each), or their exact count. */
+export async function combinationsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, { booleans: ['count'] })
+  if (args.positionals.length !== 1) throw new UsageError(`usage: ${combinationsHelp}`)
+  const { domain } = await readForestFile(args.positionals[0])
+  if (hasFlag(args, 'count')) {
+    io.stdout(`${countCombinations(domain)}\n`)
+    return EXIT_OK
+  }
+  // Written in chunks: the list can run to hundreds of thousands of arrays.
+  const combos = distinctCombinations(domain)
+  const CHUNK = 4096
+  for (let start = 0; start < combos.length; start += CHUNK) {
+    const rows = combos.slice(start, start + CHUNK).map((c) => JSON.stringify(c.map((t) => t.name).sort(compareNames)))
+    io.stdout(`${start === 0 ? '[' : ','}${rows.join(',')}`)
+  }
+  io.stdout(']\n')
+  return EXIT_OK
+}

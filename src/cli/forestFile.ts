@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises'
+import { buildDomain, describeForestIssues, ForestSchema, SecurityDomainError, type Forest, type SecurityDomain } from '../core/tags'
+import { UsageError } from './io'
+
+/** Reads FOREST.json; every failure becomes one line naming the file and the problem. */
+export async function readForestFile(path: string): Promise<{ forest: Forest; domain: SecurityDomain }> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a forest file' : `cannot be read (${code ?? String(e)})`}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`)
+  }
+  const parsed = ForestSchema.safeParse(json)
+  if (!parsed.success) throw new UsageError(`${path}: not a forest file: ${describeForestIssues(parsed.error)}`)
+  try {
+    return { forest: parsed.data, domain: buildDomain(parsed.data) }
+  } catch (e) {
+    if (e instanceof SecurityDomainError) throw new UsageError(`${path}: ${e.message}`)
+    throw e
+  }
+}
