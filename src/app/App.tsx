@@ -7,7 +7,6 @@ export function App() {
   return (
     <div className="app">
       <header className="app__header">
-        <h1>redscope</h1>
         <span className="app__subtitle">superred chatbot forest · {count.toString()} distinct threat models</span>
       </header>
       <main className="app__main">
