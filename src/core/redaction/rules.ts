@@ -1,0 +1,49 @@
+/**
+ * Redaction rules for exports. A rule is a regular expression; when it has a
+ * named group `secret`, only that group is masked (so "Bearer " stays
+ * readable), else the whole match is.
+ */
+export interface RedactionRule {
+  readonly id: string
+  readonly label: string
+  readonly pattern: string
+  readonly flags: string
+  readonly builtin: boolean
+}
+
+export const BUILTIN_RULES: readonly RedactionRule[] = [
+  { id: 'api-key', label: 'API key (sk-…)', builtin: true, flags: 'g',
+    pattern: String.raw`\bsk-(?:[A-Za-z]+-)?[A-Za-z0-9_-]{16,}` },
+  { id: 'bearer', label: 'Bearer token', builtin: true, flags: 'gi',
+    pattern: String.raw`\bBearer\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})` },
+  { id: 'email', label: 'E-mail address', builtin: true, flags: 'g',
+    pattern: String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}` },
+  { id: 'jwt', label: 'JSON Web Token', builtin: true, flags: 'g',
+    pattern: String.raw`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}` },
+  { id: 'vendor-token', label: 'Vendor token (GitHub, Slack, AWS, Google)', builtin: true, flags: 'g',
+    pattern: String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})` },
+  { id: 'assigned-secret', label: 'key=value secret (api_key, token, password…)', builtin: true, flags: 'gi',
+    pattern: String.raw`\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secret|password|passwd)\b["']?\s*[:=]\s*["']?(?<secret>[^\s"',;]{6,})` },
+]
+
+export type RuleProblem = { readonly code: 'empty' | 'invalid' | 'matches_empty'; readonly message: string }
+
+/** Compiles a user's rule, or says why it cannot be used. */
+export function compileRule(rule: Pick<RedactionRule, 'pattern' | 'flags'>): RegExp | RuleProblem {
+  if (rule.pattern.trim() === '') return { code: 'empty', message: 'The pattern is empty.' }
+  let re: RegExp
+  try {
+    re = new RegExp(rule.pattern, rule.flags.includes('g') ? rule.flags : `${rule.flags}g`)
+  } catch (e) {
+    return { code: 'invalid', message: `Not a valid regular expression: ${(e as Error).message}` }
+  }
+  // A pattern that matches nothing-at-all would mask every gap between characters.
+  if (new RegExp(re.source, re.flags.replace('g', '')).test('') ) {
+    return { code: 'matches_empty', message: 'The pattern matches the empty string; it would mask nothing useful.' }
+  }
+  return re
+}
+
+export function userRule(id: string, pattern: string, flags = 'g'): RedactionRule {
+  return { id, label: `Custom: /${pattern}/`, pattern, flags, builtin: false }
+}

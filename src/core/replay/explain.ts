@@ -1,0 +1,84 @@
+import type { CoverageModel } from './coverage'
+import type { ItemMark, PersistedItemLike } from './items'
+import { surfaceName } from './items'
+
+/** Why the attacker could or could not see, or change, one item. */
+export interface Explanation {
+  readonly domain: string | null
+  readonly visible: boolean
+  readonly writable: boolean
+  /** Sentences, most important first. Plain text. */
+  readonly lines: readonly string[]
+  /** Tags to highlight on the forest: the item's domain and the granted tag covering it. */
+  readonly tags: readonly string[]
+  /** The attacker file and the recomputation disagree about this item. */
+  readonly mismatch: boolean
+}
+
+export interface ExplainInput {
+  readonly item: PersistedItemLike
+  readonly domain: string | null
+  readonly mark: ItemMark
+  readonly coverage: CoverageModel
+  /** Whether the attacker's view has this row, and where that view came from. */
+  readonly attackerSaw: boolean
+  readonly viewSource: 'attacker-file' | 'recomputed'
+}
+
+const list = (names: readonly string[]) => (names.length ? names.map((n) => `"${n}"`).join(', ') : 'nothing')
+
+export function explain({ item, domain, mark, coverage, attackerSaw, viewSource }: ExplainInput): Explanation {
+  const c = coverage.cover(domain)
+  const { scope, readOnly } = coverage.grant
+  const lines: string[] = []
+  const tags = new Set<string>()
+  if (domain !== null) tags.add(domain)
+  if (c.visibleBy) tags.add(c.visibleBy)
+  const surface = surfaceName(item)
+  const subject = domain === null
+    ? 'This item has no security domain'
+    : `This item's security domain is "${domain}"${surface ? ` (surface "${surface}")` : ''}`
+  lines.push(`${subject}.`)
+
+  if (domain === null) {
+    lines.push(item.kind === 'response'
+      ? 'It is a response whose event could not be found, so its domain is unknown and no grant can cover it.'
+      : 'No granted tag can cover an item without a domain.')
+  } else if (c.unknownTag) {
+    lines.push(`The forest in use has no tag named "${domain}", so no granted tag covers it.`)
+  } else if (c.visibleBy === null) {
+    lines.push(`No granted tag covers "${domain}": the scope grants ${list(scope)} and read-only grants ${list(readOnly)}.`)
+  } else if (c.visibleBy === domain) {
+    lines.push(`"${domain}" is granted itself (${c.visibleVia === 'scope' ? 'scope: read & write' : 'read only'}).`)
+  } else {
+    const path = coverage.lineage(domain)
+    lines.push(`Granted tag "${c.visibleBy}" (${c.visibleVia === 'scope' ? 'scope: read & write' : 'read only'}) covers "${domain}", its descendant via ${path.slice(0, path.indexOf(c.visibleBy) + 1).join(' → ')}.`)
+  }
+
+  if (c.visibleBy !== null) {
+    lines.push(c.writeBy !== null
+      ? `Writable: the scope tag "${c.writeBy}" covers it, so the optimizer was asked what to inject.`
+      : `Not writable: no scope tag covers it (only read-only access), so the framework declined any injection by itself (declined_by "scope").`)
+  } else if (item.kind === 'response' || mark === 'call' || mark === 'read-only') {
+    lines.push('Not writable either: outside the scope, the framework answers with ControllableNoInjection(declined_by "scope") without asking the optimizer.')
+  }
+
+  if (mark === 'injection') lines.push('The attacker injected a value here.')
+  if (mark === 'declined-optimizer') lines.push('The optimizer was asked and chose not to inject.')
+  if (mark === 'declined-scope') lines.push('Declined by the framework: the surface is outside the scope (write).')
+
+  const predicted = c.visibleBy !== null
+  const mismatch = viewSource === 'attacker-file' && coverage.mode === 'forest' && predicted !== attackerSaw
+  if (viewSource === 'attacker-file') {
+    lines.push(attackerSaw
+      ? 'The attacker file records that the optimizer saw this item.'
+      : 'The attacker file does not contain this item: the optimizer never saw it.')
+    if (mismatch) {
+      lines.push(`Mismatch: the forest and the task's grant say the attacker ${predicted ? 'should have seen' : 'should not have seen'} it.`)
+    }
+  }
+  if (coverage.mode === 'names-only') {
+    lines.push('Names only: no forest is attached, so a tag counts as covered only when its own name is granted. A child of a granted tag is shown as hidden here although superred would let the attacker see it. Attach the forest to check ancestry.')
+  }
+  return { domain, visible: viewSource === 'attacker-file' ? attackerSaw : predicted, writable: c.writeBy !== null, lines, tags: [...tags], mismatch }
+}

@@ -1,0 +1,33 @@
+import type { CoverageModel } from './coverage'
+import { isControllableEvent, type ItemMark, type PersistedItemLike } from './items'
+
+/**
+ * The legend mark of an item. Injections and declines come from the record
+ * itself; "read-only" is a controllable the grant lets the attacker see but
+ * not change (superred re-presents it as an observable, front 2), so it
+ * depends on the coverage in use.
+ */
+export function markOf(item: PersistedItemLike, domain: string | null, coverage: CoverageModel): ItemMark {
+  if (item.kind === 'response') {
+    if (item.type === 'ControllableInjection') return 'injection'
+    if (item.type === 'ControllableNoInjection') return item.declined_by === 'scope' ? 'declined-scope' : 'declined-optimizer'
+    return 'response'
+  }
+  if (item.type === 'RunEndEvent') return 'run-end'
+  if (isControllableEvent(item)) {
+    return coverage.isVisible(domain) && !coverage.isWritable(domain) ? 'read-only' : 'call'
+  }
+  return 'observation'
+}
+
+export const MARK_LABELS: Readonly<Record<ItemMark | 'hidden', string>> = {
+  injection: 'injection (attacker wrote here)',
+  'declined-scope': 'auto-declined: outside the scope',
+  'declined-optimizer': 'declined by the optimizer',
+  'read-only': 'read-only surface (seen, not writable)',
+  'run-end': 'run end and evaluation',
+  observation: 'observation',
+  call: 'controllable call',
+  response: 'response',
+  hidden: 'hidden from the attacker (gap)',
+}

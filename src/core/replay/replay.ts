@@ -1,0 +1,106 @@
+import { alignByVisibility, alignWithAttackerFile, itemKeys, type Alignment } from './align'
+import type { CoverageModel } from './coverage'
+import { explain, type Explanation } from './explain'
+import type { ItemMark, PersistedItemLike } from './items'
+import { markOf } from './marks'
+import { resolveDomains } from './pairing'
+
+/**
+ * One run, ready to show side by side: the full trajectory, the attacker's
+ * view (from its file, else recomputed from the coverage), their row
+ * alignment, and per-row marks and explanations computed on demand, so that
+ * a 100,000-item run costs a few typed arrays up front and nothing per row
+ * until the row is on screen.
+ */
+export interface Replay {
+  readonly items: readonly PersistedItemLike[]
+  readonly attackerItems: readonly PersistedItemLike[]
+  readonly viewSource: 'attacker-file' | 'recomputed'
+  readonly coverage: CoverageModel
+  readonly alignment: Alignment
+  readonly rows: number
+  /** Items hidden from the attacker (gaps on its side). */
+  readonly hiddenCount: number
+  fullItem(row: number): PersistedItemLike | null
+  attackerItem(row: number): PersistedItemLike | null
+  domain(row: number): string | null
+  mark(row: number): ItemMark
+  explain(row: number): Explanation
+  /** The row showing full item `index` (deep links address full-trajectory indices). */
+  rowOfItem(index: number): number
+  /** The full-trajectory index of a row, or -1 for an attacker-only row. */
+  itemOfRow(row: number): number
+  /** The next row after `from` (before it, with dir -1) for which `pred` holds, or -1. */
+  find(from: number, dir: 1 | -1, pred: (row: number) => boolean): number
+}
+
+export function buildReplay(
+  items: readonly PersistedItemLike[],
+  attackerFileItems: readonly PersistedItemLike[] | null,
+  coverage: CoverageModel,
+): Replay {
+  const resolved = resolveDomains(items)
+  let alignment: Alignment
+  let attackerItems: readonly PersistedItemLike[]
+  if (attackerFileItems !== null) {
+    alignment = alignWithAttackerFile(items, attackerFileItems, itemKeys(items, resolved))
+    attackerItems = attackerFileItems
+  } else {
+    const visible = new Uint8Array(items.length)
+    const picked: PersistedItemLike[] = []
+    for (let i = 0; i < items.length; i++) {
+      if (coverage.isVisible(resolved.domains[i])) {
+        visible[i] = 1
+        picked.push(items[i])
+      }
+    }
+    alignment = alignByVisibility(visible)
+    attackerItems = picked
+  }
+  const attackerResolved = attackerFileItems === null ? null : resolveDomains(attackerFileItems)
+  let hidden = 0
+  for (let r = 0; r < alignment.rows; r++) if (alignment.attacker[r] < 0) hidden++
+  let rowIndex: Int32Array | null = null
+  const domain = (row: number): string | null => {
+    const f = alignment.full[row]
+    if (f >= 0) return resolved.domains[f]
+    const a = alignment.attacker[row]
+    return a >= 0 && attackerResolved ? attackerResolved.domains[a] : null
+  }
+  const itemAt = (row: number) => {
+    const f = alignment.full[row]
+    return f >= 0 ? items[f] : attackerItems[alignment.attacker[row]]
+  }
+  const mark = (row: number) => markOf(itemAt(row), domain(row), coverage)
+  return {
+    items,
+    attackerItems,
+    viewSource: attackerFileItems === null ? 'recomputed' : 'attacker-file',
+    coverage,
+    alignment,
+    rows: alignment.rows,
+    hiddenCount: hidden,
+    fullItem: (row) => (alignment.full[row] >= 0 ? items[alignment.full[row]] : null),
+    attackerItem: (row) => (alignment.attacker[row] >= 0 ? attackerItems[alignment.attacker[row]] : null),
+    domain,
+    mark,
+    explain: (row) => explain({
+      item: itemAt(row), domain: domain(row), mark: mark(row), coverage,
+      attackerSaw: alignment.attacker[row] >= 0,
+      viewSource: attackerFileItems === null ? 'recomputed' : 'attacker-file',
+    }),
+    rowOfItem(index) {
+      if (alignment.attackerOnly === 0) return Math.max(0, Math.min(index, alignment.rows - 1))
+      if (rowIndex === null) {
+        rowIndex = new Int32Array(items.length)
+        for (let r = 0; r < alignment.rows; r++) if (alignment.full[r] >= 0) rowIndex[alignment.full[r]] = r
+      }
+      return rowIndex[Math.max(0, Math.min(index, items.length - 1))] ?? 0
+    },
+    itemOfRow: (row) => alignment.full[row] ?? -1,
+    find(from, dir, pred) {
+      for (let r = from + dir; r >= 0 && r < alignment.rows; r += dir) if (pred(r)) return r
+      return -1
+    },
+  }
+}
