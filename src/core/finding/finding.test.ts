@@ -1,0 +1,78 @@
+import { buildReplay, coverageFor } from '../replay'
+import { end, inj, obs, pre } from '../replay/testItems'
+import { BUILTIN_RULES, compileRules, redactValue } from '../redaction'
+import { buildFinding, cutText, EXPORT_CSP, renderFindingHtml, type FindingMeta } from '.'
+
+const XSS = [
+  '<script>window.__pwned=1</script>',
+  '<img src=x onerror="window.__pwned=1">',
+  '"><svg onload=alert(1)>',
+  "javascript:alert('x')",
+  '</style><script>alert(1)</script>',
+  '<a href="http://evil.example/">click</a>',
+]
+
+const forest = { tags: [
+  { name: 'user', parent: null, description: '<b>the user</b>' }, { name: 'web', parent: null, description: '' },
+] }
+const meta: FindingMeta = {
+  experiment: { dir: 'exp-1', attacker: 'a<b>', target: 't', claim: 'c', model: 'no-llm' },
+  task: { index: 1, goal: '<script>alert("goal")</script>', status: 'success', stopReason: 'success' },
+  run: { number: 1, score: 1, success: true, cumulativeCost: 0 },
+  forest, evaluation: { success: true, primaryScore: 1, rationale: 'leaked sk-abcdefghijklmnopqrstuv', subScores: [] },
+  exportedAt: '2026-11-29T00:00:00Z',
+}
+
+function replay() {
+  const items = [pre('u', 'user', XSS[0]), inj('u', XSS[1]), obs('w', 'web', { html: XSS[2], more: XSS.slice(3) }), end('user')]
+  return buildReplay(items, null, coverageFor(forest, { scope: ['user'], readOnly: [] }))
+}
+
+describe('renderFindingHtml', () => {
+  const html = renderFindingHtml(buildFinding(replay(), meta, new Map([[1, { note: 'the <i>key</i> step', bookmarked: true }]])))
+
+  it('starts with a policy that forbids all script and any outside resource', () => {
+    expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<title>'))
+    expect(html).toContain(`content="${EXPORT_CSP.replaceAll("'", '&#39;')}"`)
+    expect(EXPORT_CSP).toMatch(/^default-src 'none'/)
+  })
+  it('carries no script element, no event handler and no link or resource attribute', () => {
+    expect(html).not.toMatch(/<script/i)
+    expect(html).not.toMatch(/<(img|svg|a|iframe|link|object|embed)\b/i)
+    const doc = new DOMParser().parseFromString(html, 'text/html')
+    const attributes = new Set([...doc.querySelectorAll('*')].flatMap((el) => [...el.attributes].map((a) => a.name)))
+    expect([...attributes].sort()).toEqual(['charset', 'class', 'content', 'http-equiv', 'id', 'lang', 'name'])
+  })
+  it('shows every payload as text', () => {
+    const doc = new DOMParser().parseFromString(html, 'text/html')
+    expect(doc.querySelectorAll('script, img, svg, a').length).toBe(0)
+    const text = doc.body.textContent ?? ''
+    for (const p of [XSS[0], XSS[1], '"><svg onload=alert(1)>', meta.task.goal, 'the <i>key</i> step', '<b>the user</b>']) {
+      expect(text).toContain(p)
+    }
+    expect(doc.title).toBe(`redscope finding: ${meta.task.goal} (run 1)`)
+  })
+  it('marks hidden steps and keeps notes and bookmarks', () => {
+    const doc = new DOMParser().parseFromString(html, 'text/html')
+    expect(doc.querySelector('#step-2')!.className).toContain('hidden')
+    expect(doc.querySelector('#step-1')!.textContent).toContain('bookmarked')
+  })
+})
+
+describe('buildFinding options and redaction', () => {
+  it('exports only bookmarked steps when asked, counting the rest', () => {
+    const f = buildFinding(replay(), meta, new Map([[3, { note: '', bookmarked: true }]]),
+      { onlyBookmarked: true, maxSteps: 10, maxFieldChars: 100 })
+    expect(f.steps.map((s) => s.index)).toEqual([3])
+    expect(f.stepsOmitted).toBe(3)
+  })
+  it('cuts huge fields and says how long they were', () => {
+    expect(cutText('x'.repeat(50), 10)).toBe(`${'x'.repeat(10)}\n… [cut: 50 characters in all]`)
+  })
+  it('redacts the finding before rendering: no secret reaches the file', () => {
+    const finding = redactValue(buildFinding(replay(), meta, new Map()), compileRules(BUILTIN_RULES))
+    const html = renderFindingHtml(finding)
+    expect(html).not.toContain('sk-abcdefghijklmnopqrstuv')
+    expect(html).toContain('[redacted:api-key]')
+  })
+})

@@ -1,0 +1,145 @@
+import type { Forest } from '../tags'
+import type { ItemMark, PersistedItemLike } from '../replay/items'
+import type { Replay } from '../replay/replay'
+
+/**
+ * One finding, as plain data: everything the self-contained HTML export
+ * shows. Built from a replay and its annotations, then redacted as a whole
+ * value, then rendered; so redaction sees exactly the text that is exported.
+ */
+export interface FindingStep {
+  readonly index: number
+  readonly type: string
+  readonly domain: string | null
+  readonly mark: ItemMark
+  readonly seenByAttacker: boolean
+  readonly why: readonly string[]
+  readonly fields: ReadonlyArray<{ readonly label: string; readonly text: string }>
+  readonly note: string
+  readonly bookmarked: boolean
+}
+
+export interface FindingEvaluation {
+  readonly success: boolean
+  readonly primaryScore: number
+  readonly rationale: string
+  readonly subScores: ReadonlyArray<{ readonly name: string; readonly value: number; readonly domain: string | null }>
+}
+
+export interface Finding {
+  readonly title: string
+  readonly experiment: Readonly<Record<'dir' | 'attacker' | 'target' | 'claim' | 'model', string>>
+  readonly task: { readonly index: number; readonly goal: string; readonly status: string; readonly stopReason: string }
+  readonly run: { readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null }
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+  readonly coverageMode: 'forest' | 'names-only'
+  readonly viewSource: 'attacker-file' | 'recomputed'
+  readonly forest: Forest | null
+  readonly evaluation: FindingEvaluation | null
+  readonly steps: readonly FindingStep[]
+  /** Steps left out (only bookmarked steps exported, or past the step cap). */
+  readonly stepsOmitted: number
+  readonly totalSteps: number
+  readonly exportedAt: string
+  readonly notice: string
+}
+
+export interface StepAnnotation {
+  readonly note: string
+  readonly bookmarked: boolean
+}
+
+export interface FindingOptions {
+  readonly onlyBookmarked: boolean
+  /** At most this many steps; the rest are counted in stepsOmitted. */
+  readonly maxSteps: number
+  /** Each field's text is cut to this many characters, saying how long it was. */
+  readonly maxFieldChars: number
+}
+
+export const DEFAULT_FINDING_OPTIONS: FindingOptions = { onlyBookmarked: false, maxSteps: 5_000, maxFieldChars: 20_000 }
+
+/** A value as text for display: strings as they are, anything else as JSON. */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === undefined) return ''
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+export function cutText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… [cut: ${text.length.toLocaleString('en-US')} characters in all]`
+}
+
+/** The labelled payload fields of an item, in reading order. */
+export function itemFields(item: PersistedItemLike): Array<{ label: string; value: unknown }> {
+  const rec = item as unknown as Record<string, unknown>
+  const out: Array<{ label: string; value: unknown }> = []
+  const surface = rec.controllable ?? rec.observable
+  if (surface !== undefined && surface !== null) {
+    out.push({ label: rec.observable ? 'observable' : 'controllable', value: typeof surface === 'string' ? surface : (surface as { name?: unknown }).name })
+  }
+  for (const key of ['request', 'answer', 'value', 'content', 'declined_by', 'done']) {
+    if (key in rec && rec[key] !== undefined) out.push({ label: key, value: rec[key] })
+  }
+  if (rec.evaluation !== undefined) out.push({ label: 'evaluation', value: rec.evaluation })
+  // Unknown item kinds: show whatever else they carry rather than nothing.
+  const known = new Set(['kind', 'type', 'event_id', 'timestamp', 'security_domain', 'controllable', 'observable',
+    'request', 'answer', 'value', 'content', 'declined_by', 'done', 'evaluation'])
+  for (const [k, v] of Object.entries(rec)) if (!known.has(k)) out.push({ label: k, value: v })
+  return out
+}
+
+export interface FindingMeta {
+  readonly experiment: Finding['experiment']
+  readonly task: Finding['task']
+  readonly run: Finding['run']
+  readonly forest: Forest | null
+  readonly evaluation: FindingEvaluation | null
+  readonly exportedAt: string
+}
+
+export function buildFinding(
+  replay: Replay, meta: FindingMeta, annotations: ReadonlyMap<number, StepAnnotation>, options: FindingOptions = DEFAULT_FINDING_OPTIONS,
+): Finding {
+  const steps: FindingStep[] = []
+  let omitted = 0
+  for (let row = 0; row < replay.rows; row++) {
+    const index = replay.itemOfRow(row)
+    const ann = annotations.get(index)
+    if (options.onlyBookmarked && !ann?.bookmarked) {
+      omitted++
+      continue
+    }
+    if (steps.length >= options.maxSteps) {
+      omitted++
+      continue
+    }
+    const item = replay.fullItem(row) ?? replay.attackerItem(row)!
+    const explanation = replay.explain(row)
+    steps.push({
+      index, type: item.type, domain: replay.domain(row), mark: replay.mark(row),
+      seenByAttacker: replay.attackerItem(row) !== null,
+      why: explanation.lines,
+      fields: itemFields(item).map((f) => ({ label: f.label, text: cutText(valueText(f.value), options.maxFieldChars) })),
+      note: ann?.note ?? '', bookmarked: ann?.bookmarked ?? false,
+    })
+  }
+  const names = replay.coverage.mode === 'names-only'
+  return {
+    title: `${meta.task.goal} (run ${meta.run.number})`,
+    experiment: meta.experiment, task: meta.task, run: meta.run,
+    scope: replay.coverage.grant.scope, readOnly: replay.coverage.grant.readOnly,
+    coverageMode: replay.coverage.mode, viewSource: replay.viewSource,
+    forest: meta.forest, evaluation: meta.evaluation,
+    steps, stepsOmitted: omitted, totalSteps: replay.rows,
+    exportedAt: meta.exportedAt,
+    notice: names
+      ? 'No forest was known for this run: coverage compares tag names only, so descendants of granted tags may be shown as hidden.'
+      : '',
+  }
+}
