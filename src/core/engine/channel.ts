@@ -3,15 +3,10 @@
  * the sender awaits one response per event, the receiver pulls envelopes at
  * its own pace. Rules as the reference's EventChannel.
  */
+import { EngineRuntimeError } from './errors'
 import { RESPONSE_TYPES, type Event, type EventResponse } from './events'
 
-/** Raised where the reference raises RuntimeError (misuse of a protocol object). */
-export class EngineRuntimeError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'RuntimeError'
-  }
-}
+export { EngineRuntimeError }
 
 export class EventEnvelope {
   readonly event: Event

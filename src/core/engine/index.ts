@@ -3,7 +3,8 @@ export * from './events'
 export * from './ids'
 export { assertNever } from './assertNever'
 export { localNaiveIso, utcIso } from './time'
-export { EventChannel, EventEnvelope, EngineRuntimeError } from './channel'
+export { EngineRuntimeError, TaskCancelled, describeError, formatError } from './errors'
+export { EventChannel, EventEnvelope } from './channel'
 export { BaseOptimizer, type Optimizer, type OptimizerFactory } from './optimizer'
 export {
   NotApplicable, SecurityClaim, targetFactory, singletonTargetFactory,
@@ -12,6 +13,15 @@ export {
 export * from './outcomes'
 export { combineReporters, type ProgressReporter, type ThreatModelInfo, type DiagnosticLevel } from './reporter'
 export {
-  BudgetExhaustedError,
-  type ChatMessage, type Completion, type CompletionOptions, type LLMClient, type TokenCounts,
+  BudgetExhaustedError, CostCappedLLMClient, DEFAULT_PRICE_TABLE, noopLLMClient, priceFor, costOf, samplingFor,
+  type ChatBackend, type ChatMessage, type ChatRequest, type ChatResult, type Completion, type CompletionOptions,
+  type CostCappedClientOptions, type LLMClient, type LLMClientFactory, type ModelPrice, type PriceTable, type TokenCounts,
 } from './budget'
+export { Trajectory, FilteredTrajectory } from './trajectory'
+export {
+  controllableAsObservable, offeredSurfaces, resolveTaskScope, validateScopeArgs,
+  type ScopeResolver, type ScopeSpec, type TaskScope,
+} from './scopeResolution'
+export { filterEvaluation } from './runSingle'
+export { Controller, DEFAULT_MAX_RUNS_PER_TASK, type ControllerOptions, type RunOptions } from './controller'
+export { runAll, type RunAllOptions } from './runAll'

@@ -27,10 +27,9 @@ export interface ProgressReporter {
   /** A task starts (also reported for tasks that are then skipped). */
   taskStart?(info: ThreatModelInfo, index: number, goal: string): void
   runComplete?(info: ThreatModelInfo, index: number, run: RunResult): void
+  /** Also reported, first, for each task kept from disk on resume (then `result.nRuns` is set and `runs` empty). */
   taskComplete?(info: ThreatModelInfo, result: TaskResult): void
   taskSkipped?(info: ThreatModelInfo, index: number, goal: string, reason: string): void
-  /** A task kept from disk on resume (not rerun). */
-  taskResumed?(info: ThreatModelInfo, result: TaskResult): void
   threatModelEnd?(info: ThreatModelInfo, result: ThreatModelResult): void
   diagnostic?(info: ThreatModelInfo | null, level: DiagnosticLevel, message: string, taskIndex?: number): void
 }
@@ -47,7 +46,6 @@ export function combineReporters(...reporters: readonly ProgressReporter[]): Pro
     runComplete: each('runComplete'),
     taskComplete: each('taskComplete'),
     taskSkipped: each('taskSkipped'),
-    taskResumed: each('taskResumed'),
     threatModelEnd: each('threatModelEnd'),
     diagnostic: each('diagnostic'),
   }

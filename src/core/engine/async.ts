@@ -1,0 +1,98 @@
+/** Small async primitives the Controller needs: abortable awaits, bounded joins, a semaphore. */
+
+const noop = () => {}
+
+/**
+ * Awaits `work`, but rejects with the signal's reason as soon as it aborts:
+ * JS cannot cancel a promise, so the work is abandoned (its late rejection is
+ * swallowed, never an unhandled rejection) and the caller unwinds at once, as
+ * a cancelled Python coroutine does.
+ */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(noop)
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (value) => { signal.removeEventListener('abort', onAbort); resolve(value) },
+      (error) => { signal.removeEventListener('abort', onAbort); reject(error) },
+    )
+  })
+}
+
+export type Settled = { ok: true } | { ok: false; error: unknown } | { ok: false; abandoned: true }
+
+/**
+ * Waits for cleanup work. Unbounded while nothing is cancelled; once the
+ * signal is (or becomes) aborted it waits at most `graceMs` more, then stops
+ * waiting (the reference's 5 s cleanup grace under cancellation).
+ */
+export function finishOrAbandon(work: () => Promise<unknown>, signal: AbortSignal, graceMs: number): Promise<Settled> {
+  let started: Promise<unknown>
+  try {
+    started = Promise.resolve(work())
+  } catch (error) {
+    return Promise.resolve({ ok: false, error })
+  }
+  return new Promise<Settled>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const arm = () => { timer = setTimeout(() => resolve({ ok: false, abandoned: true }), graceMs) }
+    if (signal.aborted) arm()
+    else signal.addEventListener('abort', arm, { once: true })
+    const done = (outcome: Settled) => {
+      signal.removeEventListener('abort', arm)
+      if (timer !== undefined) clearTimeout(timer)
+      resolve(outcome)
+    }
+    started.then(() => done({ ok: true }), (error: unknown) => done({ ok: false, error }))
+  })
+}
+
+/** A counting semaphore; waiters are served in arrival order. */
+export class Semaphore {
+  private available: number
+  private readonly waiters: Array<() => void> = []
+
+  constructor(permits: number) {
+    this.available = permits
+  }
+
+  /** Resolves with a release function, or rejects with the signal's reason if it aborts first. */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    const release = once(() => this.release())
+    if (this.available > 0) {
+      this.available -= 1
+      return Promise.resolve(release)
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve(release)
+      }
+      const onAbort = () => {
+        const i = this.waiters.indexOf(grant)
+        if (i >= 0) this.waiters.splice(i, 1)
+        reject(signal?.reason)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.waiters.push(grant)
+    })
+  }
+
+  private release(): void {
+    const next = this.waiters.shift()
+    if (next) next()
+    else this.available += 1
+  }
+}
+
+function once(fn: () => void): () => void {
+  let called = false
+  return () => {
+    if (called) return
+    called = true
+    fn()
+  }
+}

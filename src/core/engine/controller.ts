@@ -1,0 +1,265 @@
+/**
+ * The Controller: one threat model (a claim against one scope and attacker
+ * model), with superred's semantics (§2-§6). Tasks run concurrently up to the
+ * target factory's concurrency; results come back in claim order.
+ */
+import { scopeNames, type SecurityDomain } from '../tags'
+import { experimentDirName, type ExperimentMeta } from '../results/identityHash'
+import { ExperimentSession } from '../results/writer'
+import type { Storage } from '../results/storage'
+import { Semaphore } from './async'
+import type { LLMClientFactory } from './budget'
+import { describeError, TaskCancelled } from './errors'
+import { executeTask, type ExecuteEnv } from './executeTask'
+import type { OptimizerFactory } from './optimizer'
+import type { SkippedTask, TaskResult, ThreatModelResult } from './outcomes'
+import type { DiagnosticLevel, ProgressReporter, ThreatModelInfo } from './reporter'
+import { emptyTaskResult } from './runTask'
+import { validateScopeArgs, type ScopeMode, type ScopeSpec } from './scopeResolution'
+import type { SecurityClaim, Target, TargetFactory, Task } from './target'
+import { EngineValueError, type LLMConfig } from './types'
+
+export const DEFAULT_MAX_RUNS_PER_TASK = 100
+export const CLEANUP_GRACE_MS = 5000
+
+export interface ControllerOptions {
+  readonly optimizerFactory: OptimizerFactory
+  readonly targetFactory: TargetFactory
+  readonly securityClaim: SecurityClaim
+  /** Read & write: a fixed scope or a per-task resolver (then `scopeLabel` is required). */
+  readonly scope: ScopeSpec
+  /** Visible but not injectable. */
+  readonly readOnly?: ScopeSpec
+  readonly llmConfig?: LLMConfig | null
+  /** Builds the per-task client from llmConfig (e.g. the openai adapter). Required with llmConfig. */
+  readonly llmClientFactory?: LLMClientFactory | null
+  readonly taskCostCapUsd?: number | null
+  readonly taskTimeCapS?: number | null
+  readonly maxRunsPerTask?: number | null
+  readonly includeFeedback?: boolean
+  readonly scopeLabel?: string | null
+  /** Where results go; none means nothing is persisted. */
+  readonly storage?: Storage | null
+  /** The results root inside the storage ('' = its root). */
+  readonly resultsDir?: string
+  readonly persist?: boolean
+  readonly overwrite?: boolean
+  readonly attackerLabel?: string | null
+  readonly targetLabel?: string | null
+  readonly claimLabel?: string | null
+  /** The forest for domain.json; by default the first target's. */
+  readonly domain?: SecurityDomain | null
+  /** Cleanup budget under cancellation (default 5 s, as the reference). */
+  readonly cleanupGraceMs?: number
+}
+
+export interface RunOptions {
+  readonly reporter?: ProgressReporter
+  /** Aborting ends every task (targets torn down); completed tasks are kept, nothing is half-written. */
+  readonly signal?: AbortSignal
+}
+
+export class Controller {
+  readonly options: ControllerOptions
+  readonly maxRunsPerTask: number
+  private readonly mode: ScopeMode
+
+  constructor(options: ControllerOptions) {
+    this.mode = validateScopeArgs(options.scope, options.readOnly ?? new Set(), options.scopeLabel ?? null)
+    const maxRuns = options.maxRunsPerTask ?? DEFAULT_MAX_RUNS_PER_TASK
+    if (!(maxRuns >= 1)) throw new EngineValueError('max_runs_per_task must be at least 1')
+    const cap = options.taskCostCapUsd ?? null
+    if (cap !== null && cap < 0) throw new EngineValueError('task_cost_cap_usd must be non-negative')
+    const time = options.taskTimeCapS ?? null
+    if (time !== null && time <= 0) throw new EngineValueError('task_time_cap_s must be positive')
+    if ((options.llmConfig ?? null) !== null && !options.llmClientFactory) {
+      throw new EngineValueError('llmConfig needs an llmClientFactory (e.g. openAiClientFactory from src/adapters/llm)')
+    }
+    this.options = options
+    this.maxRunsPerTask = maxRuns
+  }
+
+  /** Attacker label, else the factory's function name (unless anonymous), else "optimizer". */
+  private attackerName(): string {
+    if (this.options.attackerLabel) return this.options.attackerLabel
+    // An arrow in an options literal is named after its key; that is the JS lambda.
+    const name = this.options.optimizerFactory.name
+    return name && name !== 'anonymous' && name !== 'optimizerFactory' ? name : 'optimizer'
+  }
+
+  meta(nTasks: number | null): ExperimentMeta {
+    const o = this.options
+    return {
+      attacker: this.attackerName(),
+      target: o.targetLabel || 'target',
+      claim: o.claimLabel || o.securityClaim.name,
+      model: o.llmConfig?.model ?? null,
+      scope: scopeNames(this.mode.namingScope),
+      readOnly: scopeNames(this.mode.namingReadOnly),
+      scopeLabel: this.mode.scopeLabel,
+      taskCostCapUsd: o.taskCostCapUsd ?? null,
+      taskTimeCapS: o.taskTimeCapS ?? null,
+      maxRunsPerTask: this.maxRunsPerTask,
+      includeFeedback: o.includeFeedback ?? true,
+      concurrency: o.targetFactory.concurrency,
+      nTasks,
+    }
+  }
+
+  /** `{slug}-{hash8}`: the results folder and the key of this threat model in a shared view. */
+  get label(): string {
+    return experimentDirName(this.meta(0))
+  }
+
+  info(): ThreatModelInfo {
+    const meta = this.meta([...this.options.securityClaim].length)
+    return {
+      key: experimentDirName(meta), attacker: meta.attacker, target: meta.target, claim: meta.claim, model: meta.model,
+      scope: meta.scope, readOnly: meta.readOnly, scopeLabel: meta.scopeLabel, nTasks: meta.nTasks ?? 0,
+      maxRunsPerTask: meta.maxRunsPerTask,
+    }
+  }
+
+  async run(runOptions: RunOptions = {}): Promise<ThreatModelResult> {
+    const o = this.options
+    const reporter = runOptions.reporter ?? {}
+    const signal = runOptions.signal ?? new AbortController().signal
+    const tasks: Task[] = [...o.securityClaim]
+    const meta = this.meta(tasks.length)
+    const info = this.info()
+    const startedAt = new Date()
+    let session: ExperimentSession | null = null
+    let result: ThreatModelResult | null = null
+    const diagnostic = (level: DiagnosticLevel, message: string, index?: number) => {
+      session?.log(index ?? null, level, message)
+      try {
+        reporter.diagnostic?.(info, level, message, index)
+      } catch {
+        // A failing diagnostic sink must not turn a diagnostic into a failure.
+      }
+    }
+    reporter.threatModelStart?.(info)
+    try {
+      if (o.storage && (o.persist ?? true)) {
+        session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
+          { overwrite: o.overwrite ?? false })
+        if (o.domain) await session.writeDomain(o.domain)
+      }
+      const kept = new Map<number, TaskResult>()
+      for (const index of [...(session?.plan.keep ?? [])].sort((a, b) => a - b)) {
+        const tr = await session!.keptTaskResult(index, tasks[index - 1])
+        kept.set(index, tr)
+        reporter.taskComplete?.(info, tr)
+      }
+      const rerun = tasks.map((_, i) => i + 1).filter((i) => !kept.has(i))
+      const { reran, skipped, cancelled } = await this.iterateTasks(tasks, rerun, session, reporter, info, signal, diagnostic)
+      const taskResults = tasks.map((_, i) => reran.get(i + 1) ?? kept.get(i + 1)).filter((r): r is TaskResult => r !== undefined)
+      const endedAt = new Date()
+      result = {
+        scope: this.mode.namingScope, readOnly: this.mode.namingReadOnly,
+        llmConfig: o.llmConfig ? { model: o.llmConfig.model } : null,
+        taskResults, taskCostCapUsd: o.taskCostCapUsd ?? null, skippedTasks: skipped, scopeLabel: this.mode.scopeLabel,
+        startedAt, endedAt, cancelled, resultsDir: session?.dir ?? null,
+      }
+      if (session !== null) {
+        const s = session
+        session = null
+        try {
+          if (cancelled) await s.abort()
+          else await s.finalize(startedAt, endedAt)
+        } catch (error) {
+          diagnostic('error', `failed to finalize results (continuing): ${describeError(error)}`)
+        }
+      }
+      return result
+    } finally {
+      if (session !== null) await session.abort().catch(() => {})
+      try {
+        if (result !== null) reporter.threatModelEnd?.(info, result)
+      } catch (error) {
+        diagnostic('error', `reporter threatModelEnd failed: ${describeError(error)}`)
+      }
+    }
+  }
+
+  private async iterateTasks(tasks: readonly Task[], rerun: readonly number[], session: ExperimentSession | null,
+    reporter: ProgressReporter, info: ThreatModelInfo, signal: AbortSignal,
+    diagnostic: (level: DiagnosticLevel, message: string, index?: number) => void) {
+    const o = this.options
+    const semaphore = new Semaphore(o.targetFactory.concurrency)
+    const reran = new Map<number, TaskResult>()
+    const skipped: SkippedTask[] = []
+    let cancelled = false
+    let domainPending = !o.domain && session !== null
+
+    const runOne = async (index: number, task: Task): Promise<void> => {
+      let release: () => void
+      try {
+        release = await semaphore.acquire(signal)
+      } catch {
+        cancelled = true
+        return
+      }
+      const goal = task.goal.description
+      try {
+        reporter.taskStart?.(info, index, goal)
+        session?.beginTask(index)
+        const startedAt = new Date()
+        const env: ExecuteEnv = {
+          optimizerFactory: o.optimizerFactory, llmConfig: o.llmConfig ?? null, llmClientFactory: o.llmClientFactory ?? null,
+          taskCostCapUsd: o.taskCostCapUsd ?? null, maxRunsPerTask: this.maxRunsPerTask, includeFeedback: o.includeFeedback ?? true,
+          graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
+          targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null,
+          onRunComplete: (run) => reporter.runComplete?.(info, index, run),
+          diagnostic: (level, message) => diagnostic(level, message, index),
+          onTargetCreated: async (target: Target) => {
+            if (!domainPending || session === null) return
+            domainPending = false
+            try {
+              await session.writeDomain(target.securityDomain)
+            } catch (error) {
+              diagnostic('error', `could not write domain.json: ${describeError(error)}`, index)
+            }
+          },
+        }
+        const outcome = await executeTask(env, index, task, signal)
+        if (outcome.kind === 'skipped') {
+          skipped.push({ task, index, reason: outcome.reason })
+          reporter.taskSkipped?.(info, index, goal, outcome.reason)
+          session?.markSkipped(index, goal)
+          return
+        }
+        const tr: TaskResult = { ...outcome.result, startedAt, endedAt: new Date() }
+        reran.set(index, tr)
+        if (session !== null) {
+          try {
+            await session.publishTask(index, tr)
+          } catch (error) {
+            diagnostic('error', `failed to persist task (continuing): ${describeError(error)}`, index)
+          }
+        }
+        reporter.taskComplete?.(info, tr)
+      } catch (error) {
+        if (error instanceof TaskCancelled && error.why === 'cancelled') {
+          cancelled = true
+          return
+        }
+        // An orchestration failure (a reporter callback, persistence) fails this task only.
+        diagnostic('error', `orchestration error, recording as error: ${describeError(error)}`, index)
+        const tr = emptyTaskResult(task, index, { stopReason: 'error', rationale: 'Unexpected orchestration error.', error })
+        reran.set(index, tr)
+        try {
+          reporter.taskComplete?.(info, tr)
+        } catch {
+          // The reporter is already failing; the result stands.
+        }
+      } finally {
+        release()
+      }
+    }
+
+    await Promise.all(rerun.map((i) => runOne(i, tasks[i - 1])))
+    skipped.sort((a, b) => a.index - b.index)
+    return { reran, skipped, cancelled }
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * A task's run loop (the reference's `_run_task`): configure, a fresh client
+ * and optimizer, the offered surfaces, then runs until a stop reason.
+ * Completed runs accumulate in `progress`, owned by the caller, so a
+ * wall-clock cap that cuts the loop short keeps them.
+ */
+import type { Scope } from '../tags'
+import { abortable, finishOrAbandon } from './async'
+import { BudgetExhaustedError, noopLLMClient, type LLMClient, type LLMClientFactory } from './budget'
+import { EventChannel } from './channel'
+import { describeError, formatError, TaskCancelled } from './errors'
+import type { OptimizerFactory } from './optimizer'
+import type { OfferedSurfaces, RunResult, TaskResult } from './outcomes'
+import { offeredSurfaces, type TaskScope } from './scopeResolution'
+import { runSingle } from './runSingle'
+import type { Target, Task } from './target'
+import { Trajectory } from './trajectory'
+import {
+  evaluationResult, score, subtractUsage, ZERO_USAGE,
+  type EvaluationResult, type LLMConfig, type LLMUsage, type Score, type StopReason,
+} from './types'
+
+export interface TaskEnv {
+  readonly optimizerFactory: OptimizerFactory
+  readonly llmConfig: LLMConfig | null
+  readonly llmClientFactory: LLMClientFactory | null
+  readonly taskCostCapUsd: number | null
+  readonly maxRunsPerTask: number
+  readonly includeFeedback: boolean
+  /** Cleanup budget once a cancellation is in flight (the reference's 5 s). */
+  readonly graceMs: number
+  readonly onRunComplete: (run: RunResult) => void
+  readonly diagnostic: (level: 'info' | 'warning' | 'error', message: string) => void
+}
+
+/** What a task achieved so far; readable after the loop was cut short. */
+export class TaskProgress {
+  readonly runs: RunResult[] = []
+  llm: LLMClient | null = null
+  offered: OfferedSurfaces | undefined = undefined
+
+  get usage(): LLMUsage {
+    return this.llm?.usage ?? ZERO_USAGE
+  }
+
+  /** Best judged run: the maximum primary score, first of ties (Python's max). */
+  get best(): { score: Score; evaluation: EvaluationResult } | null {
+    let best: RunResult | null = null
+    for (const run of this.runs) {
+      if (run.evaluated && (best === null || run.evaluation.primaryScore.value > best.evaluation.primaryScore.value)) best = run
+    }
+    return best === null ? null : { score: best.evaluation.primaryScore, evaluation: best.evaluation }
+  }
+
+  get success(): boolean {
+    return this.runs.some((r) => r.evaluated && r.evaluation.success)
+  }
+}
+
+export function isCancellation(error: unknown): error is TaskCancelled {
+  return error instanceof TaskCancelled
+}
+
+export function zeroEvaluation(rationale: string): EvaluationResult {
+  return evaluationResult({ success: false, primaryScore: score(0), subScores: {}, rationale })
+}
+
+/** A result for a task that produced no run (errors and budget before the loop). */
+export function emptyTaskResult(task: Task, index: number, init: {
+  stopReason: StopReason; rationale: string; usage?: LLMUsage; error?: unknown; scope?: Scope; readOnly?: Scope
+  offered?: OfferedSurfaces
+}): TaskResult {
+  const zero = zeroEvaluation(init.rationale)
+  const now = new Date()
+  return {
+    task, index, runs: [], bestScore: zero.primaryScore, bestEvaluation: zero, success: false,
+    llmUsage: init.usage ?? ZERO_USAGE, stopReason: init.stopReason,
+    scope: init.scope ?? new Set(), readOnly: init.readOnly ?? new Set(),
+    error: init.error === undefined ? null : formatError(init.error), startedAt: now, endedAt: now,
+    ...(init.offered ? { offered: init.offered } : {}),
+  }
+}
+
+/**
+ * Runs the loop. Errors before the loop (configure, initialize) are thrown to
+ * the caller, except budget exhaustion in initialize. A cancellation (the
+ * signal's TaskCancelled) is thrown after cleanup; the partial run is dropped.
+ */
+export async function runTask(env: TaskEnv, task: Task, index: number, target: Target, ts: TaskScope,
+  progress: TaskProgress, signal: AbortSignal): Promise<TaskResult> {
+  await abortable(Promise.resolve().then(() => task.configureTarget(target)), signal)
+
+  const client = env.llmConfig !== null && env.llmClientFactory !== null
+    ? env.llmClientFactory(env.llmConfig, env.taskCostCapUsd, signal)
+    : null
+  progress.llm = client
+  const optimizer = env.optimizerFactory()
+  const offered = offeredSurfaces(target, ts)
+  progress.offered = offered
+  const cleanupOptimizer = async (when: string) => {
+    const outcome = await finishOrAbandon(() => optimizer.teardown(), signal, env.graceMs)
+    if (!outcome.ok) env.diagnostic('error', `optimizer.teardown ${when} ${'error' in outcome ? `failed: ${describeError(outcome.error)}` : 'abandoned'}`)
+  }
+  try {
+    await abortable(Promise.resolve().then(() =>
+      optimizer.initialize(task.goal, offered.controllables, offered.observables, client ?? noopLLMClient())), signal)
+  } catch (error) {
+    await cleanupOptimizer('after initialize failed')
+    if (error instanceof BudgetExhaustedError) {
+      return emptyTaskResult(task, index, { stopReason: 'budget_exhausted', rationale: 'LLM budget exhausted before first run completed.',
+        usage: progress.usage, scope: ts.write, readOnly: ts.readOnly, offered })
+    }
+    throw error
+  }
+
+  const channel = new EventChannel()
+  // Settles, never rejects: an optimizer failure poisons the channel at once
+  // (no send can hang) and is reported after the loop.
+  const optimizerOutcome = Promise.resolve()
+    .then(() => optimizer.run(channel))
+    .then(() => null, (error: unknown) => { channel.setError(error); return { error } })
+
+  let stopReason: StopReason = 'max_runs'
+  let errorText: string | null = null
+  let previousUsage = ZERO_USAGE
+  const record = (run: Omit<RunResult, 'llmUsage' | 'runUsageDelta'>) => {
+    const usage = progress.usage
+    const full: RunResult = { ...run, llmUsage: usage, runUsageDelta: subtractUsage(usage, previousUsage) }
+    previousUsage = usage
+    progress.runs.push(full)
+    try {
+      env.onRunComplete(full)
+    } catch (error) {
+      env.diagnostic('error', `reporter runComplete failed: ${describeError(error)}`)
+    }
+  }
+  try {
+    for (let runNumber = 1; runNumber <= env.maxRunsPerTask; runNumber++) {
+      // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
+      const trajectory = new Trajectory(ts.visibility)
+      const startedAt = new Date()
+      let outcome: { evaluation: EvaluationResult; done: boolean }
+      try {
+        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, signal })
+      } catch (error) {
+        if (isCancellation(error)) throw error
+        if (error instanceof BudgetExhaustedError) {
+          env.diagnostic('info', `LLM budget exhausted during run ${runNumber}, stopping task`)
+          stopReason = 'budget_exhausted'
+          break
+        }
+        env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
+        errorText = formatError(error)
+        record({ runNumber, trajectory: trajectory.snapshot(), attackerView: trajectory.filtered.snapshot(),
+          evaluation: zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`),
+          startedAt, endedAt: new Date(), evaluated: false, errored: true, done: false })
+        stopReason = 'error'
+        break
+      }
+      record({ runNumber, trajectory: trajectory.snapshot(), attackerView: trajectory.filtered.snapshot(),
+        evaluation: outcome.evaluation, startedAt, endedAt: new Date(), evaluated: true, errored: false, done: outcome.done })
+      // The claim decides success: stop without asking the optimizer, and without a reset.
+      if (outcome.evaluation.success) {
+        stopReason = 'success'
+        break
+      }
+      try {
+        await abortable(target.resetEphemeralState(), signal)
+      } catch (error) {
+        if (isCancellation(error)) throw error
+        env.diagnostic('error', `target.resetEphemeralState() failed after run ${runNumber}, stopping task: ${describeError(error)}`)
+        errorText = formatError(error)
+        stopReason = 'error'
+        break
+      }
+      if (outcome.done) {
+        stopReason = 'done'
+        break
+      }
+    }
+  } finally {
+    channel.close()
+    const joined = await finishOrAbandon(() => optimizerOutcome, signal, env.graceMs)
+    if (joined.ok) {
+      const failure = await optimizerOutcome
+      if (failure !== null) {
+        env.diagnostic('error', `optimizer task raised: ${describeError(failure.error)}`)
+        // The loop's classification stands; the error only fills an empty slot.
+        if (errorText === null) errorText = formatError(failure.error)
+      }
+    } else {
+      env.diagnostic('warning', 'optimizer did not finish within the cleanup budget, abandoning it')
+    }
+    await cleanupOptimizer('post-run')
+  }
+
+  const best = progress.best
+  const fallback = zeroEvaluation(stopReason === 'error'
+    ? 'Unexpected error before first run completed.'
+    : 'LLM budget exhausted before first run completed.')
+  const now = new Date()
+  return {
+    task, index, runs: progress.runs, bestScore: best?.score ?? fallback.primaryScore,
+    bestEvaluation: best?.evaluation ?? fallback, success: progress.success, llmUsage: progress.usage,
+    stopReason, scope: ts.write, readOnly: ts.readOnly, error: errorText, startedAt: now, endedAt: now, offered,
+  }
+}

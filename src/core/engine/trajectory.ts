@@ -1,0 +1,89 @@
+/**
+ * One run's record (superred `Trajectory`): the target's emits and the
+ * controllable events with their responses, in emit order. A filtered view
+ * (what the optimizer sees) is filled at emit time.
+ */
+import { scopeIncludes, type Scope } from '../tags'
+import { EngineRuntimeError } from './errors'
+import { domainOf, type ReadableTrajectory, type TrajectoryItem } from './events'
+import { EngineValueError } from './types'
+
+/**
+ * The optimizer's view. It holds only the items it was given, never the
+ * trajectory itself, so an optimizer cannot reach what it may not see.
+ */
+export class FilteredTrajectory implements ReadableTrajectory {
+  readonly #entries: TrajectoryItem[]
+  #cursor = 0
+
+  /** `entries` is filled by the owning Trajectory; nothing else should hold it. */
+  constructor(entries: TrajectoryItem[]) {
+    this.#entries = entries
+  }
+
+  snapshot(): readonly TrajectoryItem[] {
+    return this.#entries.slice()
+  }
+
+  drain(): readonly TrajectoryItem[] {
+    const fresh = this.#entries.slice(this.#cursor)
+    this.#cursor = this.#entries.length
+    return fresh
+  }
+
+  get length(): number {
+    return this.#entries.length
+  }
+}
+
+export class Trajectory implements ReadableTrajectory {
+  readonly #entries: TrajectoryItem[] = []
+  readonly #filterScope: Scope | null
+  readonly #filteredEntries: TrajectoryItem[] = []
+  readonly #filtered: FilteredTrajectory | null
+  #closed = false
+  #cursor = 0
+
+  /** With a scope, items whose domain it covers also go to `filtered`. */
+  constructor(filteredScope: Scope | null = null) {
+    this.#filterScope = filteredScope
+    this.#filtered = filteredScope === null ? null : new FilteredTrajectory(this.#filteredEntries)
+  }
+
+  /** Records an item. Bound, so a target can be handed `trajectory.emit` directly. */
+  readonly emit = (item: TrajectoryItem): void => {
+    if (this.#closed) throw new EngineRuntimeError('Cannot emit to a closed trajectory')
+    const domain = domainOf(item)
+    if (domain === null) throw new EngineValueError(`Cannot persist ${item.type} without a security_domain`)
+    this.#entries.push(item)
+    if (this.#filterScope !== null && scopeIncludes(this.#filterScope, domain)) this.#filteredEntries.push(item)
+  }
+
+  close(): void {
+    this.#closed = true
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  snapshot(): readonly TrajectoryItem[] {
+    return this.#entries.slice()
+  }
+
+  drain(): readonly TrajectoryItem[] {
+    const fresh = this.#entries.slice(this.#cursor)
+    this.#cursor = this.#entries.length
+    return fresh
+  }
+
+  get length(): number {
+    return this.#entries.length
+  }
+
+  /** The filtered view; throws when no scope was given, as the reference. */
+  get filtered(): FilteredTrajectory {
+    if (this.#filtered === null) throw new EngineRuntimeError('No filtered view — pass filtered_scope to Trajectory constructor')
+    return this.#filtered
+  }
+}

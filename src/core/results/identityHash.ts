@@ -1,0 +1,58 @@
+/**
+ * An experiment's identity: what makes two threat models the same
+ * measurement. Its hash names the results folder, so a rerun of the same
+ * parameters resumes and distinct ones never collide.
+ */
+import { compareNames } from '../tags'
+import { pyDumps, pyFloat } from './pyjson'
+import { sha256Hex } from './sha256'
+import { experimentSlug } from './slug'
+
+export interface ExperimentMeta {
+  readonly attacker: string
+  readonly target: string
+  readonly claim: string
+  readonly model: string | null
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+  readonly scopeLabel: string | null
+  readonly taskCostCapUsd: number | null
+  /** Recorded but not hashed: a property of the host, not of the measurement. */
+  readonly taskTimeCapS: number | null
+  readonly maxRunsPerTask: number
+  readonly includeFeedback: boolean
+  readonly concurrency: number
+  readonly nTasks: number | null
+}
+
+const sorted = (names: readonly string[]) => [...names].sort(compareNames)
+
+/**
+ * The first 8 hex digits of sha256 over the compact, key-sorted JSON of the
+ * identity, written exactly as Python's json.dumps (ASCII-escaped; the cost
+ * cap as a float, so 1 hashes as "1.0").
+ */
+export function identityHash(meta: ExperimentMeta): string {
+  const identity = {
+    attacker: meta.attacker,
+    target: meta.target,
+    claim: meta.claim,
+    model: meta.model,
+    scope: sorted(meta.scope),
+    read_only: sorted(meta.readOnly),
+    scope_label: meta.scopeLabel,
+    task_cost_cap_usd: pyFloat(meta.taskCostCapUsd),
+    max_runs_per_task: meta.maxRunsPerTask,
+    include_feedback: meta.includeFeedback,
+  }
+  return sha256Hex(pyDumps(identity, { sortKeys: true })).slice(0, 8)
+}
+
+export function slugOf(meta: ExperimentMeta): string {
+  return experimentSlug(meta.attacker, meta.target, meta.claim, meta.model)
+}
+
+/** `{slug}-{hash8}`: the experiment's folder and its key in a shared dashboard. */
+export function experimentDirName(meta: ExperimentMeta): string {
+  return `${slugOf(meta)}-${identityHash(meta)}`
+}

@@ -1,0 +1,14 @@
+export * from './format'
+export { ExperimentSession, dumpFile, type ResumePlan } from './writer'
+export {
+  listExperiments, readExperiment, readTask, readTasks, readTrajectory, readJsonFile, readOptional, ResultsFormatError,
+  type ExperimentRecord, type TaskRecord,
+} from './reader'
+export { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
+export { experimentSlug, goalHash, goalSlug, slugSegment, taskDirName, runFileName } from './slug'
+export { joinPath, parentOf, linkTree, StorageNotFoundError, type Storage, type StorageEntry } from './storage'
+export { MemoryStorage } from './memoryStorage'
+export { computeSummary, isKept, type TaskView } from './summary'
+export { pyDumps, pyFloat, pyFloatRepr, PyFloat } from './pyjson'
+export { sha256Hex } from './sha256'
+export { itemJson, taskStatus, trajectoryFileJson } from './serialize'

@@ -1,0 +1,124 @@
+/**
+ * Reads a results tree written by superred or by redscope. Every file is
+ * parsed with its zod schema; a file that does not parse fails with its path
+ * and the first problems, never with a cast that breaks later.
+ */
+import type { z } from 'zod'
+import { ForestSchema, type Forest } from '../tags'
+import {
+  AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TaskFile, TrajectoryFile,
+  type ExperimentsIndexRow,
+} from './format'
+import { runFileName } from './slug'
+import { joinPath, StorageNotFoundError, type Storage } from './storage'
+
+export class ResultsFormatError extends Error {
+  readonly path: string
+  constructor(path: string, problem: string) {
+    super(`${path}: ${problem}`)
+    this.name = 'ResultsFormatError'
+    this.path = path
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ')
+}
+
+export async function readJsonFile<S extends z.ZodType>(storage: Storage, path: string, schema: S): Promise<z.infer<S>> {
+  const text = await storage.readText(path)
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    throw new ResultsFormatError(path, `not JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  const parsed = schema.safeParse(raw)
+  if (!parsed.success) throw new ResultsFormatError(path, describeIssues(parsed.error))
+  return parsed.data
+}
+
+/** Like readJsonFile, but null when the file is absent (optional files, redscope extras). */
+export async function readOptional<S extends z.ZodType>(storage: Storage, path: string, schema: S): Promise<z.infer<S> | null> {
+  try {
+    return await readJsonFile(storage, path, schema)
+  } catch (error) {
+    if (error instanceof StorageNotFoundError) return null
+    throw error
+  }
+}
+
+/**
+ * The experiments under a root: from experiments.json when present, else from
+ * each folder's manifest (an interrupted run never wrote the index).
+ */
+export async function listExperiments(storage: Storage, root = ''): Promise<ExperimentsIndexRow[]> {
+  const index = await readOptional(storage, joinPath(root, 'experiments.json'), ExperimentsIndexFile)
+  const rows = new Map<string, ExperimentsIndexRow>((index?.experiments ?? []).map((r) => [r.dir, r]))
+  for (const entry of await storage.list(root)) {
+    if (entry.kind !== 'dir' || rows.has(entry.name)) continue
+    const manifest = await readOptional(storage, joinPath(root, entry.name, 'manifest.json'), ManifestFile)
+    if (manifest === null) continue
+    rows.set(entry.name, {
+      dir: entry.name, slug: manifest.experiment.slug, hash: manifest.experiment.hash, status: manifest.status,
+      experiment: manifest.experiment,
+      summary: { asr: manifest.summary.asr, n_success: manifest.summary.n_success, n_completed: manifest.summary.n_completed,
+        total_llm_usage: manifest.summary.total_llm_usage },
+      completed_at: manifest.timing.completed_at,
+    })
+  }
+  return [...rows.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
+}
+
+export interface ExperimentRecord {
+  readonly dir: string
+  readonly manifest: z.infer<typeof ManifestFile>
+  /** Null until the run completed (result.json is the completion marker). */
+  readonly result: z.infer<typeof ResultFile> | null
+  /** redscope extra; null for a plain superred tree (the viewer then has to guess or be given a forest). */
+  readonly domain: Forest | null
+}
+
+export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
+  const manifest = await readJsonFile(storage, joinPath(dir, 'manifest.json'), ManifestFile)
+  const result = await readOptional(storage, joinPath(dir, 'result.json'), ResultFile)
+  const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
+  return { dir, manifest, result, domain }
+}
+
+export interface TaskRecord {
+  readonly dir: string
+  readonly task: z.infer<typeof TaskFile>
+  readonly iterations: z.infer<typeof IterationsFile> | null
+  readonly attacker: z.infer<typeof AttackerFile> | null
+}
+
+/** `taskDir` relative to the storage root, e.g. `{experiment}/tasks/00001__goal`. */
+export async function readTask(storage: Storage, taskDir: string): Promise<TaskRecord> {
+  return {
+    dir: taskDir,
+    task: await readJsonFile(storage, joinPath(taskDir, 'task.json'), TaskFile),
+    iterations: await readOptional(storage, joinPath(taskDir, 'iterations.json'), IterationsFile),
+    attacker: await readOptional(storage, joinPath(taskDir, 'attacker.json'), AttackerFile),
+  }
+}
+
+/** The tasks of an experiment that have a task.json (interrupted writes have none), by index. */
+export async function readTasks(storage: Storage, experimentDir: string): Promise<TaskRecord[]> {
+  const out: TaskRecord[] = []
+  for (const entry of await storage.list(joinPath(experimentDir, 'tasks'))) {
+    if (entry.kind !== 'dir' || /\.(wip|old)$/.test(entry.name)) continue
+    const dir = joinPath(experimentDir, 'tasks', entry.name)
+    if (!(await storage.exists(joinPath(dir, 'task.json')))) continue
+    out.push(await readTask(storage, dir))
+  }
+  return out.sort((a, b) => a.task.index - b.task.index)
+}
+
+/** One run's trajectory: the full one, or (redscope extra) what the attacker saw; null if absent. */
+export async function readTrajectory(storage: Storage, taskDir: string, runNumber: number,
+  view: 'full' | 'attacker' = 'full'): Promise<z.infer<typeof TrajectoryFile> | null> {
+  const name = runFileName(runNumber, view === 'attacker' ? '.attacker' : '')
+  return readOptional(storage, joinPath(taskDir, 'trajectories', name), TrajectoryFile)
+}

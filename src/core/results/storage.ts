@@ -1,0 +1,51 @@
+/**
+ * Where a results tree lives. Paths are relative, `/`-separated, with '' for
+ * the root. Two backends: a folder on disk (Node) and IndexedDB (browser),
+ * both in src/adapters/storage; an in-memory one here for tests and previews.
+ */
+export interface StorageEntry {
+  readonly name: string
+  readonly kind: 'file' | 'dir'
+}
+
+export interface Storage {
+  /** Throws StorageNotFoundError when there is no such file. */
+  readText(path: string): Promise<string>
+  /** Creates parent folders; a reader sees the old text or the new, never a mix. */
+  writeTextAtomic(path: string, text: string): Promise<void>
+  /** Immediate children, sorted by name; empty when the folder does not exist. */
+  list(dir: string): Promise<StorageEntry[]>
+  exists(path: string): Promise<boolean>
+  /** Removes a file or a whole folder; no error when absent. */
+  remove(path: string): Promise<void>
+  /** Shares a file into a snapshot (hard link where possible, else a copy). */
+  linkOrCopy(from: string, to: string): Promise<void>
+}
+
+export class StorageNotFoundError extends Error {
+  readonly path: string
+  constructor(path: string) {
+    super(`no such file: ${path}`)
+    this.name = 'StorageNotFoundError'
+    this.path = path
+  }
+}
+
+export function joinPath(...parts: string[]): string {
+  return parts.flatMap((p) => p.split('/')).filter((p) => p !== '' && p !== '.').join('/')
+}
+
+export function parentOf(path: string): string {
+  const i = path.lastIndexOf('/')
+  return i < 0 ? '' : path.slice(0, i)
+}
+
+/** Copies a folder tree into another path, file by file (the previous_NN snapshot). */
+export async function linkTree(storage: Storage, from: string, to: string): Promise<void> {
+  for (const entry of await storage.list(from)) {
+    const src = joinPath(from, entry.name)
+    const dst = joinPath(to, entry.name)
+    if (entry.kind === 'dir') await linkTree(storage, src, dst)
+    else await storage.linkOrCopy(src, dst)
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * The persistence session the Controller drives (the reference's
+ * ExperimentSession): open (plan the resume, snapshot prior state), publish
+ * each task as it lands, rewrite the manifest, finalize with result.json last.
+ */
+import { forestOf, type SecurityDomain } from '../tags'
+import type { TaskResult } from '../engine/outcomes'
+import type { Task } from '../engine/target'
+import { evaluationResult, score, type StopReason } from '../engine/types'
+import { utcIso } from '../engine/time'
+import { SCHEMA_VERSION, TaskFile } from './format'
+import { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
+import { pyDumps } from './pyjson'
+import {
+  attackerFileJson, experimentJson, iterationsFileJson, taskFileJson, trajectoryFileJson,
+} from './serialize'
+import { goalHash, runFileName, taskDirName } from './slug'
+import { joinPath, linkTree, type Storage } from './storage'
+import { computeSummary, isKept, manifestTaskEntry, taskViewOf, type TaskView } from './summary'
+
+/** Files as superred writes them: indent 2, non-ASCII kept. */
+export function dumpFile(payload: unknown): string {
+  return pyDumps(payload, { indent: 2, ensureAscii: false })
+}
+
+export interface ResumePlan {
+  readonly keep: ReadonlySet<number>
+  readonly rerun: ReadonlySet<number>
+  readonly isFresh: boolean
+}
+
+export interface DiagnosticLine {
+  readonly level: string
+  readonly message: string
+}
+
+const locks = new WeakMap<Storage, Set<string>>()
+const indexQueues = new WeakMap<Storage, Promise<unknown>>()
+
+/** Reads and parses a task.json, or null when it is missing or unreadable (then the task is outstanding). */
+async function readTaskFile(storage: Storage, path: string): Promise<TaskFile | null> {
+  try {
+    return TaskFile.parse(JSON.parse(await storage.readText(path)))
+  } catch {
+    return null
+  }
+}
+
+/** Current task folders that hold a readable task.json, by index. */
+async function scanTasks(storage: Storage, dir: string): Promise<Map<number, TaskView>> {
+  const views = new Map<number, TaskView>()
+  for (const entry of await storage.list(joinPath(dir, 'tasks'))) {
+    if (entry.kind !== 'dir' || entry.name.endsWith('.wip') || entry.name.endsWith('.old')) continue
+    const data = await readTaskFile(storage, joinPath(dir, 'tasks', entry.name, 'task.json'))
+    if (data !== null) views.set(data.index, taskViewOf(data, `tasks/${entry.name}`))
+  }
+  return views
+}
+
+export class ExperimentSession {
+  readonly storage: Storage
+  readonly root: string
+  readonly meta: ExperimentMeta
+  /** The experiment folder, relative to the storage root. */
+  readonly dir: string
+  readonly plan: ResumePlan
+  private readonly views: Map<number, TaskView>
+  private readonly skipped = new Map<number, string>()
+  private readonly taskLogs = new Map<number, DiagnosticLine[]>()
+  private readonly experimentLog: DiagnosticLine[] = []
+  private manifestQueue: Promise<unknown> = Promise.resolve()
+  private domainWritten = false
+  private closed = false
+
+  private constructor(storage: Storage, root: string, meta: ExperimentMeta, plan: ResumePlan, views: Map<number, TaskView>) {
+    this.storage = storage
+    this.root = root
+    this.meta = meta
+    this.dir = joinPath(root, experimentDirName(meta))
+    this.plan = plan
+    this.views = views
+  }
+
+  /** Resolves the folder, locks it (in this process), plans the resume, snapshots prior state before any rerun. */
+  static async open(storage: Storage, root: string, meta: ExperimentMeta, goals: readonly string[],
+    options: { overwrite?: boolean } = {}): Promise<ExperimentSession> {
+    const dir = joinPath(root, experimentDirName(meta))
+    const held = locks.get(storage) ?? new Set<string>()
+    locks.set(storage, held)
+    if (held.has(dir)) throw new Error(`experiment ${dir} is locked by another run`)
+    held.add(dir)
+    try {
+      const fresh = !(await storage.exists(joinPath(dir, 'manifest.json'))) && !(await storage.exists(joinPath(dir, 'tasks')))
+      const prior = fresh ? new Map<number, TaskView>() : await scanTasks(storage, dir)
+      const keep = new Set<number>()
+      if (!fresh && !options.overwrite) {
+        goals.forEach((goal, i) => {
+          const view = prior.get(i + 1)
+          if (view && view.goalHash === goalHash(goal) && isKept(view.status, view.nRuns)) keep.add(i + 1)
+        })
+      }
+      const rerun = new Set(goals.map((_, i) => i + 1).filter((i) => !keep.has(i)))
+      const views = new Map<number, TaskView>()
+      if (!fresh) {
+        const valid = new Set(goals.map((g, i) => taskDirName(i + 1, g)))
+        const taskEntries = await storage.list(joinPath(dir, 'tasks'))
+        const stale = taskEntries.filter((e) => e.kind === 'dir' && !valid.has(e.name) && !/\.(wip|old)$/.test(e.name))
+        if (rerun.size > 0 || stale.length > 0) await snapshotCurrent(storage, dir)
+        for (const e of stale) await storage.remove(joinPath(dir, 'tasks', e.name))
+        for (const i of keep) views.set(i, prior.get(i)!)
+      }
+      const session = new ExperimentSession(storage, root, meta, { keep, rerun, isFresh: fresh }, views)
+      await session.writeManifest('in_progress', null, null)
+      return session
+    } catch (error) {
+      held.delete(dir)
+      throw error
+    }
+  }
+
+  /** A kept task as a lightweight result: scalars from task.json, no runs (they stay on disk). */
+  async keptTaskResult(index: number, task: Task): Promise<TaskResult> {
+    const view = this.views.get(index)
+    const data = view ? await readTaskFile(this.storage, joinPath(this.dir, view.dir, 'task.json')) : null
+    if (data === null || view === undefined) throw new Error(`no persisted task with index ${index} in ${this.dir}`)
+    const best = score(data.best_score.value, null, data.best_score.name)
+    const parseDate = (s: string | null) => (s === null || Number.isNaN(Date.parse(s)) ? new Date(0) : new Date(s))
+    return {
+      task, index, runs: [], bestScore: best,
+      bestEvaluation: evaluationResult({ success: data.best_evaluation.success, primaryScore: best, rationale: data.best_evaluation.rationale }),
+      success: data.success, llmUsage: { calls: data.llm_usage.calls, cost: data.llm_usage.cost },
+      stopReason: data.stop_reason as StopReason, scope: new Set(), readOnly: new Set(), error: data.error,
+      startedAt: parseDate(data.timing.started_at), endedAt: parseDate(data.timing.ended_at), nRuns: data.n_runs,
+    }
+  }
+
+  /** redscope extra: the forest, so a viewer can rebuild the attacker's view. Written once. */
+  async writeDomain(domain: SecurityDomain): Promise<void> {
+    if (this.domainWritten) return
+    this.domainWritten = true
+    await this.storage.writeTextAtomic(joinPath(this.dir, 'domain.json'), dumpFile(forestOf(domain)))
+  }
+
+  log(index: number | null, level: string, message: string): void {
+    const line = { level, message }
+    if (index === null) this.experimentLog.push(line)
+    else {
+      const lines = this.taskLogs.get(index) ?? []
+      lines.push(line)
+      this.taskLogs.set(index, lines)
+    }
+  }
+
+  beginTask(index: number): void {
+    this.taskLogs.set(index, [])
+  }
+
+  /**
+   * Writes a finished task. The previous copy (already snapshotted) goes
+   * first; task.json is written last, so a folder without it is an
+   * interrupted write, which readers skip and a resume reruns.
+   */
+  async publishTask(index: number, tr: TaskResult): Promise<void> {
+    const name = taskDirName(index, tr.task.goal.description)
+    const taskDir = joinPath(this.dir, 'tasks', name)
+    await this.storage.remove(taskDir)
+    const writes: Array<[string, unknown]> = []
+    tr.runs.forEach((run, i) => {
+      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), trajectoryFileJson(run.trajectory, i + 1)])
+      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), trajectoryFileJson(run.attackerView, i + 1)])
+    })
+    writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileJson(tr, index)])
+    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileJson(tr.scope, tr.readOnly, tr.offered)])
+    for (let i = 0; i < writes.length; i += 16) {
+      await Promise.all(writes.slice(i, i + 16).map(([path, payload]) => this.storage.writeTextAtomic(path, dumpFile(payload))))
+    }
+    await this.storage.writeTextAtomic(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(this.taskLogs.get(index) ?? [], index))
+    const taskJson = taskFileJson(tr, index, this.meta)
+    await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), dumpFile(taskJson))
+    this.taskLogs.delete(index)
+    this.views.set(index, taskViewOf(TaskFile.parse(JSON.parse(dumpFile(taskJson))), `tasks/${name}`))
+    await this.writeManifest('in_progress', null, null)
+  }
+
+  markSkipped(index: number, goal: string): void {
+    this.skipped.set(index, goal)
+    this.taskLogs.delete(index)
+  }
+
+  /** result.json (the completion marker), the final manifest, then the root index. */
+  async finalize(startedAt: Date, endedAt: Date): Promise<void> {
+    try {
+      const views = this.sortedViews()
+      const summary = computeSummary(views, this.skipped.size)
+      const completed = utcIso(endedAt)
+      await this.writeExperimentLog()
+      await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), dumpFile({
+        schema_version: SCHEMA_VERSION, experiment: this.experimentBlock(),
+        timing: { started_at: utcIso(startedAt), completed_at: completed }, summary,
+      }))
+      await this.writeManifest('complete', completed, startedAt)
+      await this.updateExperimentsIndex(summary, completed)
+    } finally {
+      this.release()
+    }
+  }
+
+  /** Releases the lock without finalizing: the manifest stays in_progress and result.json absent. */
+  async abort(): Promise<void> {
+    try {
+      await this.writeExperimentLog()
+    } finally {
+      this.release()
+    }
+  }
+
+  private release(): void {
+    if (this.closed) return
+    this.closed = true
+    locks.get(this.storage)?.delete(this.dir)
+  }
+
+  private experimentBlock() {
+    return experimentJson(this.meta, slugOf(this.meta), identityHash(this.meta))
+  }
+
+  private sortedViews(): TaskView[] {
+    return [...this.views.values()].sort((a, b) => a.index - b.index)
+  }
+
+  private async writeExperimentLog(): Promise<void> {
+    if (this.experimentLog.length === 0) return
+    await this.storage.writeTextAtomic(joinPath(this.dir, 'logs', 'diagnostics.log'), jsonl(this.experimentLog, null))
+  }
+
+  /** Serialised: concurrent tasks landing at once must not interleave manifest writes. */
+  private writeManifest(status: 'in_progress' | 'complete', completedAt: string | null, startedAt: Date | null): Promise<void> {
+    const write = async () => {
+      const views = this.sortedViews()
+      const entries: Array<Record<string, unknown>> = views.map(manifestTaskEntry)
+      for (const [index, goal] of this.skipped) {
+        entries.push({ index, goal, goal_hash: goalHash(goal), dir: null, status: 'skipped', success: false, best_score: 0,
+          stop_reason: 'skipped', n_runs: 0, cost_usd: 0, has_error: false, started_at: null, ended_at: null })
+      }
+      entries.sort((a, b) => Number(a.index) - Number(b.index))
+      await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), dumpFile({
+        schema_version: SCHEMA_VERSION, status, experiment: this.experimentBlock(),
+        timing: { started_at: startedAt === null ? null : utcIso(startedAt), completed_at: completedAt },
+        summary: computeSummary(views, this.skipped.size), tasks: entries,
+      }))
+    }
+    const next = this.manifestQueue.then(write, write)
+    this.manifestQueue = next.catch(() => {})
+    return next
+  }
+
+  private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string): Promise<void> {
+    const path = joinPath(this.root, 'experiments.json')
+    const dirName = experimentDirName(this.meta)
+    const update = async () => {
+      let rows: unknown[] = []
+      try {
+        const parsed = JSON.parse(await this.storage.readText(path))
+        rows = Array.isArray(parsed?.experiments) ? parsed.experiments : []
+      } catch {
+        rows = []
+      }
+      rows = rows.filter((r) => (r as { dir?: unknown })?.dir !== dirName)
+      rows.push({
+        dir: dirName, slug: slugOf(this.meta), hash: identityHash(this.meta), status: 'complete', experiment: this.experimentBlock(),
+        summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
+        completed_at: completedAt,
+      })
+      const dirOf = (r: unknown) => String((r as { dir?: unknown })?.dir ?? '')
+      rows.sort((a, b) => (dirOf(a) < dirOf(b) ? -1 : dirOf(a) > dirOf(b) ? 1 : 0))
+      await this.storage.writeTextAtomic(path, dumpFile({ schema_version: SCHEMA_VERSION, experiments: rows }))
+    }
+    // One read-modify-write at a time per storage (the reference takes a file lock).
+    const previous = indexQueues.get(this.storage) ?? Promise.resolve()
+    const next = previous.then(update, update)
+    indexQueues.set(this.storage, next.catch(() => {}))
+    await next
+  }
+}
+
+/** The reference's per-task diagnostics: one JSON object a line. */
+function jsonl(lines: readonly DiagnosticLine[], index: number | null): string {
+  return lines.map((l) => JSON.stringify({ ts: utcIso(), level: l.level, logger_name: 'redscope', task_index: index, message: l.message }) + '\n').join('')
+}
+
+/** Copies the current state into the next previous_NN/ before anything current changes. */
+async function snapshotCurrent(storage: Storage, dir: string): Promise<void> {
+  let n = 0
+  for (const e of await storage.list(dir)) {
+    const m = /^previous_(\d+)$/.exec(e.name)
+    if (m && e.kind === 'dir') n = Math.max(n, Number(m[1]))
+  }
+  const snapshot = joinPath(dir, `previous_${String(n + 1).padStart(2, '0')}`)
+  for (const name of ['result.json', 'manifest.json']) {
+    if (await storage.exists(joinPath(dir, name))) await storage.linkOrCopy(joinPath(dir, name), joinPath(snapshot, name))
+  }
+  for (const name of ['logs', 'tasks']) await linkTree(storage, joinPath(dir, name), joinPath(snapshot, name))
+}
