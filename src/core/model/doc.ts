@@ -1,0 +1,153 @@
+/**
+ * The designer's document: a forest of tags with stable ids, plus the attacker
+ * scope (read & write) and read_only, by id. Ids let a name be edited freely
+ * (even into a duplicate, which validation then reports beside both tags)
+ * while scopes, saved threat models and the canvas keep pointing at the same
+ * tag. Names are what superred sees: `toForest` turns a document into the
+ * plain FOREST.json shape that the engine builds a SecurityDomain from.
+ *
+ * `tags` is always in canonical pre-order (a parent before its children,
+ * siblings in their meaningful order). superred's semantics depend only on
+ * the order of roots and of each tag's children, which pre-order keeps, and a
+ * parent defined before its children is what a Python module needs.
+ */
+import { buildDomain, type Forest } from '../tags'
+
+declare const tagIdBrand: unique symbol
+/** A tag's stable identity inside one document. Not its name. */
+export type TagId = string & { readonly [tagIdBrand]: 'TagId' }
+
+export function tagIdOf(value: string): TagId {
+  return value as TagId
+}
+
+export interface DesignTag {
+  readonly id: TagId
+  readonly name: string
+  readonly parent: TagId | null
+  readonly description: string
+}
+
+/** How one tag is granted: not at all, read & write (`scope`), or `read_only`. */
+export type Access = 'none' | 'scope' | 'read_only'
+export const ACCESS_CYCLE: readonly Access[] = ['none', 'scope', 'read_only']
+
+export interface DesignDoc {
+  readonly tags: readonly DesignTag[]
+  readonly scope: readonly TagId[]
+  readonly readOnly: readonly TagId[]
+}
+
+/** A threat model over a document: which tags are granted how. */
+export interface ScopePair {
+  readonly scope: readonly TagId[]
+  readonly readOnly: readonly TagId[]
+}
+
+export const EMPTY_DOC: DesignDoc = Object.freeze({ tags: [], scope: [], readOnly: [] })
+
+/** The next state of a click: none → read & write → read only → none. */
+export function nextAccess(access: Access): Access {
+  return ACCESS_CYCLE[(ACCESS_CYCLE.indexOf(access) + 1) % ACCESS_CYCLE.length]
+}
+
+export function accessIn(pair: ScopePair, id: TagId): Access {
+  if (pair.scope.includes(id)) return 'scope'
+  if (pair.readOnly.includes(id)) return 'read_only'
+  return 'none'
+}
+
+/** The plain forest (names, in order), as superred and FOREST.json see it. */
+export function toForest(doc: Pick<DesignDoc, 'tags'>): Forest {
+  const names = new Map(doc.tags.map((t) => [t.id, t.name]))
+  return {
+    tags: doc.tags.map((t) => ({
+      name: t.name,
+      parent: t.parent === null ? null : (names.get(t.parent) ?? null),
+      description: t.description,
+    })),
+  }
+}
+
+/** Names of the granted tags of a pair, in forest order (unknown ids dropped). */
+export function pairNames(doc: Pick<DesignDoc, 'tags'>, pair: ScopePair): { scope: string[]; readOnly: string[] } {
+  const inOrder = (ids: readonly TagId[]) => {
+    const set = new Set(ids)
+    return doc.tags.filter((t) => set.has(t.id)).map((t) => t.name)
+  }
+  return { scope: inOrder(pair.scope), readOnly: inOrder(pair.readOnly) }
+}
+
+/**
+ * A document from a plain forest, with fresh ids. Throws the engine's
+ * SecurityDomainError (duplicate name, missing parent, cycle) exactly as
+ * superred would refuse the forest. Scope names that are not tags are dropped.
+ */
+export function docFromForest(
+  forest: Forest,
+  newId: () => TagId,
+  granted: { scope?: readonly string[]; readOnly?: readonly string[] } = {},
+): DesignDoc {
+  buildDomain(forest)
+  const ids = new Map(forest.tags.map((t) => [t.name, newId()]))
+  const tags = forest.tags.map((t): DesignTag => ({
+    id: ids.get(t.name)!,
+    name: t.name,
+    parent: t.parent === null ? null : ids.get(t.parent)!,
+    description: t.description,
+  }))
+  const pick = (names: readonly string[] = []) => [...new Set(names)].flatMap((n) => (ids.has(n) ? [ids.get(n)!] : []))
+  return { tags: canonicalOrder(tags), scope: pick(granted.scope), readOnly: pick(granted.readOnly) }
+}
+
+/** Children lists keyed by parent id (null = the roots), in array order. */
+export function childrenIndex(tags: readonly DesignTag[]): Map<TagId | null, TagId[]> {
+  const ids = new Set(tags.map((t) => t.id))
+  const children = new Map<TagId | null, TagId[]>([[null, []]])
+  for (const t of tags) {
+    // A tag whose parent is gone is shown (and kept) as a root rather than lost.
+    const key = t.parent !== null && ids.has(t.parent) ? t.parent : null
+    const list = children.get(key)
+    if (list) list.push(t.id)
+    else children.set(key, [t.id])
+  }
+  return children
+}
+
+/** Pre-order from a children index. Iterative: a 10,000-deep chain must not overflow. */
+export function flatten(byId: ReadonlyMap<TagId, DesignTag>, children: ReadonlyMap<TagId | null, readonly TagId[]>): DesignTag[] {
+  const out: DesignTag[] = []
+  const seen = new Set<TagId>()
+  const stack = [...(children.get(null) ?? [])].reverse()
+  while (stack.length > 0) {
+    const id = stack.pop()!
+    if (seen.has(id)) continue
+    seen.add(id)
+    const tag = byId.get(id)
+    if (!tag) continue
+    out.push(tag)
+    const kids = children.get(id) ?? []
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i])
+  }
+  // Anything unreachable (a parent cycle in corrupt data) is kept, at the end.
+  for (const tag of byId.values()) if (!seen.has(tag.id)) out.push(tag)
+  return out
+}
+
+export function canonicalOrder(tags: readonly DesignTag[]): DesignTag[] {
+  return flatten(new Map(tags.map((t) => [t.id, t])), childrenIndex(tags))
+}
+
+/** The tag and all its descendants, as ids. */
+export function subtreeIds(tags: readonly DesignTag[], roots: Iterable<TagId>): Set<TagId> {
+  const children = childrenIndex(tags)
+  const out = new Set<TagId>()
+  const stack = [...roots]
+  while (stack.length > 0) {
+    const id = stack.pop()!
+    if (out.has(id)) continue
+    out.add(id)
+    stack.push(...(children.get(id) ?? []))
+  }
+  return out
+}
