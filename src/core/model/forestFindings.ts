@@ -68,7 +68,8 @@ export function forestFindings(tags: readonly DesignTag[]): ForestFinding[] {
     }
     const same = byName.get(t.name)!
     if (same.length > 1) {
-      add('duplicate_name', [t.id, ...same.filter((x) => x !== t.id)],
+      // Each of the tags carries its own note: no need to point from one to the other.
+      add('duplicate_name', [t.id],
         `Duplicate tag name: '${t.name}'. superred refuses a domain with two tags of one name; rename one of them.`)
     }
     if (t.parent !== null && !ids.has(t.parent)) {

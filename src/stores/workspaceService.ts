@@ -1,0 +1,146 @@
+/**
+ * Opens, creates, switches and deletes workspaces, and autosaves the open one:
+ * every change of the document (scope and read_only included), of its name,
+ * saved threat models or target is written to the repository within the same
+ * tick, coalesced to one write per tick. Nothing is lost on reload or crash
+ * beyond the tick in flight.
+ */
+import type { StoreApi } from 'zustand'
+import { EMPTY_DOC, type DesignDoc } from '../core/model'
+import type { DesignerState } from './designerStore'
+import { newWorkspaceId } from './ids'
+import type { WorkspaceRepo } from './workspaceRepo'
+import type { WorkspaceState } from './workspaceStore'
+import { newRecord, summaryOf, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
+
+export interface WorkspaceService {
+  /** Loads the workspaces; creates the first one from `seed` when there are none. */
+  boot(seed: () => { name: string; doc: DesignDoc }): Promise<{ damaged: string[] }>
+  create(name: string, doc: DesignDoc): Promise<WorkspaceId>
+  open(id: WorkspaceId): Promise<void>
+  remove(id: WorkspaceId): Promise<void>
+  rename(id: WorkspaceId, name: string): Promise<void>
+  /** Resolves when everything changed so far is on disk. */
+  flush(): Promise<void>
+  /** Stops autosaving (tests). */
+  stop(): void
+}
+
+export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<DesignerState>, workspaces: StoreApi<WorkspaceState>): WorkspaceService {
+  let scheduled = false
+  let lastWrite: Promise<void> = Promise.resolve()
+  // The document as last written or loaded: opening a workspace is not an edit.
+  let onDisk: DesignDoc | null = null
+
+  const current = (): WorkspaceRecord | null => {
+    const w = workspaces.getState()
+    if (w.activeId === null) return null
+    return { v: 1, id: w.activeId, name: w.name, doc: designer.getState().history.present as WorkspaceRecord['doc'],
+      models: [...w.models], target: w.target, createdAt: w.createdAt, updatedAt: Date.now() }
+  }
+  const save = () => {
+    if (scheduled) return
+    scheduled = true
+    queueMicrotask(() => {
+      scheduled = false
+      const record = current()
+      if (!record) return
+      onDisk = record.doc
+      // Each write is its own transaction, started at once; IndexedDB applies them in order.
+      lastWrite = repo.put(record)
+      workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === record.id ? summaryOf(record) : x)) }))
+    })
+  }
+
+  const unsubs = [
+    designer.subscribe((s, prev) => {
+      if (s.history.present !== prev.history.present && s.history.present !== onDisk) save()
+    }),
+    workspaces.subscribe((s, prev) => {
+      if (s.activeId === prev.activeId && (s.name !== prev.name || s.models !== prev.models || s.target !== prev.target)) save()
+    }),
+  ]
+
+  const show = (r: WorkspaceRecord) => {
+    onDisk = r.doc
+    workspaces.setState({ activeId: r.id, name: r.name, createdAt: r.createdAt, models: r.models, target: r.target })
+    designer.getState().load(r.doc)
+  }
+  const flush = async () => {
+    await new Promise<void>((r) => queueMicrotask(r))
+    await lastWrite
+  }
+
+  const create = async (name: string, doc: DesignDoc) => {
+    await flush()
+    // Creation time orders the list: strictly increasing, even within one millisecond.
+    const latest = Math.max(0, ...workspaces.getState().workspaces.map((w) => w.createdAt))
+    const r = newRecord(newWorkspaceId(), name, doc, Math.max(Date.now(), latest + 1))
+    await repo.put(r)
+    await repo.setActive(r.id)
+    workspaces.setState((s) => ({ workspaces: [...s.workspaces, summaryOf(r)] }))
+    show(r)
+    return r.id
+  }
+
+  return {
+    async boot(seed) {
+      const { records, damaged } = await repo.list()
+      if (records.length === 0) {
+        const s = seed()
+        await create(s.name, s.doc)
+        return { damaged }
+      }
+      workspaces.setState({ workspaces: records.map(summaryOf) })
+      const activeId = await repo.getActive()
+      show(records.find((r) => r.id === activeId) ?? records[records.length - 1])
+      return { damaged }
+    },
+    create,
+    async open(id) {
+      if (workspaces.getState().activeId === id) return
+      await flush()
+      const r = await repo.get(id)
+      if (!r) throw new Error(`Workspace ${id} could not be read.`)
+      await repo.setActive(id)
+      show(r)
+    },
+    async remove(id) {
+      await flush()
+      await repo.delete(id)
+      const rest = workspaces.getState().workspaces.filter((w) => w.id !== id)
+      workspaces.setState({ workspaces: rest })
+      if (workspaces.getState().activeId === id) {
+        workspaces.setState({ activeId: null })
+        const next = rest.length > 0 ? await repo.get(rest[rest.length - 1].id) : undefined
+        if (next) {
+          await repo.setActive(next.id)
+          show(next)
+        } else await create('Untitled workspace', EMPTY_DOC)
+      }
+    },
+    async rename(id, name) {
+      if (workspaces.getState().activeId === id) {
+        workspaces.getState().setName(name)
+        return
+      }
+      const r = await repo.get(id)
+      if (!r) return
+      const next = { ...r, name, updatedAt: Date.now() }
+      await repo.put(next)
+      workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === id ? summaryOf(next) : x)) }))
+    },
+    flush,
+    stop() {
+      unsubs.forEach((u) => u())
+    },
+  }
+}
+
+/** The app's service, set once at boot (src/app/boot.ts). */
+export const serviceRef: { current: WorkspaceService | null } = { current: null }
+
+export function workspaceService(): WorkspaceService {
+  if (!serviceRef.current) throw new Error('workspaces are not loaded yet')
+  return serviceRef.current
+}
