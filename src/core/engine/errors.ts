@@ -21,13 +21,19 @@ export class TaskCancelled extends Error {
 
 /** `Type: message`, as Python's `f"{type(exc).__name__}: {exc}"`. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`
+  if (isErrorLike(error)) return `${error.name}: ${error.message}`
   return `Error: ${String(error)}`
+}
+
+/** Errors from other realms (a DOMException from jsdom or a worker) fail `instanceof Error`. */
+function isErrorLike(error: unknown): error is Error {
+  return error instanceof Error || (typeof error === 'object' && error !== null &&
+    typeof (error as Error).name === 'string' && typeof (error as Error).message === 'string')
 }
 
 /** Type, message and stack, for `TaskResult.error` (the reference stores a formatted traceback). */
 export function formatError(error: unknown): string {
-  if (error instanceof Error) {
+  if (isErrorLike(error)) {
     const head = describeError(error)
     const stack = error.stack ?? ''
     // V8 stacks start with "Name: message"; keep one header and the frames.

@@ -1,0 +1,62 @@
+import 'fake-indexeddb/auto'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { MemoryStorage } from '../../core/results/memoryStorage'
+import { StorageNotFoundError, type Storage } from '../../core/results/storage'
+import { IndexedDbStorage } from './indexedDbStorage'
+import { NodeFsStorage } from './nodeFsStorage'
+
+const tmp = mkdtempSync(join(tmpdir(), 'redscope-storage-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+let n = 0
+const backends: Array<[string, () => Storage]> = [
+  ['memory', () => new MemoryStorage()],
+  ['node fs', () => new NodeFsStorage(join(tmp, `t${++n}`))],
+  ['indexeddb', () => new IndexedDbStorage(`db-${++n}`, 'root/tree')],
+]
+
+describe.each(backends)('%s storage', (_, make) => {
+  it('writes, reads, lists (sorted, files and folders), checks existence and removes trees', async () => {
+    const s = make()
+    await s.writeTextAtomic('exp/tasks/00002__b/task.json', '{"b":1}')
+    await s.writeTextAtomic('exp/tasks/00001__a/task.json', '{"a":1}')
+    await s.writeTextAtomic('exp/manifest.json', 'ü ✓')
+    expect(await s.readText('exp/manifest.json')).toBe('ü ✓')
+    expect(await s.list('exp')).toEqual([{ name: 'manifest.json', kind: 'file' }, { name: 'tasks', kind: 'dir' }])
+    expect((await s.list('exp/tasks')).map((e) => e.name)).toEqual(['00001__a', '00002__b'])
+    expect(await s.list('nowhere')).toEqual([])
+    expect(await s.exists('exp/tasks')).toBe(true)
+    expect(await s.exists('exp/tasks/00001__a/task.json')).toBe(true)
+    expect(await s.exists('exp/tasks/nope')).toBe(false)
+    await s.writeTextAtomic('exp/manifest.json', 'second')
+    expect(await s.readText('exp/manifest.json')).toBe('second')
+    await s.remove('exp/tasks/00001__a')
+    expect((await s.list('exp/tasks')).map((e) => e.name)).toEqual(['00002__b'])
+    await s.remove('exp/does-not-exist')
+    await expect(s.readText('exp/tasks/00001__a/task.json')).rejects.toBeInstanceOf(StorageNotFoundError)
+  })
+
+  it('snapshots with linkOrCopy: a later atomic write to the source leaves the snapshot unchanged', async () => {
+    const s = make()
+    await s.writeTextAtomic('exp/result.json', 'v1')
+    await s.linkOrCopy('exp/result.json', 'exp/previous_01/result.json')
+    await s.writeTextAtomic('exp/result.json', 'v2')
+    expect(await s.readText('exp/previous_01/result.json')).toBe('v1')
+    expect(await s.readText('exp/result.json')).toBe('v2')
+  })
+})
+
+describe('node fs storage specifics', () => {
+  it('leaves no temp files behind, shares snapshot bytes by hard link, and refuses paths that escape the root', async () => {
+    const root = join(tmp, 'specifics')
+    const s = new NodeFsStorage(root)
+    await Promise.all(Array.from({ length: 20 }, (_, i) => s.writeTextAtomic('m.json', `v${i}`)))
+    expect((await s.list('')).map((e) => e.name)).toEqual(['m.json'])
+    await s.linkOrCopy('m.json', 'snap/m.json')
+    expect(statSync(join(root, 'm.json')).ino).toBe(statSync(join(root, 'snap/m.json')).ino)
+    await expect(s.readText('../outside')).rejects.toThrow('path escapes the results root')
+  })
+})

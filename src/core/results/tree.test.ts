@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest'
+import { buildDomain, scopeOf } from '../tags'
+import { Controller, type ControllerOptions } from '../engine/controller'
+import { SecurityClaim, targetFactory } from '../engine/target'
+import { fixtureEvaluation, ScriptedOptimizer, ScriptedTask, StubTarget, stubForest, type StubForest } from '../engine/testkit'
+import { MemoryStorage } from './memoryStorage'
+import { listExperiments, readExperiment, readTasks, readTrajectory } from './reader'
+import { joinPath } from './storage'
+
+function controllerFor(storage: MemoryStorage, judges: Array<(run: number) => ReturnType<typeof fixtureEvaluation>>,
+  extra: Partial<ControllerOptions> = {}, forest: StubForest = stubForest()) {
+  let optimizers = 0
+  const controller = new Controller({
+    optimizerFactory: function attacker() { optimizers++; return new ScriptedOptimizer() },
+    targetFactory: targetFactory(() => new StubTarget(forest), 2),
+    securityClaim: SecurityClaim.fromTasks(judges.map((j, i) => new ScriptedTask(`goal number ${i + 1}`, (run) => j(run))), 'Leaks'),
+    scope: scopeOf([forest.user]), readOnly: scopeOf([forest.system]), maxRunsPerTask: 2, storage, resultsDir: 'results',
+    llmConfig: null, ...extra,
+  })
+  return { controller, optimizerCount: () => optimizers }
+}
+
+describe('write then read a whole tree', () => {
+  it('reads back every file the Controller wrote, consistent with the result it returned', async () => {
+    const forest = stubForest()
+    const storage = new MemoryStorage()
+    const { controller } = controllerFor(storage, [
+      (run) => fixtureEvaluation(forest, run === 2, run / 4),
+      () => { throw new Error('judge down') },
+      () => fixtureEvaluation(forest, false, 0.25),
+    ], {}, forest)
+    const result = await controller.run()
+    expect(result.resultsDir).toBe(`results/${controller.label}`)
+    expect(controller.label).toMatch(/^attacker__target__leaks__no-llm-[0-9a-f]{8}$/)
+
+    const [row] = await listExperiments(storage, 'results')
+    expect(row).toMatchObject({ dir: controller.label, status: 'complete', summary: { n_success: 1, n_completed: 2 } })
+    const exp = await readExperiment(storage, result.resultsDir!)
+    expect(exp.manifest.status).toBe('complete')
+    expect(exp.result?.summary).toMatchObject({ asr: 0.5, n_tasks: 3, n_error: 1, n_failed: 1, max_primary_score: 0.5, mean_primary_score: 0.25 })
+    expect(buildDomain(exp.domain!).tags.map((t) => t.name)).toEqual(forest.domain.tags.map((t) => t.name))
+    expect(exp.manifest.tasks.map((t) => [t.index, t.status, t.stop_reason, t.n_runs])).toEqual([
+      [1, 'success', 'success', 2], [2, 'error', 'error', 1], [3, 'failed', 'max_runs', 2],
+    ])
+
+    const tasks = await readTasks(storage, result.resultsDir!)
+    expect(tasks.map((t) => t.task.goal)).toEqual(['goal number 1', 'goal number 2', 'goal number 3'])
+    const [first, second] = tasks
+    expect(first.task).toMatchObject({ scope: ['user'], read_only: ['system'], llm_config: null, n_runs: 2, n_measured_runs: 2, error: null })
+    expect(second.task.error).toMatch(/^Error: judge down/)
+    expect(second.iterations!.runs[0]).toMatchObject({ evaluated: false, errored: true, primary_score: 0 })
+    expect(first.attacker).toMatchObject({ scope: ['user'], read_only: ['system'],
+      controllables: [{ name: 'user_msg', security_domain: 'user' }] })
+    expect(first.attacker!.observables.map((o) => o.observable.name)).toEqual(['model_identity', 'user_profile', 'sys_prompt'])
+
+    for (const [i, run] of result.taskResults[0].runs.entries()) {
+      const full = await readTrajectory(storage, first.dir, i + 1)
+      const seen = await readTrajectory(storage, first.dir, i + 1, 'attacker')
+      expect(full!.trajectory.map((x) => x.type)).toEqual(run.trajectory.map((x) => x.type))
+      expect(seen!.trajectory.map((x) => x.type)).toEqual(run.attackerView.map((x) => x.type))
+      expect(full!.trajectory.filter((x) => x.kind === 'event').map((x) => (x as { event_id: string }).event_id))
+        .toEqual(run.trajectory.filter((x) => 'eventId' in x).map((x) => (x as { eventId: string }).eventId))
+    }
+    // The partial trajectory of the errored run is on disk too.
+    expect((await readTrajectory(storage, second.dir, 1))!.trajectory.length).toBeGreaterThan(0)
+    expect(await readTrajectory(storage, second.dir, 2)).toBeNull()
+  })
+
+  it('never writes a secret: only the model name of the LLM config', async () => {
+    const storage = new MemoryStorage()
+    const forest = stubForest()
+    const { controller } = controllerFor(storage, [() => fixtureEvaluation(forest)], {
+      llmConfig: { model: 'gpt-4o-mini', apiKey: 'sk-very-secret', apiBase: 'https://internal.example/v1' },
+      llmClientFactory: () => { throw new Error('not called: the scripted optimizer makes no calls') },
+    }, forest)
+    const result = await controller.run()
+    expect(result.taskResults[0].stopReason).toBe('error') // the factory threw: contained as a task error
+    const all = [...storage.files.values()].join('\n')
+    expect(all).not.toContain('sk-very-secret')
+    expect(all).not.toContain('internal.example')
+    expect(all).toContain('"model": "gpt-4o-mini"')
+  })
+})
+
+describe('resume', () => {
+  it('keeps finished tasks, reruns errored ones, snapshots the prior state first', async () => {
+    const forest = stubForest()
+    const storage = new MemoryStorage()
+    const first = controllerFor(storage, [() => fixtureEvaluation(forest, true), () => { throw new Error('flaky') }], {}, forest)
+    const r1 = await first.controller.run()
+    expect(r1.taskResults.map((t) => t.stopReason)).toEqual(['success', 'error'])
+    expect(first.optimizerCount()).toBe(2)
+
+    const second = controllerFor(storage, [() => { throw new Error('must not rerun') }, () => fixtureEvaluation(forest)], {}, forest)
+    expect(second.controller.label).toBe(first.controller.label)
+    const completes: Array<[number, number | undefined]> = []
+    const r2 = await second.controller.run({ reporter: { taskComplete: (_, t) => completes.push([t.index, t.nRuns]) } })
+    expect(second.optimizerCount()).toBe(1)
+    expect(r2.taskResults.map((t) => [t.stopReason, t.runs.length, t.nRuns])).toEqual([['success', 0, 1], ['max_runs', 2, undefined]])
+    expect(completes).toEqual([[1, 1], [2, undefined]])
+
+    const dir = r2.resultsDir!
+    const prev = await readTasks(storage, joinPath(dir, 'previous_01'))
+    expect(prev.map((t) => t.task.status)).toEqual(['success', 'error'])
+    const now = await readTasks(storage, dir)
+    expect(now.map((t) => t.task.status)).toEqual(['success', 'failed'])
+    const exp = await readExperiment(storage, dir)
+    expect(exp.result!.summary).toMatchObject({ n_tasks: 2, n_success: 1, n_completed: 2, n_error: 0 })
+
+    // A third identical run keeps both; overwrite reruns everything.
+    const third = controllerFor(storage, [() => fixtureEvaluation(forest, true), () => fixtureEvaluation(forest)], {}, forest)
+    await third.controller.run()
+    expect(third.optimizerCount()).toBe(0)
+    const fourth = controllerFor(storage, [() => fixtureEvaluation(forest, true), () => fixtureEvaluation(forest)], { overwrite: true }, forest)
+    await fourth.controller.run()
+    expect(fourth.optimizerCount()).toBe(2)
+    expect((await storage.list(dir)).filter((e) => e.name.startsWith('previous_')).map((e) => e.name)).toEqual(['previous_01', 'previous_02'])
+  })
+
+  it('a cancelled run leaves the manifest in progress, no result.json and no index row', async () => {
+    const forest = stubForest()
+    const storage = new MemoryStorage()
+    const hang = new Controller({
+      optimizerFactory: () => new ScriptedOptimizer(),
+      targetFactory: targetFactory(() => new StubTarget(forest, (run) => (run === 1 ? [] : [{ kind: 'hang' }])), 1),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('quick', () => fixtureEvaluation(forest, true)),
+        new ScriptedTask('slow', () => fixtureEvaluation(forest))]),
+      scope: scopeOf([forest.user]), maxRunsPerTask: 3, storage, cleanupGraceMs: 50,
+    })
+    const abort = new AbortController()
+    const pending = hang.run({ signal: abort.signal, reporter: { taskStart: (_, i) => { if (i === 2) setTimeout(() => abort.abort(), 20) } } })
+    const result = await pending
+    expect(result.cancelled).toBe(true)
+    expect(result.taskResults.map((t) => t.task.goal.description)).toEqual(['quick'])
+    const exp = await readExperiment(storage, result.resultsDir!)
+    expect(exp.manifest.status).toBe('in_progress')
+    expect(exp.result).toBeNull()
+    expect(exp.manifest.tasks.map((t) => t.goal)).toEqual(['quick'])
+    expect(await listExperiments(storage)).toMatchObject([{ status: 'in_progress' }])
+    expect(await storage.exists('experiments.json')).toBe(false)
+  })
+
+  it('a changed goal at the same index reruns, and its stale folder is pruned', async () => {
+    const forest = stubForest()
+    const storage = new MemoryStorage()
+    await controllerFor(storage, [() => fixtureEvaluation(forest, true)], {}, forest).controller.run()
+    let runs = 0
+    const changed = new Controller({
+      optimizerFactory: function attacker() { runs++; return new ScriptedOptimizer() },
+      targetFactory: targetFactory(() => new StubTarget(forest), 2),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('a different goal', () => fixtureEvaluation(forest, true))], 'Leaks'),
+      scope: scopeOf([forest.user]), readOnly: scopeOf([forest.system]), maxRunsPerTask: 2, storage, resultsDir: 'results',
+    })
+    const result = await changed.run()
+    expect(runs).toBe(1)
+    expect((await storage.list(joinPath(result.resultsDir!, 'tasks'))).map((e) => e.name)).toEqual(['00001__a_different_goal'])
+    expect((await storage.list(joinPath(result.resultsDir!, 'previous_01', 'tasks'))).map((e) => e.name)).toEqual(['00001__goal_number_1'])
+  })
+})
