@@ -71,8 +71,10 @@ export const QuerySpecSchema = z.object({
 })
 
 export const ManifestSchema = z.object({
-  protocol: z.string().refine((p) => protocolMajor(p) === PROTOCOL_MAJOR, {
-    message: `must be ${PROTOCOL_VERSION} (this client speaks major version ${PROTOCOL_MAJOR} only)`,
+  protocol: z.string().superRefine((p, ctx) => {
+    if (protocolMajor(p) !== PROTOCOL_MAJOR) {
+      ctx.addIssue({ code: 'custom', message: `is ${JSON.stringify(p)}, but this client speaks ${PROTOCOL_VERSION} (major ${PROTOCOL_MAJOR}) only` })
+    }
   }),
   name,
   description: z.string().optional().default(''),
@@ -136,16 +138,20 @@ export function forestFromManifest(manifest: Pick<Manifest, 'security_domain'>):
 // ---------------------------------------------------------------------------
 // Runs
 
+// Ids and times end up in results files: anything else is dropped, not trusted.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const NAIVE_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/
+
 export const ObservableEventWireSchema = z.object({
   type: z.literal('ObservableEvent'),
   observable: ObservableSpecSchema,
   content: z.unknown().optional().transform((c) => c ?? null),
   /** Overrides the observable's domain when present. */
   security_domain: tagRef.optional(),
-  /** Addition: the server's event id (a uuid), kept on the client's trajectory when given. */
-  event_id: z.string().min(1).optional(),
-  /** Addition: the server's naive local ISO timestamp, kept when given. */
-  timestamp: z.string().min(1).optional(),
+  /** Addition: the server's event id (a uuid), kept on the client's trajectory when valid. */
+  event_id: z.string().regex(UUID).optional().catch(undefined),
+  /** Addition: the server's naive local ISO timestamp, kept when valid. */
+  timestamp: z.string().regex(NAIVE_ISO).optional().catch(undefined),
 })
 /** Only observations travel in `events`; pauses travel in `pause`. */
 export const RunEventSchema = z.discriminatedUnion('type', [ObservableEventWireSchema])
@@ -222,10 +228,14 @@ export type QueryBody = z.infer<typeof QueryBodySchema>
 export const SessionCreatedSchema = z.object({ session_id: name })
 export const QueryAnswerSchema = z.object({ value: z.string() })
 
-/** Codes the reference servers use. Clients must accept any snake_case code. */
+/**
+ * Codes the reference servers use; clients must accept any snake_case code.
+ * The draft's: bad_request, unauthorized, unknown_session, unknown_config,
+ * unknown_query, not_pending, capacity. The rest are additions.
+ */
 export const ERROR_CODES = [
-  'bad_request', 'unauthorized', 'not_found', 'method_not_allowed', 'unknown_session', 'unknown_config',
-  'unknown_query', 'not_pending', 'capacity', 'payload_too_large', 'internal',
+  'bad_request', 'unauthorized', 'unknown_session', 'unknown_config', 'unknown_query', 'not_pending', 'capacity',
+  'not_found', 'method_not_allowed', 'payload_too_large', 'invalid_config', 'run_active', 'target_error', 'internal',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -1,0 +1,143 @@
+/**
+ * A Target that lives in another process, driven over the Target-over-HTTP
+ * protocol. One HttpTarget = one session; the run executes on the server and
+ * each pause is one round trip through `sendEvent`.
+ */
+import {
+  eventIdOf, observableEvent, postCallEvent, preCallEvent,
+  type ConfigSpec, type Controllable, type ControllableEvent, type ControllableResponse, type Emit,
+  type ObservableValue, type QuerySpec, type SendEvent, type Target,
+} from '../core/engine'
+import type { SecurityDomain } from '../core/tags'
+import type { ProtocolClient } from './protocolClient'
+import { TargetRequestError } from './protocolClient'
+import type { RemoteSurfaces } from './remoteSurfaces'
+import { QueryAnswerSchema, RunStepSchema, type RunStep, type WireResponse } from './schemas'
+
+/** Teardown's DELETE is best effort and short: the server expires idle sessions anyway. */
+const TEARDOWN_TIMEOUT_MS = 5_000
+
+function toWire(response: ControllableResponse): WireResponse {
+  return response.type === 'ControllableInjection'
+    ? { type: 'ControllableInjection', value: response.value }
+    : { type: 'ControllableNoInjection', declined_by: response.declinedBy }
+}
+
+export class HttpTarget implements Target {
+  readonly sessionId: string
+  private readonly client: ProtocolClient
+  private readonly surfaces: RemoteSurfaces
+  private deleted: Promise<void> | null = null
+
+  constructor(client: ProtocolClient, surfaces: RemoteSurfaces, sessionId: string) {
+    this.client = client
+    this.surfaces = surfaces
+    this.sessionId = sessionId
+  }
+
+  get securityDomain(): SecurityDomain {
+    return this.surfaces.domain
+  }
+
+  get configSpecs(): readonly ConfigSpec[] {
+    return this.surfaces.configSpecs
+  }
+
+  get querySpecs(): readonly QuerySpec[] {
+    return this.surfaces.querySpecs
+  }
+
+  getControllables(): readonly Controllable[] {
+    return this.surfaces.controllables
+  }
+
+  getObservables(): readonly ObservableValue[] {
+    return this.surfaces.observables
+  }
+
+  private get path(): string {
+    return `/sessions/${encodeURIComponent(this.sessionId)}`
+  }
+
+  async setConfig(name: string, value: string): Promise<void> {
+    await this.client.call('POST', `${this.path}/config`, { name, value }, null)
+  }
+
+  async query(name: string, params: Readonly<Record<string, string>> = {}): Promise<string> {
+    return (await this.client.call('POST', `${this.path}/query`, { name, params }, QueryAnswerSchema)).value
+  }
+
+  async run(emit: Emit, sendEvent: SendEvent, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason
+    // A cancelled run deletes its session at once, even while the optimizer is thinking.
+    const onAbort = () => void this.deleteSession()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const start = `${this.path}/runs`
+      let endpoint = this.client.endpoint('POST', start)
+      let step = await this.client.call('POST', start, {}, RunStepSchema, signal)
+      const runId = step.run_id
+      for (;;) {
+        this.emitEvents(step, emit, endpoint)
+        if (step.status === 'finished') return
+        if (step.status === 'failed') throw new TargetRequestError(endpoint, `the target's run failed: ${step.error}`)
+        const pause = step.pause
+        if (pause === null) throw new TargetRequestError(endpoint, 'a paused run without a pause') // schema forbids; for the type checker
+        let event: ControllableEvent
+        try {
+          const c = this.surfaces.controllable(pause.controllable)
+          event = pause.type === 'ControllablePreCallEvent'
+            ? preCallEvent(c, pause.request)
+            : postCallEvent(c, pause.request, pause.answer)
+        } catch (e) {
+          throw new TargetRequestError(endpoint, (e as Error).message)
+        }
+        const response = await sendEvent(event)
+        const next = `${this.path}/runs/${encodeURIComponent(runId)}/responses`
+        endpoint = this.client.endpoint('POST', next)
+        step = await this.client.call('POST', next, { call_id: pause.call_id, response: toWire(response) }, RunStepSchema, signal)
+        if (step.run_id !== runId) throw new TargetRequestError(endpoint, `answered for run '${step.run_id}' while run '${runId}' was in progress`)
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /** Emits the step's observations; a descriptor naming an unknown tag is the target's error. */
+  private emitEvents(step: RunStep, emit: Emit, endpoint: string): void {
+    step.events.forEach((e, i) => {
+      let obs
+      let override
+      try {
+        obs = this.surfaces.observableOf(e.observable)
+        override = e.security_domain ? this.surfaces.tag(e.security_domain) : undefined
+      } catch (error) {
+        throw new TargetRequestError(endpoint, `events[${i}] (observable '${e.observable.name}'): ${(error as Error).message}`)
+      }
+      if (!override && obs.securityDomain === null) {
+        throw new TargetRequestError(endpoint, `events[${i}] (observable '${e.observable.name}') has no security domain`)
+      }
+      emit(observableEvent(obs, e.content, {
+        securityDomain: override,
+        eventId: e.event_id === undefined ? undefined : eventIdOf(e.event_id),
+        timestamp: e.timestamp,
+      }))
+    })
+  }
+
+  async resetEphemeralState(): Promise<void> {
+    await this.client.call('POST', `${this.path}/reset`, {}, null)
+  }
+
+  /** Deletes the session. Never throws: a dead target must not hide the task's own error. */
+  async teardown(): Promise<void> {
+    await this.deleteSession()
+  }
+
+  private deleteSession(): Promise<void> {
+    this.deleted ??= this.client
+      .call('DELETE', this.path, undefined, null, AbortSignal.timeout(TEARDOWN_TIMEOUT_MS))
+      .catch(() => undefined)
+    return this.deleted
+  }
+}

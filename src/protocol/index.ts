@@ -1,0 +1,5 @@
+export * from './schemas'
+export { ProtocolClient, TargetRequestError, redactUrl, DEFAULT_REQUEST_TIMEOUT_MS, type ProtocolClientOptions } from './protocolClient'
+export { RemoteSurfaces } from './remoteSurfaces'
+export { HttpTarget } from './httpTarget'
+export { HttpTargetFactory, connectHttpTarget, type HttpTargetOptions } from './httpTargetFactory'

@@ -1,0 +1,169 @@
+/**
+ * The one place that talks HTTP to a target: fetch with a per-request
+ * timeout, a bearer token sent to this target only, and every answer parsed
+ * with the protocol's zod schemas. Every failure is a TargetRequestError whose
+ * message starts with the endpoint, e.g.
+ * `POST http://127.0.0.1:8801/sessions/s1/runs: answered 500 internal: boom`.
+ */
+import type { z } from 'zod'
+import { formatPath } from '../core/tags'
+import { ErrorBodySchema } from './schemas'
+
+export interface ProtocolClientOptions {
+  /** Sent as `Authorization: Bearer <token>` to this target only; never logged or written anywhere. */
+  readonly token?: string
+  /** Per request, body included. Default 2 minutes: targets may call slow LLMs. */
+  readonly requestTimeoutMs?: number
+  /** Defaults to the global fetch (browser or Node). */
+  readonly fetch?: typeof fetch
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000
+
+export class TargetRequestError extends Error {
+  /** `METHOD url`, credentials removed. */
+  readonly endpoint: string
+  /** The HTTP status, or null when no answer came. */
+  readonly status: number | null
+  /** The protocol error code, when the target sent one. */
+  readonly code: string | null
+  /** Seconds from `Retry-After`, when given. */
+  readonly retryAfterSeconds: number | null
+
+  constructor(endpoint: string, problem: string, init: { status?: number; code?: string; retryAfter?: number | null } = {}) {
+    super(`${endpoint}: ${problem}`)
+    this.name = 'TargetRequestError'
+    this.endpoint = endpoint
+    this.status = init.status ?? null
+    this.code = init.code ?? null
+    this.retryAfterSeconds = init.retryAfter ?? null
+  }
+}
+
+/** The base URL without user:password (a URL may be shown; credentials never are). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    u.username = ''
+    u.password = ''
+    return u.toString().replace(/\/$/, '')
+  } catch {
+    return '(invalid URL)'
+  }
+}
+
+function describeNetworkFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause
+  if (cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET') return 'the connection was dropped before an answer came'
+  if (cause?.code) return `no connection (${cause.code}${cause.message ? `: ${cause.message}` : ''})`
+  // undici hides the reason in `cause` ("fetch failed" alone says nothing); browsers give no reason at all.
+  return `no connection (${cause?.message ?? (error as Error)?.message ?? String(error)})`
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return JSON.stringify(flat.length > 120 ? `${flat.slice(0, 120)}…` : flat)
+}
+
+function retryAfterOf(response: Response): number | null {
+  const raw = response.headers.get('retry-after')
+  if (raw === null) return null
+  const seconds = Number(raw)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds
+  const date = Date.parse(raw)
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000)
+}
+
+export class ProtocolClient {
+  readonly baseUrl: string
+  private readonly shownBase: string
+  private readonly token: string | undefined
+  private readonly timeoutMs: number
+  private readonly fetchImpl: typeof fetch
+
+  constructor(baseUrl: string, options: ProtocolClientOptions = {}) {
+    let parsed: URL
+    try {
+      parsed = new URL(baseUrl)
+    } catch {
+      throw new TargetRequestError(`target ${JSON.stringify(baseUrl)}`, 'not a valid URL')
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new TargetRequestError(`target ${redactUrl(baseUrl)}`, 'only http and https targets are supported')
+    }
+    this.baseUrl = baseUrl.replace(/\/+$/, '')
+    this.shownBase = redactUrl(this.baseUrl)
+    this.token = options.token
+    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  }
+
+  endpoint(method: string, path: string): string {
+    return `${method} ${this.shownBase}${path}`
+  }
+
+  /**
+   * One request. With a schema, the 2xx answer must be JSON that matches it;
+   * without one, the body is ignored (204 answers). `signal` cancels.
+   */
+  async call<S extends z.ZodType>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: S,
+    signal?: AbortSignal): Promise<z.infer<S>>
+  async call(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: null, signal?: AbortSignal): Promise<void>
+  async call(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: z.ZodType | null,
+    signal?: AbortSignal): Promise<unknown> {
+    const endpoint = this.endpoint(method, path)
+    const timeout = AbortSignal.timeout(this.timeoutMs)
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    if (this.token !== undefined) headers.Authorization = `Bearer ${this.token}`
+    let response: Response
+    let text: string
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: combined,
+        // A redirect could carry the token elsewhere: a target answers in place or fails.
+        redirect: 'error',
+      })
+      text = await response.text()
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason
+      if (timeout.aborted) throw new TargetRequestError(endpoint, `no answer within ${this.timeoutMs / 1000} s (per-request timeout)`)
+      throw new TargetRequestError(endpoint, describeNetworkFailure(e))
+    }
+    if (!response.ok) throw this.statusError(endpoint, response, text)
+    if (schema === null) return undefined
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new TargetRequestError(endpoint, `answered ${response.status} with a body that is not JSON: ${preview(text)}`, { status: response.status })
+    }
+    const parsed = schema.safeParse(json)
+    if (!parsed.success) {
+      const detail = parsed.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
+      throw new TargetRequestError(endpoint, `answered ${response.status} with a body that breaks the protocol: ${detail}`, { status: response.status })
+    }
+    return parsed.data
+  }
+
+  private statusError(endpoint: string, response: Response, text: string): TargetRequestError {
+    const retryAfter = retryAfterOf(response)
+    let json: unknown = null
+    try {
+      json = JSON.parse(text)
+    } catch {
+      // Not a protocol error body: shown as text below.
+    }
+    const parsed = ErrorBodySchema.safeParse(json)
+    if (parsed.success) {
+      const { code, message } = parsed.data.error
+      return new TargetRequestError(endpoint, `answered ${response.status} ${code}${message ? `: ${message}` : ''}`,
+        { status: response.status, code, retryAfter })
+    }
+    return new TargetRequestError(endpoint, `answered ${response.status} ${preview(text)}`, { status: response.status, retryAfter })
+  }
+}

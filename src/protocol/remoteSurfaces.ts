@@ -1,0 +1,62 @@
+/**
+ * A manifest turned into engine objects, once per target URL: every session
+ * of that target shares these, so that scopes resolved against `domain`
+ * match its tags by identity (superred's `includes` compares objects).
+ */
+import {
+  controllable, observable, observableValue,
+  type ConfigSpec, type Controllable, type Observable, type ObservableValue, type QuerySpec,
+} from '../core/engine'
+import { buildDomain, type SecurityDomain, type SecurityDomainTag } from '../core/tags'
+import { forestFromManifest, type Manifest, type ObservableSpec } from './schemas'
+
+export class RemoteSurfaces {
+  readonly manifest: Manifest
+  readonly domain: SecurityDomain
+  readonly controllables: readonly Controllable[]
+  readonly observables: readonly ObservableValue[]
+  readonly configSpecs: readonly ConfigSpec[]
+  readonly querySpecs: readonly QuerySpec[]
+  private readonly controllableByName: ReadonlyMap<string, Controllable>
+  private readonly observableCache = new Map<string, Observable>()
+
+  /** The manifest must have passed ManifestSchema (which also checks that its forest builds). */
+  constructor(manifest: Manifest) {
+    this.manifest = manifest
+    this.domain = buildDomain(forestFromManifest(manifest))
+    this.controllables = manifest.controllables.map((c) =>
+      controllable(c.name, this.tag(c.security_domain), { description: c.description, valueType: c.value_type }))
+    this.controllableByName = new Map(this.controllables.map((c) => [c.name, c]))
+    this.observables = manifest.observables.map((o) =>
+      observableValue(this.observableOf(o), o.content))
+    this.configSpecs = manifest.config_specs.map((c) => ({
+      name: c.name, securityDomain: c.security_domain === null ? null : this.tag(c.security_domain), description: c.description,
+    }))
+    this.querySpecs = manifest.query_specs.map((q) => ({ name: q.name, description: q.description, params: q.params }))
+  }
+
+  /** The manifest's tag of this name; a name outside the manifest is a protocol violation. */
+  tag(name: string): SecurityDomainTag {
+    const tag = this.domain.get(name)
+    if (!tag) throw new Error(`tag '${name}' is not in the manifest's security_domain`)
+    return tag
+  }
+
+  controllable(name: string): Controllable {
+    const c = this.controllableByName.get(name)
+    if (!c) throw new Error(`the target paused at controllable '${name}', which its manifest does not declare`)
+    return c
+  }
+
+  /** One engine Observable per distinct descriptor (runtime observables included). */
+  observableOf(spec: ObservableSpec): Observable {
+    const key = JSON.stringify([spec.name, spec.security_domain, spec.description, spec.observable_type])
+    let obs = this.observableCache.get(key)
+    if (!obs) {
+      obs = observable(spec.name, spec.security_domain === null ? null : this.tag(spec.security_domain),
+        { description: spec.description, observableType: spec.observable_type })
+      this.observableCache.set(key, obs)
+    }
+    return obs
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * CORS for target servers. A page on another origin (the redscope app) calls
+ * the target with fetch; the server must say which origins may do so. The
+ * default allows loopback origins only: a page served from the Internet
+ * cannot drive a target on the user's machine.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** `http(s)://127.x.x.x`, `localhost` or `[::1]`, any port. */
+export function isLoopbackOrigin(origin: string): boolean {
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  const host = url.hostname
+  return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host)
+}
+
+/** Exact origins, '*' for any, or a predicate. */
+export type OriginPolicy = readonly string[] | ((origin: string) => boolean)
+
+export function originAllowed(policy: OriginPolicy, origin: string): boolean {
+  if (typeof policy === 'function') return policy(origin)
+  return policy.includes('*') || policy.includes(origin)
+}
+
+// The browser asks before sending Authorization or a JSON content type.
+const ALLOWED_HEADERS = 'authorization, content-type'
+const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS'
+
+/**
+ * Sets the CORS headers for an allowed origin. Returns true when the request
+ * was a preflight and has been answered.
+ */
+export function applyCors(req: IncomingMessage, res: ServerResponse, policy: OriginPolicy): boolean {
+  const origin = req.headers.origin
+  const allowed = typeof origin === 'string' && originAllowed(policy, origin)
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Origin', origin)
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After')
+  }
+  // The answer depends on Origin, so caches must not share it across origins.
+  res.setHeader('Vary', 'Origin')
+  if (req.method !== 'OPTIONS') return false
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS)
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+    res.setHeader('Access-Control-Max-Age', '600')
+  }
+  // A refused origin gets no allow headers: the browser then blocks the call.
+  res.statusCode = 204
+  res.end()
+  return true
+}
