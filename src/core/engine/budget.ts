@@ -120,6 +120,13 @@ export interface CostCappedClientOptions {
    * worst case we budget for while it is in flight. Default 4096.
    */
   readonly reserveCompletionTokens?: number
+  /**
+   * "reference" (default): a call may start while spent + reserved is below
+   * the cap, so one call can overshoot by its own cost, as in superred.
+   * "strict": it may start only if its own reservation fits too, so the cap is
+   * never passed as long as the estimates hold.
+   */
+  readonly capMode?: 'reference' | 'strict'
 }
 
 /** A deliberately high estimate of prompt tokens (3 characters a token, plus per-message overhead). */
@@ -176,6 +183,10 @@ export class CostCappedLLMClient implements LLMClient {
         promptTokens: estimatePromptTokens(messages),
         completionTokens: options.maxTokens ?? this.options.reserveCompletionTokens ?? 4096,
       })
+      if (this.options.capMode === 'strict' && committed + reservation > this.costCapUsd) {
+        throw new BudgetExhaustedError(`Cost cap would be passed: $${committed.toFixed(6)} + up to $${reservation.toFixed(6)} ` +
+          `> $${this.costCapUsd.toFixed(6)}`, this.usage)
+      }
     }
     // Reserved synchronously, before the first await, so concurrent callers see it.
     this.reserved += reservation

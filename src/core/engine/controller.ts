@@ -79,6 +79,11 @@ export class Controller {
     this.maxRunsPerTask = maxRuns
   }
 
+  /** The run-level scope (empty in resolver mode, where each task has its own). */
+  get scopeMode(): ScopeMode {
+    return this.mode
+  }
+
   /** Attacker label, else the factory's function name (unless anonymous), else "optimizer". */
   private attackerName(): string {
     if (this.options.attackerLabel) return this.options.attackerLabel

@@ -41,8 +41,8 @@ function notStarted(controller: Controller): ThreatModelResult {
   const now = new Date()
   const o = controller.options
   return {
-    scope: new Set(), readOnly: new Set(), llmConfig: o.llmConfig ? { model: o.llmConfig.model } : null, taskResults: [],
-    taskCostCapUsd: o.taskCostCapUsd ?? null, skippedTasks: [], scopeLabel: o.scopeLabel ?? null, startedAt: now, endedAt: now,
+    scope: controller.scopeMode.namingScope, readOnly: controller.scopeMode.namingReadOnly, llmConfig: o.llmConfig ? { model: o.llmConfig.model } : null, taskResults: [],
+    taskCostCapUsd: o.taskCostCapUsd ?? null, skippedTasks: [], scopeLabel: controller.scopeMode.scopeLabel, startedAt: now, endedAt: now,
     cancelled: true, resultsDir: null,
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * The LLM client over the `openai` SDK, for any OpenAI-compatible base URL
+ * (OpenAI, vLLM, Ollama, LiteLLM proxies...). The only place that imports
+ * `openai`. Usage accounting and the cost cap live in the core client; this
+ * file only turns a ChatRequest into an HTTP call and back.
+ */
+import OpenAI from 'openai'
+import {
+  CostCappedLLMClient, type ChatBackend, type ChatRequest, type ChatResult, type CostCappedClientOptions, type LLMClientFactory,
+} from '../../core/engine/budget'
+import type { LLMConfig } from '../../core/engine/types'
+
+export interface OpenAiBackendOptions {
+  /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1; default: the SDK's (OPENAI_BASE_URL or OpenAI). */
+  readonly baseURL?: string | null
+  /** Kept in memory only. Local servers often need none. */
+  readonly apiKey?: string | null
+  readonly maxRetries?: number
+  readonly timeoutMs?: number
+}
+
+/** Reasoning-era models take max_completion_tokens; most compatible servers still read max_tokens. */
+const usesCompletionTokens = (model: string) => /^(o\d|gpt-5)/.test(model)
+
+export class OpenAiChatBackend implements ChatBackend {
+  private readonly client: OpenAI
+
+  constructor(options: OpenAiBackendOptions = {}) {
+    this.client = new OpenAI({
+      baseURL: options.baseURL ?? undefined,
+      apiKey: options.apiKey || 'no-key',
+      maxRetries: options.maxRetries ?? 2,
+      timeout: options.timeoutMs ?? 600_000,
+      // The page runs attacks too; the key is the user's own, typed into this session.
+      dangerouslyAllowBrowser: true,
+    })
+  }
+
+  async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
+    const limit = request.maxTokens === undefined ? {}
+      : usesCompletionTokens(model) ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }
+    const completion = await this.client.chat.completions.create({
+      model,
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+      ...(request.stop !== undefined ? { stop: typeof request.stop === 'string' ? request.stop : [...request.stop] } : {}),
+      ...limit,
+    }, { signal })
+    const usage = completion.usage
+    return {
+      content: completion.choices[0]?.message?.content ?? null,
+      model: completion.model,
+      usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null,
+    }
+  }
+}
+
+export type OpenAiClientOptions = Pick<CostCappedClientOptions, 'priceTable' | 'reserveCompletionTokens' | 'capMode'> &
+  Pick<OpenAiBackendOptions, 'maxRetries' | 'timeoutMs'>
+
+/** One capped client per task, locked to the config's model, base URL and key. */
+export function openAiClientFactory(options: OpenAiClientOptions = {}): LLMClientFactory {
+  return (config: LLMConfig, costCapUsd: number | null, signal: AbortSignal) => new CostCappedLLMClient({
+    model: config.model,
+    costCapUsd,
+    signal,
+    priceTable: options.priceTable,
+    reserveCompletionTokens: options.reserveCompletionTokens,
+    capMode: options.capMode,
+    backend: new OpenAiChatBackend({ baseURL: config.apiBase, apiKey: config.apiKey, maxRetries: options.maxRetries, timeoutMs: options.timeoutMs }),
+  })
+}

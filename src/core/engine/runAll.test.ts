@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { scopeOf } from '../tags'
+import { Controller } from './controller'
+import { runAll } from './runAll'
+import { SecurityClaim, targetFactory } from './target'
+import { fixtureEvaluation, ScriptedOptimizer, ScriptedTask, StubTarget, stubForest } from './testkit'
+
+function controller(label: string, delayMs: number, hang = false) {
+  const forest = stubForest()
+  return new Controller({
+    optimizerFactory: () => new ScriptedOptimizer(),
+    targetFactory: targetFactory(() => new StubTarget(forest, () => (hang ? [{ kind: 'hang' }] : []))),
+    securityClaim: SecurityClaim.fromTasks([new ScriptedTask(label, async () => {
+      await new Promise((r) => setTimeout(r, delayMs))
+      return fixtureEvaluation(forest, true)
+    })]),
+    scope: scopeOf([forest.user]), attackerLabel: label, cleanupGraceMs: 50,
+  })
+}
+
+describe('runAll', () => {
+  it('caps how many threat models run at once and returns results in input order', async () => {
+    const controllers = [controller('a', 40), controller('b', 5), controller('c', 20), controller('d', 1)]
+    let running = 0
+    let peak = 0
+    const ends: string[] = []
+    const results = await runAll(controllers, { concurrency: 2, reporter: {
+      threatModelStart: () => { running++; peak = Math.max(peak, running) },
+      threatModelEnd: (info) => { running--; ends.push(info.attacker) },
+    } })
+    expect(peak).toBe(2)
+    expect(results.map((r) => r.taskResults[0].task.goal.description)).toEqual(['a', 'b', 'c', 'd'])
+    expect(ends).not.toEqual(['a', 'b', 'c', 'd'])
+    expect(await runAll([])).toEqual([])
+  })
+
+  it('a cancelled sweep returns a cancelled result for every threat model', async () => {
+    const abort = new AbortController()
+    const pending = runAll([controller('a', 1, true), controller('b', 1, true)], { concurrency: 1, signal: abort.signal })
+    setTimeout(() => abort.abort(), 20)
+    const results = await pending
+    expect(results.map((r) => [r.cancelled, r.taskResults.length])).toEqual([[true, 0], [true, 0]])
+  })
+})
