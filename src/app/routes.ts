@@ -14,4 +14,6 @@ export interface AppRoute {
  */
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', label: 'Design', component: lazy(() => import('./App').then((m) => ({ default: m.App }))) },
+  { path: '/results', label: 'Results', nest: true,
+    component: lazy(() => import('../features/results/ResultsSection').then((m) => ({ default: m.ResultsSection }))) },
 ]

@@ -45,10 +45,17 @@ export function chartGeometry(runs: readonly RunPoint[], width: number, height: 
   }
   const tickCount = 4
   const fmt = (v: number) => (useCost ? `$${v < 0.01 && v > 0 ? v.toExponential(1) : v.toFixed(2)}` : String(Math.round(v)))
-  const xTicks = Array.from({ length: tickCount + 1 }, (_, i) => {
-    const v = xMin + ((xMax - xMin) * i) / tickCount
-    return { x: sx(v), label: fmt(v) }
-  })
+  // Run numbers are integers: tick whole runs only, at most tickCount + 1 of them.
+  const runStep = Math.max(1, Math.ceil((xMax - xMin) / tickCount))
+  const xTicks = useCost
+    ? Array.from({ length: tickCount + 1 }, (_, i) => {
+      const v = xMin + ((xMax - xMin) * i) / tickCount
+      return { x: sx(v), label: fmt(v) }
+    })
+    : Array.from({ length: Math.floor((xMax - xMin) / runStep) + 1 }, (_, i) => {
+      const v = xMin + i * runStep
+      return { x: sx(v), label: fmt(v) }
+    })
   const yTicks = Array.from({ length: tickCount + 1 }, (_, i) => {
     const v = yMin + ((yMax - yMin) * i) / tickCount
     return { y: sy(v), label: v.toFixed(2) }

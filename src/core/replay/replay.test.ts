@@ -137,9 +137,25 @@ describe('chartGeometry', () => {
     expect(g.points[1].x).toBeGreaterThan(g.points[0].x)
     expect(g.points[1].y).toBeLessThan(g.points[0].y)
     expect(g.bestPath).toMatch(/^M.* H.* V/)
+    expect(g.xTicks.map((t) => t.label)).toEqual(['1', '2'])
   })
   it('uses cumulative cost when there is any', () => {
     const g = chartGeometry([{ run: 1, score: 0, success: false, cumulativeCost: 0.5, evaluated: true }], 300, 200)
     expect(g.xAxis).toBe('cost')
+  })
+})
+
+describe('markBins', () => {
+  it('squeezes the rows into bins that say what they hold', async () => {
+    const { markBins, BIN } = await import('./minimap')
+    const r = buildReplay(fixtureItems(), null, coverageFor(STUB_FOREST, grant))
+    const bins = markBins(r, 7) // 14 rows: two per bin
+    expect(bins).toHaveLength(7)
+    expect(bins[0] & BIN.readOnly).toBeTruthy()
+    expect(bins[0] & BIN.declinedScope).toBeTruthy()
+    expect(bins[1] & BIN.injection).toBeTruthy()
+    expect(bins[2] & BIN.hidden).toBeTruthy()
+    expect(bins[0] & BIN.hidden).toBeFalsy()
+    expect(bins[6] & BIN.runEnd).toBeTruthy()
   })
 })

@@ -1,0 +1,26 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { Route, Switch } from 'wouter'
+import { resultsQueryClient } from './queries/queryClient'
+import { HomePage } from './browser/HomePage'
+import { ExperimentPage } from './browser/ExperimentPage'
+import { TaskPage } from './browser/TaskPage'
+import { RunPage } from './viewer/RunPage'
+import { DiffPage } from './diff/DiffPage'
+import './results.css'
+
+/** The results browser and trajectory viewer, mounted under /results. */
+export function ResultsSection() {
+  return (
+    <QueryClientProvider client={resultsQueryClient}>
+      <div className="results">
+        <Switch>
+          <Route path="/" component={HomePage} />
+          <Route path="/diff" component={DiffPage} />
+          <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
+          <Route path="/:experiment/:task" component={TaskPage} />
+          <Route path="/:experiment" component={ExperimentPage} />
+        </Switch>
+      </div>
+    </QueryClientProvider>
+  )
+}

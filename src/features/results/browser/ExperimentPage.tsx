@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link, useParams } from 'wouter'
+import { ErrorBox } from '../common/ErrorBox'
+import { ForestAttach } from '../forest/ForestAttach'
+import { useExperimentForest } from '../forest/useExperimentForest'
+import { experimentQuery } from '../queries/experiment'
+import { SourceGate } from '../SourceGate'
+import type { OpenSource } from '../sourcesStore'
+import { TaskList } from './TaskList'
+
+export function ExperimentPage() {
+  const { experiment } = useParams<{ experiment: string }>()
+  return <SourceGate>{(source, src) => <Experiment source={source} src={src} dir={experiment} />}</SourceGate>
+}
+
+function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir: string }) {
+  const { data, error, isPending } = useQuery(experimentQuery(source, src, dir))
+  const forest = useExperimentForest(data, dir)
+  if (error) return <div className="results-page"><ErrorBox title={`Could not open the experiment ${dir}`} error={error} /></div>
+  if (isPending) return <p role="status" className="results-page">Reading {dir}…</p>
+  const { experiment: e, summary } = data.manifest
+  return (
+    <div className="results-page results-page--fill">
+      <nav className="crumbs" aria-label="Breadcrumbs">
+        <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <span>{dir}</span>
+      </nav>
+      <header className="exp-header">
+        <h2>{e.attacker} → {e.target} · {e.claim} · {e.model ?? 'no-llm'}</h2>
+        <p>
+          Scope <code>{e.scope_label ?? (e.scope.join(', ') || '∅')}</code> · read only <code>{e.read_only.join(', ') || '∅'}</code> ·{' '}
+          {data.manifest.status} · ASR {summary.asr === null ? '–' : `${Math.round(summary.asr * 100)}%`} ({summary.n_success}/{summary.n_completed}) ·
+          {' '}{summary.n_tasks} tasks · ${summary.total_llm_usage.cost.toFixed(4)}
+        </p>
+      </header>
+      <ForestAttach experiment={dir} state={forest} />
+      <TaskList tasks={data.manifest.tasks} src={src} experiment={dir} />
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from 'wouter'
+import { ErrorBox } from '../common/ErrorBox'
+import { experimentsQuery } from '../queries/experiments'
+import { resultsKeys } from '../queries/keys'
+import { SourcePicker } from '../sources/SourcePicker'
+import { useResolvedSource } from '../sources/openSource'
+import { useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
+import { useResultsLocation } from '../useResultsLocation'
+import { experimentHref } from '../paths'
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`)
+
+/** Open a source, and list the experiments of the current one. */
+export function HomePage() {
+  const { src, navigate } = useResultsLocation()
+  const source = useResolvedSource(src)
+  const sources = useSourcesStore((s) => s.sources)
+  const { add } = useSourceActions()
+  const client = useQueryClient()
+  const onOpened = (opened: OpenSource) => {
+    add(opened)
+    client.removeQueries({ queryKey: resultsKeys.source(opened.key) })
+    navigate(`/?src=${encodeURIComponent(opened.key)}`)
+  }
+  return (
+    <div className="results-page">
+      <SourcePicker onOpened={onOpened} />
+      {Object.keys(sources).length > 0 && (
+        <nav className="source-tabs" aria-label="Open sources">
+          {Object.values(sources).map((s) => (
+            <Link key={s.key} href={`/?src=${encodeURIComponent(s.key)}`} aria-current={s.key === src ? 'page' : undefined}>
+              {s.kind}: {s.label}
+            </Link>
+          ))}
+        </nav>
+      )}
+      {source && src && <ExperimentList source={source} src={src} />}
+    </div>
+  )
+}
+
+function ExperimentList({ source, src }: { source: OpenSource; src: string }) {
+  const { data, error, isPending } = useQuery(experimentsQuery(source, src))
+  if (error) return <ErrorBox title={`Could not list the experiments of ${source.label}`} error={error} />
+  if (isPending) return <p role="status">Reading {source.label}…</p>
+  if (data.length === 0) {
+    return <p className="results-note">No experiment found in {source.label}: expected experiments.json or folders with a manifest.json.</p>
+  }
+  return (
+    <section aria-label="Experiments">
+      <h2>Experiments in {source.label}</h2>
+      <table className="results-table">
+        <thead>
+          <tr><th>Experiment</th><th>Attacker</th><th>Target</th><th>Claim</th><th>Model</th><th>Scope</th><th>Read only</th><th>Status</th><th>ASR</th><th>Success</th><th>Cost</th></tr>
+        </thead>
+        <tbody>
+          {data.map((e) => (
+            <tr key={e.dir}>
+              <td><Link href={experimentHref(src, e.dir)}>{e.dir}</Link></td>
+              <td>{e.experiment.attacker}</td>
+              <td>{e.experiment.target}</td>
+              <td>{e.experiment.claim}</td>
+              <td>{e.experiment.model ?? 'no-llm'}</td>
+              <td><code>{e.experiment.scope_label ?? e.experiment.scope.join(', ')}</code></td>
+              <td><code>{e.experiment.read_only.join(', ')}</code></td>
+              <td>{e.status}</td>
+              <td>{pct(e.summary.asr)}</td>
+              <td>{e.summary.n_success ?? '–'} / {e.summary.n_completed ?? '–'}</td>
+              <td>${(e.summary.total_llm_usage?.cost ?? 0).toFixed(4)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}

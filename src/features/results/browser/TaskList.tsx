@@ -1,0 +1,74 @@
+import { useMemo, useRef } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { Link } from 'wouter'
+import type { ManifestTaskJson } from '../../../core/results'
+import { taskHref, taskSegment } from '../paths'
+import { useResultsLocation } from '../useResultsLocation'
+import { parseTaskView, statusCounts, viewTasks, type SortKey } from './taskTable'
+
+interface Props {
+  readonly tasks: readonly ManifestTaskJson[]
+  readonly src: string
+  readonly experiment: string
+}
+
+const ROW = 36
+
+/** The tasks of an experiment: filter by outcome, search goals, sort; only the visible rows are in the DOM. */
+export function TaskList({ tasks, src, experiment }: Props) {
+  const { params, navigate, withParam } = useResultsLocation()
+  const view = parseTaskView(params)
+  const { query, status, sort, descending } = view
+  const rows = useMemo(() => viewTasks(tasks, { query, status, sort, descending }), [tasks, query, status, sort, descending])
+  const counts = useMemo(() => statusCounts(tasks), [tasks])
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 10 })
+  const set = (name: string, value: string | null) => navigate(withParam(name, value), { replace: true })
+
+  return (
+    <section className="task-list" aria-label="Tasks">
+      <div className="task-list__controls">
+        <input type="search" placeholder="Search goals" aria-label="Search goals" value={view.query}
+          onChange={(e) => set('q', e.target.value || null)} />
+        <select aria-label="Outcome" value={view.status ?? ''} onChange={(e) => set('status', e.target.value || null)}>
+          <option value="">All outcomes ({tasks.length})</option>
+          {[...counts].map(([status, n]) => <option key={status} value={status}>{status} ({n})</option>)}
+        </select>
+        <select aria-label="Sort by" value={view.sort} onChange={(e) => set('sort', (e.target.value as SortKey) === 'index' ? null : e.target.value)}>
+          <option value="index">Sort by task</option>
+          <option value="score">Sort by best score</option>
+          <option value="cost">Sort by cost</option>
+          <option value="runs">Sort by runs</option>
+        </select>
+        <button type="button" className="button button--small" aria-label="Sort direction" onClick={() => set('desc', view.descending ? null : '1')}>
+          {view.descending ? '↓ descending' : '↑ ascending'}
+        </button>
+        <span className="task-list__count" role="status">{rows.length.toLocaleString('en-US')} of {tasks.length.toLocaleString('en-US')} tasks</span>
+      </div>
+      <div className="task-list__head" aria-hidden="true">
+        <span>#</span><span>Goal</span><span>Outcome</span><span>Best</span><span>Runs</span><span>Cost</span><span>Stop</span>
+      </div>
+      <div className="task-list__scroll" ref={scrollRef} role="list" aria-label="Task rows">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((v) => {
+            const t = rows[v.index]
+            return (
+              <div key={t.index} role="listitem" className={`task-row task-row--${t.status}`} style={{ transform: `translateY(${v.start}px)`, height: ROW }}>
+                <span>{t.index}</span>
+                {t.dir === null
+                  ? <span className="task-row__goal" title="skipped: no folder">{t.goal}</span>
+                  : <Link className="task-row__goal" href={taskHref(src, experiment, taskSegment(t.dir))}>{t.goal}</Link>}
+                <span className={`status status--${t.status}`}>{t.status}</span>
+                <span>{t.best_score.toFixed(2)}</span>
+                <span>{t.n_runs}</span>
+                <span>${t.cost_usd.toFixed(4)}</span>
+                <span>{t.stop_reason}</span>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </section>
+  )
+}

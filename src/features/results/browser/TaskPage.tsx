@@ -1,0 +1,78 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { Link, useParams } from 'wouter'
+import { ErrorBox } from '../common/ErrorBox'
+import { CostChart } from '../diff/CostChart'
+import { diffHref, runHref, taskDirOf } from '../paths'
+import { taskQuery } from '../queries/task'
+import { SourceGate } from '../SourceGate'
+import type { OpenSource } from '../sourcesStore'
+import { useResultsLocation } from '../useResultsLocation'
+
+export function TaskPage() {
+  const { experiment, task } = useParams<{ experiment: string; task: string }>()
+  return <SourceGate>{(source, src) => <Task source={source} src={src} experiment={experiment} task={task} />}</SourceGate>
+}
+
+function Task({ source, src, experiment, task }: { source: OpenSource; src: string; experiment: string; task: string }) {
+  const { navigate } = useResultsLocation()
+  const { data, error, isPending } = useQuery(taskQuery(source, src, taskDirOf(experiment, task)))
+  const [a, setA] = useState<number | null>(null)
+  const [b, setB] = useState<number | null>(null)
+  if (error) return <div className="results-page"><ErrorBox title={`Could not open the task ${task}`} error={error} /></div>
+  if (isPending) return <p role="status" className="results-page">Reading {task}…</p>
+  const t = data.task
+  const runs = data.iterations?.runs ?? []
+  const ref = (run: number) => ({ experiment, task, run })
+  const first = runs[0]?.run_number
+  const pickA = a ?? first ?? 1
+  const pickB = b ?? runs[1]?.run_number ?? pickA
+  return (
+    <div className="results-page">
+      <nav className="crumbs" aria-label="Breadcrumbs">
+        <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <Link href={`/${encodeURIComponent(experiment)}?src=${encodeURIComponent(src)}`}>{experiment}</Link> / <span>{task}</span>
+      </nav>
+      <h2 className="task-goal">{t.goal}</h2>
+      <p>
+        <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
+        {' '}{t.n_runs} runs · ${t.llm_usage.cost.toFixed(4)} · scope <code>{t.scope.join(', ') || '∅'}</code> · read only <code>{t.read_only.join(', ') || '∅'}</code>
+      </p>
+      {t.error && <details className="results-error"><summary>Error</summary><pre>{t.error}</pre></details>}
+      {runs.length === 0 && <p className="results-note">No runs recorded (iterations.json is missing or empty).</p>}
+      {runs.length > 0 && (
+        <div className="task-runs">
+          <table className="results-table" aria-label="Runs">
+            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Judged</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.run_number}>
+                  <td><Link href={runHref(src, ref(r.run_number))}>Run {r.run_number}</Link></td>
+                  <td>{r.primary_score}</td>
+                  <td>{r.success ? 'yes' : 'no'}</td>
+                  <td>{r.errored ? 'errored' : r.evaluated ? 'yes' : 'no'}</td>
+                  <td>${r.usage_delta.cost.toFixed(4)}</td>
+                  <td>${r.usage_cumulative.cost.toFixed(4)}</td>
+                  <td>{r.timing.duration_s?.toFixed(3) ?? '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <CostChart
+            runs={runs.map((r) => ({ run: r.run_number, score: r.primary_score, success: r.success, cumulativeCost: r.usage_cumulative.cost, evaluated: r.evaluated }))}
+            onPick={(run) => navigate(runHref(src, ref(run)))} />
+          <form className="compare-form" onSubmit={(e) => { e.preventDefault(); navigate(diffHref(src, ref(pickA), ref(pickB))) }}>
+            <span>Compare</span>
+            <select aria-label="Run A" value={pickA} onChange={(e) => setA(Number(e.target.value))}>
+              {runs.map((r) => <option key={r.run_number} value={r.run_number}>run {r.run_number}</option>)}
+            </select>
+            <span>with</span>
+            <select aria-label="Run B" value={pickB} onChange={(e) => setB(Number(e.target.value))}>
+              {runs.map((r) => <option key={r.run_number} value={r.run_number}>run {r.run_number}</option>)}
+            </select>
+            <button type="submit">Diff runs</button>
+          </form>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,46 @@
+import {
+  buildFinding, renderFindingHtml, type Finding, type FindingOptions, type StepAnnotation,
+} from '../../../core/finding'
+import { compileRules, previewRedaction, redactValue, stringsOf, type RedactionPreview, type RedactionRule } from '../../../core/redaction'
+import type { RunRef } from '../paths'
+import { findingEvaluation, iterationOf, runEndEvaluation } from '../viewer/runInfo'
+import type { RunReplayState } from '../viewer/useRunReplay'
+
+type Ready = Extract<RunReplayState, { status: 'ready' }>
+
+/** The finding of one run, before redaction. */
+export function findingOf(state: Ready, ref: RunRef, annotations: ReadonlyMap<number, StepAnnotation>, options: FindingOptions, now: Date): Finding {
+  const e = state.experiment.manifest.experiment
+  const t = state.task.task
+  const it = iterationOf(state.task, ref.run)
+  return buildFinding(state.replay, {
+    experiment: { dir: ref.experiment, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model ?? 'no-llm' },
+    task: { index: t.index, goal: t.goal, status: t.status, stopReason: t.stop_reason },
+    run: { number: ref.run, score: it?.primary_score ?? null, success: it?.success ?? null, cumulativeCost: it?.usage_cumulative.cost ?? null },
+    forest: state.forest.forest,
+    evaluation: findingEvaluation(runEndEvaluation(state.replay.items)),
+    exportedAt: now.toISOString(),
+  }, annotations, options)
+}
+
+export interface ExportPlan {
+  readonly preview: RedactionPreview
+  readonly problems: ReadonlyArray<{ rule: RedactionRule; message: string }>
+  /** The redacted page; built only when asked, as it walks every step. */
+  html(): string
+}
+
+/** What redaction will mask in this finding (for the preview), and the page it will produce. */
+export function planExport(finding: Finding, rules: readonly RedactionRule[]): ExportPlan {
+  const compiled = compileRules(rules)
+  return {
+    preview: previewRedaction(stringsOf(finding, 'finding'), compiled),
+    problems: compiled.problems,
+    html: () => renderFindingHtml(redactValue(finding, compiled)),
+  }
+}
+
+/** A file name from folder names (already path-safe in superred trees, made safe here anyway). */
+export function exportFileName(ref: RunRef): string {
+  return `finding-${ref.experiment}-${ref.task}-run${ref.run}.html`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 180)
+}

@@ -1,0 +1,52 @@
+import type { ItemMark, PersistedItemLike } from '../../../core/replay'
+import { itemFields } from '../../../core/finding'
+import { oneLine } from '../common/valueText'
+import { ValueView } from '../common/ValueView'
+import { kindLabel, MARK_SHORT, previewValue, surfaceName } from './itemText'
+
+interface CellProps {
+  readonly item: PersistedItemLike
+  readonly mark: ItemMark
+  readonly domain: string | null
+}
+
+/** One side of a table row: kind, mark, domain, surface and a one-line preview (text only). */
+export function ItemCell({ item, mark, domain }: CellProps) {
+  const surface = surfaceName(item)
+  return (
+    <div className={`cell cell--${mark}`}>
+      <div className="cell__head">
+        <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span>
+        <span className="cell__kind">{kindLabel(item)}</span>
+        {surface && <span className="cell__surface">{surface}</span>}
+        <span className="domain-chip" title="security domain">{domain ?? 'no domain'}</span>
+      </div>
+      <div className="cell__preview">{oneLine(previewValue(item))}</div>
+    </div>
+  )
+}
+
+/** The attacker's side of a row it could not see. */
+export function GapCell() {
+  return (
+    <div className="cell cell--gap" data-gap="true" aria-label="hidden from the attacker">
+      <span className="gap__text">hidden from the attacker</span>
+    </div>
+  )
+}
+
+interface DetailProps {
+  readonly item: PersistedItemLike
+  readonly fileStem: string
+}
+
+/** Every field of one item, each long value behind an expander. */
+export function ItemDetail({ item, fileStem }: DetailProps) {
+  const rec = item as unknown as Record<string, unknown>
+  return (
+    <div className="item-detail">
+      <p className="item-detail__type"><code>{item.type}</code>{typeof rec.timestamp === 'string' && <span> · {rec.timestamp}</span>}</p>
+      {itemFields(item).map((f) => <ValueView key={f.label} label={f.label} value={f.value} fileStem={fileStem} />)}
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import type { Forest } from '../../../core/tags'
+import type { Replay } from '../../../core/replay'
+import type { StepAnnotation } from '../../../core/finding'
+import { ForestDiagram } from './ForestDiagram'
+import { ItemDetail } from './ItemViews'
+import { kindLabel, MARK_SHORT, surfaceName } from './itemText'
+
+interface Props {
+  readonly replay: Replay
+  readonly row: number
+  readonly forest: Forest | null
+  readonly annotation: StepAnnotation | undefined
+  readonly title: string
+  readonly runNumber: number
+  readonly hint: string | null
+  readonly onStep: (row: number) => void
+  readonly onExit: () => void
+  readonly onToggleBookmark: () => void
+}
+
+/**
+ * One step at a time, in large type, with the forest beside it lighting up
+ * the tags this step involves (its domain, and the granted tag that covers
+ * it), and the speaker's note for the step.
+ */
+export function PresenterView({ replay, row, forest, annotation, title, runNumber, hint, onStep, onExit, onToggleBookmark }: Props) {
+  const item = replay.fullItem(row) ?? replay.attackerItem(row)!
+  const seen = replay.attackerItem(row) !== null
+  const why = replay.explain(row)
+  const mark = replay.mark(row)
+  const index = replay.itemOfRow(row)
+  const lineage = why.domain ? replay.coverage.lineage(why.domain) : []
+  const coverBy = why.tags.find((t) => t !== why.domain)
+  const path = coverBy && lineage.includes(coverBy) ? lineage.slice(0, lineage.indexOf(coverBy) + 1) : []
+  return (
+    <div className="presenter">
+      <header className="presenter__bar">
+        <span className="presenter__title">{title} · run {runNumber}</span>
+        <span className="presenter__pos" role="status">Step {index + 1} of {replay.rows}</span>
+        <button type="button" onClick={() => onStep(Math.max(0, row - 1))} disabled={row === 0}>← Previous</button>
+        <button type="button" onClick={() => onStep(Math.min(replay.rows - 1, row + 1))} disabled={row === replay.rows - 1}>Next →</button>
+        <button type="button" aria-pressed={annotation?.bookmarked ?? false} onClick={onToggleBookmark}>{annotation?.bookmarked ? '★ Bookmarked' : '☆ Bookmark'}</button>
+        <button type="button" onClick={onExit}>Exit (Esc)</button>
+      </header>
+      <div className="presenter__body">
+        <main className="presenter__step">
+          <p className="presenter__kind">
+            <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span> {kindLabel(item)}
+            {surfaceName(item) && <> on <strong>{surfaceName(item)}</strong></>} · domain <code>{why.domain ?? 'none'}</code>
+          </p>
+          <p className={seen ? 'presenter__verdict verdict--seen' : 'presenter__verdict verdict--hidden'}>
+            {seen ? 'The attacker saw this.' : 'The attacker could not see this.'} {why.writable ? 'It could write here.' : 'It could not write here.'}
+          </p>
+          <ItemDetail item={item} fileStem={`step${index}`} />
+          <ul className="presenter__why">{why.lines.map((l) => <li key={l}>{l}</li>)}</ul>
+          {hint && <p className="presenter__hint">{hint}</p>}
+        </main>
+        <aside className="presenter__side">
+          <ForestDiagram forest={forest} scope={replay.coverage.grant.scope} readOnly={replay.coverage.grant.readOnly}
+            highlight={why.tags} path={path} />
+          <section className="presenter__notes" aria-label="Speaker notes">
+            <h3>Speaker notes</h3>
+            {annotation?.note ? <p>{annotation.note}</p> : <p className="results-note">No note for this step.</p>}
+          </section>
+        </aside>
+      </div>
+    </div>
+  )
+}

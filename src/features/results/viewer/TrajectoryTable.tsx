@@ -1,0 +1,80 @@
+import { useImperativeHandle, useRef, type Ref } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import type { Replay } from '../../../core/replay'
+import type { StepAnnotation } from '../../../core/finding'
+import { GapCell, ItemCell } from './ItemViews'
+
+export interface TableHandle {
+  scrollToRow(row: number): void
+}
+
+interface Props {
+  readonly replay: Replay
+  readonly selected: number
+  readonly annotations: ReadonlyMap<number, StepAnnotation>
+  readonly onSelect: (row: number) => void
+  readonly handle: Ref<TableHandle>
+}
+
+export const ROW_HEIGHT = 60
+
+/**
+ * The run, side by side and aligned: full trajectory left, the attacker's
+ * view right, a gap where it saw nothing. Rows have a fixed height, so a
+ * 100,000-row run scrolls and jumps exactly with ~30 rows in the DOM; a
+ * row's full content opens in the step panel.
+ */
+export function TrajectoryTable({ replay, selected, annotations, onSelect, handle }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({
+    count: replay.rows,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    initialOffset: () => Math.max(0, selected * ROW_HEIGHT - 2 * ROW_HEIGHT),
+  })
+  useImperativeHandle(handle, () => ({ scrollToRow: (row) => virtual.scrollToIndex(row, { align: 'auto' }) }), [virtual])
+
+  return (
+    <div className="traj" role="grid" aria-label="Trajectory, full and attacker view" aria-rowcount={replay.rows}>
+      <div className="traj__head" role="row">
+        <span role="columnheader">#</span>
+        <span role="columnheader">Full trajectory (the truth)</span>
+        <span role="columnheader">What the attacker saw</span>
+      </div>
+      <div className="traj__scroll" ref={scrollRef} data-testid="traj-scroll">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((v) => {
+            const row = v.index
+            const full = replay.fullItem(row)
+            const seen = replay.attackerItem(row)
+            const mark = replay.mark(row)
+            const domain = replay.domain(row)
+            const index = replay.itemOfRow(row)
+            const ann = annotations.get(index)
+            return (
+              <div key={row} role="row" aria-rowindex={row + 1} aria-selected={row === selected}
+                data-row={row} data-event={index} data-hidden={seen === null ? 'true' : 'false'}
+                className={`traj__row${row === selected ? ' traj__row--selected' : ''}${seen === null ? ' traj__row--hidden' : ''}`}
+                style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                onClick={() => onSelect(row)}>
+                <span className="traj__index" role="gridcell">
+                  {index >= 0 ? index : '–'}
+                  {ann?.bookmarked && <span className="traj__bookmark" title="bookmarked" aria-label="bookmarked">★</span>}
+                  {ann?.note && <span className="traj__noted" title="has a note" aria-label="has a note">✎</span>}
+                </span>
+                <span role="gridcell" className="traj__side">
+                  {full ? <ItemCell item={full} mark={mark} domain={domain} /> : <div className="cell cell--missing">not in the full trajectory</div>}
+                </span>
+                <span role="gridcell" className="traj__side">
+                  {seen ? <ItemCell item={seen} mark={mark} domain={domain} /> : <GapCell />}
+                </span>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}
