@@ -61,6 +61,9 @@ describe('write then read a whole tree', () => {
       expect(full!.trajectory.filter((x) => x.kind === 'event').map((x) => (x as { event_id: string }).event_id))
         .toEqual(run.trajectory.filter((x) => 'eventId' in x).map((x) => (x as { eventId: string }).eventId))
     }
+    const log = (await storage.readText(joinPath(second.dir, 'logs', 'diagnostics.log'))).trim().split('\n').map((l) => JSON.parse(l))
+    expect(log[0]).toMatchObject({ level: 'error', task_index: 2, message: expect.stringContaining('unexpected error during run 1') })
+    expect(await storage.exists(joinPath(first.dir, 'logs'))).toBe(false)
     // The partial trajectory of the errored run is on disk too.
     expect((await readTrajectory(storage, second.dir, 1))!.trajectory.length).toBeGreaterThan(0)
     expect(await readTrajectory(storage, second.dir, 2)).toBeNull()

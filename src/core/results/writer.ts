@@ -174,7 +174,8 @@ export class ExperimentSession {
     for (let i = 0; i < writes.length; i += 16) {
       await Promise.all(writes.slice(i, i + 16).map(([path, payload]) => this.storage.writeTextAtomic(path, dumpFile(payload))))
     }
-    await this.storage.writeTextAtomic(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(this.taskLogs.get(index) ?? [], index))
+    const lines = this.taskLogs.get(index) ?? []
+    if (lines.length > 0) await this.storage.writeTextAtomic(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
     const taskJson = taskFileJson(tr, index, this.meta)
     await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), dumpFile(taskJson))
     this.taskLogs.delete(index)
