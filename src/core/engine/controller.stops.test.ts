@@ -108,6 +108,23 @@ describe('stop reasons', () => {
     expect(optimizers[0].pastTrajectories).toHaveLength(0)
   })
 
+  it('error: an optimizer whose run() dies in the background poisons the channel; the send raises its error', async () => {
+    const forest = stubForest()
+    class Dying extends ScriptedOptimizer {
+      override async run(): Promise<void> {
+        throw new SyntaxError('optimizer loop died')
+      }
+    }
+    const controller = new Controller({
+      optimizerFactory: () => new Dying(), targetFactory: targetFactory(() => new StubTarget(forest)),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', () => fixtureEvaluation(forest))]), scope: scopeOf([forest.user]),
+    })
+    const tr = (await controller.run()).taskResults[0]
+    expect(tr.stopReason).toBe('error')
+    expect(tr.runs[0].evaluation.rationale).toBe('Run 1 failed: SyntaxError: optimizer loop died')
+    expect(tr.runs[0].trajectory).toEqual([]) // RunStart is never recorded; nothing ran
+  })
+
   it('error: an evaluator that throws fails the run after the target finished', async () => {
     const { tr } = await only({ judge: (run) => { if (run === 1) throw new RangeError('judge broke'); return fixtureEvaluation(stubForest()) } })
     expect(tr.stopReason).toBe('error')
@@ -178,6 +195,29 @@ describe('stop reasons', () => {
     expect(spent.llmUsage.cost).toBeCloseTo(1.2)
     expect(spent.runs.map((r) => r.runUsageDelta.calls)).toEqual([1, 1, 1])
     expect(spent.error).toMatch(/^BudgetExhaustedError: Cost cap reached: \$1\.200000\/\$1\.000000/)
+  })
+
+  it('budget_exhausted under concurrent calls: only calls whose reservations fit start, the rest raise before calling', async () => {
+    const forest = stubForest()
+    let started = 0
+    const slowFactory: LLMClientFactory = (config, cap, signal) => new CostCappedLLMClient({
+      model: config.model, costCapUsd: cap, signal, priceTable: { m: { inputPerMillion: 0, outputPerMillion: 1e6 } },
+      backend: { chat: async () => { started++; await new Promise((r) => setTimeout(r, 20)); return { content: '', model: 'm', usage: { promptTokens: 0, completionTokens: 1 } } } },
+    })
+    const fanOut: OptimizerScript = { init: async (llm) => {
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => llm.complete([{ role: 'user', content: 'x' }], { maxTokens: 1 })))
+      const refused = results.find((r) => r.status === 'rejected')
+      if (refused) throw (refused as PromiseRejectedResult).reason
+    } }
+    const controller = new Controller({
+      optimizerFactory: () => new ScriptedOptimizer(fanOut), targetFactory: targetFactory(() => new StubTarget(forest)),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', () => fixtureEvaluation(forest))]), scope: scopeOf([forest.user]),
+      llmConfig: { model: 'm', apiKey: 'k' }, llmClientFactory: slowFactory, taskCostCapUsd: 3,
+    })
+    const tr = (await controller.run()).taskResults[0]
+    expect(started).toBe(3) // $1 reserved each: the 4th sees $3 committed and never calls
+    expect(tr.stopReason).toBe('budget_exhausted')
+    expect(tr.llmUsage).toEqual({ calls: 3, cost: 3 })
   })
 
   it('timeout: the wall-clock cap keeps the judged runs and tears everything down', async () => {

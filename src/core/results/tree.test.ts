@@ -85,6 +85,26 @@ describe('write then read a whole tree', () => {
   })
 })
 
+describe('skipped tasks', () => {
+  it('appear only in the manifest, with status skipped, and count in n_skipped', async () => {
+    const forest = stubForest()
+    const storage = new MemoryStorage()
+    const controller = new Controller({
+      optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('runs', () => fixtureEvaluation(forest)), new ScriptedTask('skips', () => fixtureEvaluation(forest))]),
+      scope: (task) => (task.goal.description === 'skips' ? new Set() : scopeOf([forest.user])), scopeLabel: 'only-some', maxRunsPerTask: 1, storage,
+    })
+    const result = await controller.run()
+    const exp = await readExperiment(storage, result.resultsDir!)
+    expect(exp.manifest.tasks[1]).toEqual({ index: 2, goal: 'skips', goal_hash: expect.any(String), dir: null, status: 'skipped', success: false,
+      best_score: 0, stop_reason: 'skipped', n_runs: 0, cost_usd: 0, has_error: false, started_at: null, ended_at: null })
+    expect(exp.result!.summary).toMatchObject({ n_tasks: 1, n_skipped: 1 })
+    expect(exp.manifest.experiment).toMatchObject({ scope: [], read_only: [], scope_label: 'only-some' })
+    expect((await readTasks(storage, result.resultsDir!)).map((t) => t.task.goal)).toEqual(['runs'])
+    expect(await storage.readText(`${result.resultsDir}/manifest.json`)).toContain('"best_score": 0.0,\n      "stop_reason": "skipped"')
+  })
+})
+
 describe('resume', () => {
   it('keeps finished tasks, reruns errored ones, snapshots the prior state first', async () => {
     const forest = stubForest()

@@ -10,7 +10,7 @@ import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { SCHEMA_VERSION, TaskFile } from './format'
 import { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
-import { pyDumps } from './pyjson'
+import { pyDumps, pyFloat } from './pyjson'
 import {
   attackerFileJson, experimentJson, iterationsFileJson, taskFileJson, trajectoryFileJson,
 } from './serialize'
@@ -240,8 +240,8 @@ export class ExperimentSession {
       const views = this.sortedViews()
       const entries: Array<Record<string, unknown>> = views.map(manifestTaskEntry)
       for (const [index, goal] of this.skipped) {
-        entries.push({ index, goal, goal_hash: goalHash(goal), dir: null, status: 'skipped', success: false, best_score: 0,
-          stop_reason: 'skipped', n_runs: 0, cost_usd: 0, has_error: false, started_at: null, ended_at: null })
+        entries.push({ index, goal, goal_hash: goalHash(goal), dir: null, status: 'skipped', success: false, best_score: pyFloat(0),
+          stop_reason: 'skipped', n_runs: 0, cost_usd: pyFloat(0), has_error: false, started_at: null, ended_at: null })
       }
       entries.sort((a, b) => Number(a.index) - Number(b.index))
       await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), dumpFile({
