@@ -18,6 +18,10 @@ interface Props {
  * masked, then download. Nothing is exported unredacted by accident: the
  * preview is computed from the very value that is rendered.
  */
+function openModal(el: HTMLDialogElement | null) {
+  if (el && !el.open) el.showModal()
+}
+
 export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
   const [enabled, setEnabled] = useState<ReadonlySet<string>>(() => new Set(BUILTIN_RULES.map((r) => r.id)))
   const [custom, setCustom] = useState<RedactionRule[]>([])
@@ -57,8 +61,9 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
   }
 
   return (
-    <div className="modal-backdrop" role="presentation" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onClose() } }}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label="Export finding">
+    // A native modal dialog: focus moves into it, Escape closes it, the page behind is inert.
+    <dialog className="modal" aria-label="Export finding" ref={openModal} onClose={onClose}
+      onKeyDown={(e) => e.stopPropagation()}>
         <h2>Export this finding</h2>
         <p>One HTML file with the forest, the scope, the steps with their notes and the evaluation. It runs no script and loads nothing from anywhere; it opens from a file.</p>
         <fieldset>
@@ -100,7 +105,6 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
           <button type="button" onClick={onClose}>Cancel</button>
           <button type="button" className="button--primary" onClick={download}>Download HTML</button>
         </div>
-      </div>
-    </div>
+    </dialog>
   )
 }

@@ -78,7 +78,7 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
 
   if (present) {
     return (
-      <div ref={focusOnMount} className="presenter-root" tabIndex={0} onKeyDown={perform} aria-label="Presenter">
+      <div key="presenter" ref={focusOnMount} className="presenter-root" tabIndex={0} onKeyDown={perform} aria-label="Presenter">
         <PresenterView replay={replay} row={row} forest={forest.forest} annotation={annotations.get(replay.itemOfRow(row))}
           title={task.task.goal} runNumber={runRef.run} hint={hint} onStep={(r) => select(r)} onExit={() => togglePresenter(false)}
           onToggleBookmark={() => toggleBookmark(replay.itemOfRow(row))} />
@@ -87,7 +87,7 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
   }
 
   return (
-    <div ref={focusOnMount} className="run-viewer" tabIndex={0} onKeyDown={perform} aria-label="Run viewer">
+    <div key="viewer" ref={focusOnMount} className="run-viewer" tabIndex={0} onKeyDown={perform} aria-label="Run viewer">
       <header className="run-viewer__header">
         <nav className="crumbs" aria-label="Breadcrumbs">
           <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <Link href={experimentHref(src, runRef.experiment)}>{runRef.experiment}</Link>
