@@ -1,5 +1,8 @@
 import { checkScopeCommand, checkScopeHelp } from './commands/checkScope'
 import { combinationsCommand, combinationsHelp } from './commands/combinations'
+import { resultsCommand, resultsHelp } from './commands/results'
+import { runCommand, runHelp } from './commands/run'
+import { serveTargetCommand, serveTargetHelp } from './commands/serveTarget'
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io'
 
 type Command = { help: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }
@@ -8,6 +11,9 @@ type Command = { help: string; run: (argv: readonly string[], io: CliIo) => Prom
 export const COMMANDS: Record<string, Command> = {
   combinations: { help: combinationsHelp, run: combinationsCommand },
   'check-scope': { help: checkScopeHelp, run: checkScopeCommand },
+  run: { help: runHelp, run: runCommand },
+  'serve-target': { help: serveTargetHelp, run: serveTargetCommand },
+  results: { help: resultsHelp, run: resultsCommand },
 }
 
 function usage(): string {

@@ -186,6 +186,6 @@ describe('HttpTarget against misbehaving targets', () => {
     await expect(factory.create()).rejects.toThrow(`POST ${s.url}/sessions: no answer within 0.3 s (per-request timeout)`)
     const gone = await startRawServer(() => {})
     await gone.close()
-    await expect(connectHttpTarget(gone.url)).rejects.toThrow(new RegExp(`^GET ${gone.url}/manifest: no connection \\(ECONNREFUSED`))
+    await expect(connectHttpTarget(gone.url)).rejects.toThrow(new RegExp(`^GET ${gone.url}/manifest: no connection \\(connect ECONNREFUSED`))
   })
 })

@@ -55,7 +55,7 @@ export function redactUrl(url: string): string {
 function describeNetworkFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause
   if (cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET') return 'the connection was dropped before an answer came'
-  if (cause?.code) return `no connection (${cause.code}${cause.message ? `: ${cause.message}` : ''})`
+  if (cause?.code) return `no connection (${cause.message?.includes(cause.code) ? cause.message : `${cause.code}${cause.message ? `: ${cause.message}` : ''}`})`
   // undici hides the reason in `cause` ("fetch failed" alone says nothing); browsers give no reason at all.
   return `no connection (${cause?.message ?? (error as Error)?.message ?? String(error)})`
 }

@@ -1,0 +1,9 @@
+export { PAYLOAD_LIBRARY, payloadNamed, fillTemplate, type PayloadTemplate, type TemplateContext } from './payloads'
+export { INJECT_ON, isInjectOn, injectsAt, type InjectOn } from './injectOn'
+export { TemplateOptimizer, templateOptimizerFactory, type TemplateOptions } from './templateOptimizer'
+export { LlmOptimizer, llmOptimizerFactory, cleanInjection, NO_INJECTION, type LlmAttackerOptions } from './llmOptimizer'
+export { ReplayOptimizer, replayOptimizerFactory, recordedRun, type RecordedAnswer, type RecordedRun } from './replayOptimizer'
+export {
+  HumanOptimizer, humanOptimizerFactory, type HumanPrompter, type HumanInjectionRequest, type HumanRunEnd,
+} from './humanOptimizer'
+export { describeTrajectory, describeItem, describeEvaluation } from './describeTrajectory'

@@ -1,0 +1,61 @@
+/**
+ * `template`: run k injects template k at every offered surface of the
+ * chosen kind (pre-calls, post-calls or both) and declines elsewhere; after
+ * the last template it tells the Controller it is done.
+ */
+import {
+  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse,
+  type Controllable, type Event, type EventResponse, type Goal, type LLMClient, type ObservableValue,
+} from '../core/engine'
+import { injectsAt, type InjectOn } from './injectOn'
+import { fillTemplate } from './payloads'
+
+export interface TemplateOptions {
+  readonly templates: readonly string[]
+  /** Default 'pre'. */
+  readonly injectOn?: InjectOn
+}
+
+export class TemplateOptimizer extends BaseOptimizer {
+  private readonly templates: readonly string[]
+  private readonly injectOn: InjectOn
+  private goal = ''
+  /** 0-based: the template of the run in progress. */
+  private runIndex = 0
+
+  constructor(options: TemplateOptions) {
+    super()
+    if (options.templates.length === 0) throw new Error('the template attacker needs at least one template')
+    this.templates = options.templates
+    this.injectOn = options.injectOn ?? 'pre'
+  }
+
+  override async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
+    llm: LLMClient): Promise<void> {
+    await super.initialize(goal, controllables, observables, llm)
+    this.goal = goal.description
+  }
+
+  async onEvent(event: Event): Promise<EventResponse> {
+    switch (event.type) {
+      case 'ControllablePreCallEvent':
+      case 'ControllablePostCallEvent': {
+        const template = this.templates[Math.min(this.runIndex, this.templates.length - 1)]
+        if (!injectsAt(this.injectOn, event)) return noInjection(event, 'optimizer')
+        return injection(event, fillTemplate(template, { goal: this.goal, controllable: event.controllable.name, request: event.request }))
+      }
+      case 'RunEndEvent':
+        this.runIndex += 1
+        return runEndResponse(event, this.runIndex >= this.templates.length)
+      default:
+        return plainResponse(event)
+    }
+  }
+}
+
+/** A factory for the Controller (named, so results folders read `template__...`). */
+export function templateOptimizerFactory(options: TemplateOptions) {
+  return function template() {
+    return new TemplateOptimizer(options)
+  }
+}

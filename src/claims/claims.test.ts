@@ -1,0 +1,87 @@
+// @vitest-environment node
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  observableEvent, observableValue, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
+} from '../core/engine'
+import { ChatbotTarget } from '../targets'
+import { claimFromFile, ClaimFileError, parseClaimFile } from './loadClaim'
+import { evaluationFromJson } from './evaluationJson'
+import { makeEvaluator } from './evaluators'
+
+const SHIPPED = join(__dirname, '../../public/claims')
+const trajectory = (items: TrajectoryItem[]): ReadableTrajectory => ({ snapshot: () => items, drain: () => items })
+
+describe('claim files', () => {
+  it('every shipped claim parses, builds, and is listed in index.json', () => {
+    const index = JSON.parse(readFileSync(join(SHIPPED, 'index.json'), 'utf8')) as { claims: Array<{ file: string; tasks: number }> }
+    const files = readdirSync(SHIPPED).filter((f) => f.endsWith('.json') && f !== 'index.json').sort()
+    expect(index.claims.map((c) => c.file).sort()).toEqual(files)
+    for (const f of files) {
+      const file = parseClaimFile(readFileSync(join(SHIPPED, f), 'utf8'), f)
+      const judge = (): LLMClient => { throw new Error('not called') }
+      expect([...claimFromFile(file, { judge })].length).toBe(index.claims.find((c) => c.file === f)!.tasks)
+    }
+  })
+
+  it('names the bad field', () => {
+    const bad = (json: unknown) => {
+      try {
+        parseClaimFile(JSON.stringify(json), 'c.json')
+      } catch (e) {
+        expect(e).toBeInstanceOf(ClaimFileError)
+        return (e as Error).message
+      }
+      throw new Error('parsed')
+    }
+    expect(bad({ name: 'x', tasks: [] })).toBe('c.json: not a claim file: tasks: a claim needs at least one task')
+    expect(bad({ name: 'x', tasks: [{ goal: 'g', evaluator: { type: 'query_match', query: 'q', pattern: '(' } }] }))
+      .toMatch(/^c\.json: not a claim file: tasks\[0\]\.evaluator\.pattern: not a valid regular expression/)
+    expect(bad({ name: 'x', tasks: [{ goal: 'g', evaluator: { type: 'query_match', query: 'q', pattern: 'a', flags: 'gg' } }] }))
+      .toContain('tasks[0].evaluator.flags')
+    expect(bad({ name: 'x', tasks: [{ goal: 'g', config: { defence: 3 }, evaluator: { type: 'query_evaluation', query: 'q' } }] }))
+      .toContain('tasks[0].config.defence')
+    expect(bad({ name: 'x', tasks: [{ goal: 'g', evaluator: { type: 'vibes' } }] })).toContain('tasks[0].evaluator.type')
+    expect(() => parseClaimFile('{', 'c.json')).toThrow(/^c\.json: not valid JSON/)
+  })
+
+  it('refuses an llm_judge claim when no judge model is configured', () => {
+    const file = parseClaimFile(JSON.stringify({ name: 'x', tasks: [{ goal: 'g', evaluator: { type: 'llm_judge', criteria: 'c' } }] }), 'j.json')
+    expect(() => claimFromFile(file, {}, 'j.json')).toThrow('j.json: tasks[0].evaluator: llm_judge needs a judge model (none was configured)')
+  })
+})
+
+describe('evaluators', () => {
+  it('query_match: success when the pattern matches the answer', async () => {
+    const target = new ChatbotTarget()
+    const evaluate = makeEvaluator({ type: 'query_match', query: 'last_reply', params: {}, pattern: '^$', flags: '' }, {})
+    const r = await evaluate('g', trajectory([]), target)
+    expect(r.success).toBe(true)
+    expect(r.primaryScore.value).toBe(1)
+  })
+
+  it("query_evaluation: the target's EvaluationResult, sub-score domains resolved to its own tags", () => {
+    const target = new ChatbotTarget()
+    const e = evaluationFromJson(JSON.stringify({ success: false, primary_score: 0.25, rationale: 'close',
+      sub_scores: { s: { value: 0.5, security_domain: 'model' } } }), target.securityDomain)
+    expect(e.primaryScore.value).toBe(0.25)
+    expect(e.subScores.s.securityDomain).toBe(target.securityDomain.get('model'))
+    expect(() => evaluationFromJson(JSON.stringify({ success: true, primary_score: 1, sub_scores: { s: { value: 1, security_domain: 'nope' } } }),
+      target.securityDomain)).toThrow("sub_scores.s.security_domain: tag 'nope' is not in the target's security domain")
+    expect(() => evaluationFromJson(JSON.stringify({ success: true, primary_score: { value: 1, security_domain: 'user' } }), target.securityDomain))
+      .toThrow('primary_score must not carry a security_domain')
+    expect(() => evaluationFromJson('{"success": "yes"}', target.securityDomain)).toThrow(/success: /)
+  })
+
+  it('trajectory_match: matches the named observable only, strings and JSON alike', async () => {
+    const target: Target = new ChatbotTarget()
+    const reply = target.getObservables()[0].observable
+    const other = observableValue({ ...reply, name: 'other' }).observable
+    const items = [observableEvent(other, 'SECRET'), observableEvent({ ...reply, name: 'reply' }, { text: 'the SECRET' })]
+    const hit = await makeEvaluator({ type: 'trajectory_match', observable: 'reply', pattern: 'secret', flags: 'i' }, {})('g', trajectory(items), target)
+    expect(hit.success).toBe(true)
+    expect(hit.rationale).toContain('matched /secret/i')
+    const miss = await makeEvaluator({ type: 'trajectory_match', observable: 'reply', pattern: '^SECRET$', flags: '' }, {})('g', trajectory(items), target)
+    expect(miss.success).toBe(false)
+  })
+})

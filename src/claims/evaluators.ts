@@ -1,0 +1,64 @@
+/**
+ * The claim evaluators. Each judges one run on the full trajectory and the
+ * target's post-run queries, as superred's `Task.evaluate` does.
+ */
+import {
+  evaluationResult, score, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
+} from '../core/engine'
+import { contentText } from './contentText'
+import { evaluationFromJson } from './evaluationJson'
+import { judgeRun } from './llmJudge'
+import type { Evaluator } from './schema'
+
+export interface EvaluatorDeps {
+  /** The judge's client for llm_judge (one per task). */
+  readonly judge?: () => LLMClient
+}
+
+export type EvaluateFn = (goal: string, trajectory: ReadableTrajectory, target: Target) => Promise<EvaluationResult>
+
+const verdict = (success: boolean, rationale: string) =>
+  evaluationResult({ success, primaryScore: score(success ? 1 : 0), rationale })
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}…` : text)
+}
+
+export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn {
+  switch (spec.type) {
+    case 'query_match':
+      return async (_goal, _trajectory, target) => {
+        const answer = await target.query(spec.query, spec.params)
+        const hit = new RegExp(spec.pattern, spec.flags).test(answer)
+        return verdict(hit, `query ${spec.query} ${hit ? 'matched' : 'did not match'} /${spec.pattern}/${spec.flags}: ${preview(answer)}`)
+      }
+    case 'query_evaluation':
+      return async (_goal, _trajectory, target) => {
+        const answer = await target.query(spec.query, spec.params)
+        try {
+          return evaluationFromJson(answer, target.securityDomain)
+        } catch (e) {
+          throw new Error(`query_evaluation ${spec.query}: ${(e as Error).message}`, { cause: e })
+        }
+      }
+    case 'trajectory_match':
+      return async (_goal, trajectory) => {
+        const regex = new RegExp(spec.pattern, spec.flags)
+        const seen = trajectory.snapshot().filter((i): i is Extract<TrajectoryItem, { type: 'ObservableEvent' }> =>
+          i.type === 'ObservableEvent' && i.observable.name === spec.observable)
+        const hit = seen.find((i) => regex.test(contentText(i.content)))
+        return verdict(hit !== undefined, hit
+          ? `observable ${spec.observable} matched /${spec.pattern}/${spec.flags}: ${preview(contentText(hit.content))}`
+          : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`)
+      }
+    case 'llm_judge': {
+      if (!deps.judge) throw new Error('llm_judge needs a judge model (none was configured)')
+      let client: LLMClient | null = null
+      return async (goal, trajectory, target) => {
+        client ??= deps.judge!()
+        const extra = spec.query ? { name: spec.query.name, answer: await target.query(spec.query.name, spec.query.params) } : null
+        return judgeRun(client, { goal, criteria: spec.criteria, observables: spec.observables ?? null, items: trajectory.snapshot(), query: extra })
+      }
+    }
+  }
+}

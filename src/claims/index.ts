@@ -1,0 +1,5 @@
+export { ClaimFileSchema, ClaimTaskSchema, EvaluatorSchema, type ClaimFile, type ClaimTask, type Evaluator } from './schema'
+export { parseClaimFile, claimFromFile, needsJudge, ClaimFileError } from './loadClaim'
+export { makeEvaluator, type EvaluatorDeps, type EvaluateFn } from './evaluators'
+export { evaluationFromJson, EvaluationJsonSchema } from './evaluationJson'
+export { judgeRun, type JudgeInput } from './llmJudge'

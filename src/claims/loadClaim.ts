@@ -1,0 +1,53 @@
+/** A claim file turned into the engine's SecurityClaim: one Task per entry, config applied before the runs. */
+import { SecurityClaim, type Task } from '../core/engine'
+import { formatPath } from '../core/tags'
+import { makeEvaluator, type EvaluatorDeps } from './evaluators'
+import { ClaimFileSchema, type ClaimFile } from './schema'
+
+export class ClaimFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ClaimFileError'
+  }
+}
+
+/** Parses a claim file's text. `where` names it in errors (a path or a URL). */
+export function parseClaimFile(text: string, where: string): ClaimFile {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new ClaimFileError(`${where}: not valid JSON (${(e as Error).message})`)
+  }
+  const parsed = ClaimFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 4).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
+    throw new ClaimFileError(`${where}: not a claim file: ${issues}`)
+  }
+  return parsed.data
+}
+
+/** Builds the claim. An llm_judge without a judge is refused here, before any run. */
+export function claimFromFile(file: ClaimFile, deps: EvaluatorDeps = {}, where = 'claim'): SecurityClaim {
+  const tasks: Task[] = file.tasks.map((t, i) => {
+    let evaluate
+    try {
+      evaluate = makeEvaluator(t.evaluator, deps)
+    } catch (e) {
+      throw new ClaimFileError(`${where}: tasks[${i}].evaluator: ${(e as Error).message}`)
+    }
+    return {
+      goal: { description: t.goal },
+      async configureTarget(target) {
+        for (const [name, value] of Object.entries(t.config)) await target.setConfig(name, value)
+      },
+      evaluate: (trajectory, target) => evaluate(t.goal, trajectory, target),
+    }
+  })
+  return SecurityClaim.fromTasks(tasks, file.name)
+}
+
+/** Does the claim need a judge model? (The CLI asks for one only then.) */
+export function needsJudge(file: ClaimFile): boolean {
+  return file.tasks.some((t) => t.evaluator.type === 'llm_judge')
+}

@@ -1,0 +1,74 @@
+/**
+ * The claim file: `{"name", "tasks": [{"goal", "config", "evaluator"}]}`.
+ * Parsed with zod, so a bad file is refused with the path of the bad field
+ * (`tasks[2].evaluator.pattern: ...`) before anything runs.
+ */
+import { z } from 'zod'
+
+const FLAGS = /^[dgimsuvy]*$/
+
+/** A regex source and its flags, checked to compile (the flags' own errors are named on `flags`). */
+function withValidRegex<T extends { pattern: string; flags: string }>(value: T, ctx: z.RefinementCtx): void {
+  if (!FLAGS.test(value.flags) || new Set(value.flags).size !== value.flags.length) {
+    ctx.addIssue({ code: 'custom', path: ['flags'], message: `"${value.flags}" is not a set of JavaScript regex flags (dgimsuvy)` })
+    return
+  }
+  try {
+    new RegExp(value.pattern, value.flags)
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression (${(e as Error).message})` })
+  }
+}
+
+const params = z.record(z.string(), z.string()).optional().default({})
+
+export const QueryMatchSchema = z.object({
+  type: z.literal('query_match'),
+  query: z.string().min(1, 'must name a query'),
+  params,
+  pattern: z.string().min(1, 'must be a regular expression'),
+  flags: z.string().optional().default(''),
+}).superRefine(withValidRegex)
+
+export const QueryEvaluationSchema = z.object({
+  type: z.literal('query_evaluation'),
+  query: z.string().min(1, 'must name a query'),
+  params,
+})
+
+export const TrajectoryMatchSchema = z.object({
+  type: z.literal('trajectory_match'),
+  observable: z.string().min(1, 'must name an observable'),
+  pattern: z.string().min(1, 'must be a regular expression'),
+  flags: z.string().optional().default(''),
+}).superRefine(withValidRegex)
+
+export const LlmJudgeSchema = z.object({
+  type: z.literal('llm_judge'),
+  /** What counts as success, in words, beside the goal. */
+  criteria: z.string().min(1, 'must say what counts as success'),
+  /** Observables shown to the judge; all when absent. */
+  observables: z.array(z.string().min(1)).optional(),
+  /** A query whose answer is shown too (e.g. what the target did). */
+  query: z.object({ name: z.string().min(1), params }).optional(),
+})
+
+export const EvaluatorSchema = z.discriminatedUnion('type', [QueryMatchSchema, QueryEvaluationSchema, TrajectoryMatchSchema, LlmJudgeSchema])
+
+export const ClaimTaskSchema = z.object({
+  goal: z.string().trim().min(1, 'must describe the attack goal'),
+  config: z.record(z.string(), z.string({ error: 'config values are strings' })).optional().default({}),
+  evaluator: EvaluatorSchema,
+})
+
+export const ClaimFileSchema = z.object({
+  name: z.string().trim().min(1, 'must name the claim'),
+  description: z.string().optional(),
+  /** Addition: which reference target the claim is written for (the browser lists claims per target). */
+  target: z.string().optional(),
+  tasks: z.array(ClaimTaskSchema).min(1, 'a claim needs at least one task'),
+})
+
+export type Evaluator = z.infer<typeof EvaluatorSchema>
+export type ClaimTask = z.infer<typeof ClaimTaskSchema>
+export type ClaimFile = z.infer<typeof ClaimFileSchema>

@@ -1,0 +1,61 @@
+/**
+ * `redscope results DIR`: a JSON summary of any results tree, superred's own
+ * or redscope's, read with the same reader the browser uses. DIR may be a
+ * results root or one experiment folder.
+ */
+import { stat } from 'node:fs/promises'
+import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
+import { listExperiments, readExperiment, readTasks, ResultsFormatError, type Storage } from '../../core/results'
+import { parseArgs } from '../args'
+import { EXIT_OK, UsageError, type CliIo } from '../io'
+
+export const resultsHelp = 'redscope results DIR'
+
+async function summarise(storage: Storage, dir: string) {
+  const { manifest, result, domain } = await readExperiment(storage, dir)
+  const tasks = await readTasks(storage, dir)
+  const e = manifest.experiment
+  return {
+    dir: dir || '.',
+    status: manifest.status,
+    complete: result !== null,
+    has_domain: domain !== null,
+    experiment: {
+      slug: e.slug, hash: e.hash, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model,
+      scope: e.scope, read_only: e.read_only, scope_label: e.scope_label, max_runs_per_task: e.max_runs_per_task,
+      task_cost_cap_usd: e.task_cost_cap_usd, task_time_cap_s: e.task_time_cap_s, include_feedback: e.include_feedback,
+    },
+    summary: result?.summary ?? manifest.summary,
+    tasks: tasks.map(({ task }) => ({
+      index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
+      best_score: task.best_score.value, success: task.success,
+    })),
+  }
+}
+
+export async function resultsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, {})
+  if (args.positionals.length !== 1) throw new UsageError(`usage: ${resultsHelp}`)
+  const root = args.positionals[0]
+  try {
+    if (!(await stat(root)).isDirectory()) throw new UsageError(`${root}: not a folder`)
+  } catch (e) {
+    if (e instanceof UsageError) throw e
+    throw new UsageError(`${root}: no such folder`)
+  }
+  const storage = new NodeFsStorage(root)
+  try {
+    // One experiment folder given directly, or a root holding several.
+    const dirs = (await storage.exists('manifest.json')) ? [''] : (await listExperiments(storage)).map((r) => r.dir)
+    if (dirs.length === 0) {
+      throw new UsageError(`${root}: not a results tree (no experiments.json and no experiment folder with a manifest.json)`)
+    }
+    const experiments = []
+    for (const dir of dirs) experiments.push(await summarise(storage, dir))
+    io.stdout(`${JSON.stringify({ root, experiments }, null, 2)}\n`)
+    return EXIT_OK
+  } catch (e) {
+    if (e instanceof ResultsFormatError) throw new UsageError(`${root}: not a readable results tree: ${e.message}`)
+    throw e
+  }
+}

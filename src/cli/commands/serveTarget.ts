@@ -1,0 +1,49 @@
+/**
+ * `redscope serve-target assistant|chatbot`: serves a reference target over
+ * the protocol on 127.0.0.1 until interrupted. The token (flag or
+ * REDSCOPE_TARGET_TOKEN) is never printed.
+ */
+import { createTargetServer } from '../../server'
+import { isReferenceTargetName, REFERENCE_TARGET_NAMES, referenceTargetOptions } from '../../targets'
+import { lastValue, listValue, parseArgs } from '../args'
+import { EXIT_OK, UsageError, type CliIo } from '../io'
+import { numberFlag } from '../runSetup'
+
+export const serveTargetHelp = `redscope serve-target ${REFERENCE_TARGET_NAMES.join('|')} [--port N] [--token T] [--allow-origin O ...] [--idle-timeout S]`
+
+export const DEFAULT_TARGET_PORT = 8801
+
+export async function serveTargetCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, { values: ['port', 'token', 'allow-origin', 'idle-timeout'] })
+  const [name, ...extra] = args.positionals
+  if (name === undefined || extra.length > 0) throw new UsageError(`usage: ${serveTargetHelp}`)
+  if (!isReferenceTargetName(name)) throw new UsageError(`no reference target '${name}' (known: ${REFERENCE_TARGET_NAMES.join(', ')})`)
+  const port = numberFlag('port', lastValue(args, 'port'), (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0 for any free port)')
+  const idle = numberFlag('idle-timeout', lastValue(args, 'idle-timeout'), (n) => n > 0, 'a positive number of seconds')
+  const token = lastValue(args, 'token') ?? (process.env.REDSCOPE_TARGET_TOKEN || undefined)
+  const origins = listValue(args, 'allow-origin')
+  const server = createTargetServer(referenceTargetOptions(name, {
+    token,
+    idleTimeoutMs: idle === undefined ? undefined : idle * 1000,
+    // Loopback origins by default; --allow-origin replaces them with exactly the ones given.
+    ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
+  }))
+  let running
+  try {
+    running = await server.listen(port ?? DEFAULT_TARGET_PORT, '127.0.0.1')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new UsageError(`cannot listen on 127.0.0.1:${port ?? DEFAULT_TARGET_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
+  }
+  io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}; Ctrl-C to stop\n`)
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void running.close().then(resolve)
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  return EXIT_OK
+}

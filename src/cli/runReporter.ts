@@ -1,0 +1,50 @@
+/** `redscope run`'s output: one line per task as it ends, then a summary. Secrets never pass through here. */
+import { attackSuccessRate, type ProgressReporter, type TaskResult, type ThreatModelResult } from '../core/engine'
+import type { ClaimFile } from '../claims'
+
+const oneLine = (s: string, max = 70) => {
+  const flat = s.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+export function taskLine(r: TaskResult, total: number, claim: ClaimFile): string {
+  const config = Object.entries(claim.tasks[r.index - 1]?.config ?? {})
+    .filter(([k]) => k !== 'user_task' && k !== 'user_message').map(([k, v]) => `${k}=${v}`).join(' ')
+  const runs = r.nRuns ?? r.runs.length
+  const parts = [
+    `task ${r.index}/${total}`,
+    r.stopReason.padEnd(16),
+    `runs=${runs}`,
+    `best=${r.bestScore.value.toFixed(2)}`,
+    `cost=$${r.llmUsage.cost.toFixed(4)}`,
+    config ? `[${config}]` : '',
+    oneLine(r.task.goal.description, 60),
+  ]
+  const line = parts.filter(Boolean).join('  ')
+  return r.error ? `${line}\n    error: ${oneLine(r.error.split('\n')[0], 300)}` : line
+}
+
+export function lineReporter(write: (s: string) => void, total: number, claim: ClaimFile): ProgressReporter {
+  return {
+    taskComplete: (_info, result) => write(`${taskLine(result, total, claim)}\n`),
+    taskSkipped: (_info, index, goal, reason) => write(`task ${index}/${total}  skipped  ${oneLine(goal, 60)} (${oneLine(reason, 120)})\n`),
+  }
+}
+
+export function summaryLines(result: ThreatModelResult): string {
+  const asr = attackSuccessRate(result.taskResults)
+  const completed = result.taskResults.filter((r) => ['success', 'done', 'max_runs', 'budget_exhausted'].includes(r.stopReason))
+  const successes = result.taskResults.filter((r) => r.success).length
+  const reasons = new Map<string, number>()
+  for (const r of result.taskResults) reasons.set(r.stopReason, (reasons.get(r.stopReason) ?? 0) + 1)
+  const cost = result.taskResults.reduce((sum, r) => sum + r.llmUsage.cost, 0)
+  const calls = result.taskResults.reduce((sum, r) => sum + r.llmUsage.calls, 0)
+  return [
+    `ASR ${asr === null ? 'n/a' : `${(asr * 100).toFixed(1)}%`} (${successes} successful of ${completed.length} completed task(s)` +
+      `${result.skippedTasks.length ? `, ${result.skippedTasks.length} skipped` : ''})`,
+    `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+    `LLM cost: $${cost.toFixed(4)} over ${calls} call(s)`,
+    result.cancelled ? 'cancelled before every task finished' : '',
+    result.resultsDir ? `results: ${result.resultsDir}` : '',
+  ].filter(Boolean).join('\n') + '\n'
+}

@@ -1,0 +1,83 @@
+/** Turning `redscope run` flags into the pieces of a Controller, each failure one clear line. */
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { replayOptimizerFactory, recordedRun, type RecordedRun } from '../attackers'
+import { claimFromFile, ClaimFileError, parseClaimFile, type ClaimFile } from '../claims'
+import { scopeOf, validateScope, type Scope, type SecurityDomain } from '../core/tags'
+import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
+import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
+import { formatPath } from '../core/tags'
+import type { EvaluatorDeps } from '../claims'
+import { UsageError } from './io'
+
+export async function readClaim(path: string, deps: EvaluatorDeps) {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(e)})`}`)
+  }
+  try {
+    const file: ClaimFile = parseClaimFile(text, path)
+    return { file, claim: claimFromFile(file, deps, path) }
+  } catch (e) {
+    if (e instanceof ClaimFileError) throw new UsageError(e.message)
+    throw e
+  }
+}
+
+/** Scope names to the target's own tag objects; unknown names and an empty pair are refused, other findings noted. */
+export function resolveScopes(domain: SecurityDomain, scope: string[], readOnly: string[], note: (s: string) => void): { scope: Scope; readOnly: Scope } {
+  const findings = validateScope(domain, scope, readOnly)
+  const fatal = findings.find((f) => f.code === 'unknown_tag' || f.code === 'empty_scope')
+  if (fatal) {
+    const known = fatal.code === 'unknown_tag' ? ` (the target's tags: ${domain.tags.map((t) => t.name).join(', ')})` : ''
+    throw new UsageError(`${fatal.message}${known}`)
+  }
+  // Not an antichain, overlaps: the reference runs them, so do we, but say so.
+  for (const f of findings) note(`note: ${f.severity}: ${f.message}\n`)
+  const tags = (names: string[]) => scopeOf(names.map((n) => domain.get(n)!))
+  return { scope: tags(scope), readOnly: tags(readOnly) }
+}
+
+/** `--replay PATH`: a trajectory file (run_NNNNN.json) or a task folder (its first successful run, else its best). */
+export async function readReplay(path: string): Promise<RecordedRun> {
+  let isDir: boolean
+  try {
+    isDir = (await stat(path)).isDirectory()
+  } catch {
+    throw new UsageError(`--replay ${path}: no such file or folder`)
+  }
+  try {
+    if (!isDir) {
+      const parsed = TrajectoryFile.safeParse(JSON.parse(await readFile(path, 'utf8')))
+      if (!parsed.success) throw new UsageError(`--replay ${path}: not a trajectory file: ${parsed.error.issues.slice(0, 2).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')}`)
+      return recordedRun(parsed.data.trajectory)
+    }
+    const storage = new NodeFsStorage(path)
+    const task = await readTask(storage, '')
+    const runs = task.iterations?.runs ?? []
+    if (runs.length === 0) throw new UsageError(`--replay ${path}: the task has no recorded runs`)
+    const pick = runs.find((r) => r.success) ?? [...runs].sort((a, b) => b.primary_score - a.primary_score)[0]
+    const file = await readTrajectory(storage, '', pick.run_number)
+    if (file === null) throw new UsageError(`--replay ${path}: ${join('trajectories', `run_${String(pick.run_number).padStart(5, '0')}.json`)} is missing`)
+    return recordedRun(file.trajectory)
+  } catch (e) {
+    if (e instanceof UsageError) throw e
+    throw new UsageError(`--replay ${path}: ${(e as Error).message}`)
+  }
+}
+
+export function replayFactory(run: RecordedRun) {
+  if (run.length === 0) throw new UsageError('--replay: the recorded run has no injections or declines to replay')
+  return replayOptimizerFactory([run])
+}
+
+/** A finite number flag, or a usage error naming it. */
+export function numberFlag(name: string, value: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} ${value}: must be ${what}`)
+  return n
+}

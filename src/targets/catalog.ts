@@ -1,0 +1,62 @@
+/**
+ * The reference targets, ready to serve: `redscope serve-target NAME`, the
+ * Vite plugin that mounts them beside the app, tests and the benchmark all
+ * build them from here.
+ */
+import type { Target } from '../core/engine'
+import type { Forest } from '../core/tags'
+import { CHATBOT_FOREST } from '../core/tags'
+import type { TargetServerOptions } from '../server'
+import { AssistantTarget } from './assistant/assistantTarget'
+import { ASSISTANT_FOREST } from './assistant/forest'
+import { assistantSurfaces } from './assistant/surfaces'
+import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
+
+export const REFERENCE_TARGET_NAMES = ['assistant', 'chatbot'] as const
+export type ReferenceTargetName = (typeof REFERENCE_TARGET_NAMES)[number]
+
+export function isReferenceTargetName(name: string): name is ReferenceTargetName {
+  return (REFERENCE_TARGET_NAMES as readonly string[]).includes(name)
+}
+
+interface ReferenceTarget {
+  readonly name: string
+  readonly description: string
+  readonly forest: Forest
+  /** A factory whose instances share one SecurityDomain (tags compare by identity). */
+  readonly factory: () => () => Target
+}
+
+export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTarget>> = {
+  assistant: {
+    name: 'redscope-assistant',
+    description: "A tool-using assistant over Jordan's inbox, calendar, cloud drive and bank account; it follows instructions it reads in tool data, within the limits of its `defence`",
+    forest: ASSISTANT_FOREST,
+    factory: () => {
+      const surfaces = assistantSurfaces()
+      return () => new AssistantTarget(surfaces, { apiKey: () => globalThis.process?.env?.OPENAI_API_KEY })
+    },
+  },
+  chatbot: {
+    name: 'redscope-chatbot',
+    description: "Acme Bank's help bot; its system prompt guards a vault passphrase within the limits of its `defence`",
+    forest: CHATBOT_FOREST,
+    factory: () => {
+      const surfaces = chatbotSurfaces()
+      return () => new ChatbotTarget(surfaces)
+    },
+  },
+}
+
+/** Server options for a reference target; `extra` adds a token, origins, timeouts... */
+export function referenceTargetOptions(name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}): TargetServerOptions {
+  const t = REFERENCE_TARGETS[name]
+  return {
+    create: t.factory(),
+    name: t.name,
+    description: t.description,
+    tagDescriptions: Object.fromEntries(t.forest.tags.map((tag) => [tag.name, tag.description])),
+    concurrency: 8,
+    ...extra,
+  }
+}

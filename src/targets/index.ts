@@ -1,0 +1,7 @@
+export { REFERENCE_TARGETS, REFERENCE_TARGET_NAMES, referenceTargetOptions, isReferenceTargetName, type ReferenceTargetName } from './catalog'
+export { AssistantTarget, DEFAULT_USER_TASK, systemPromptFor } from './assistant/assistantTarget'
+export { ASSISTANT_FOREST } from './assistant/forest'
+export { DEFENCES, type Defence } from './assistant/defences'
+export { SECURITY_CODE, TRUSTED_CONTACTS } from './assistant/world'
+export { ChatbotTarget, CHATBOT_IDENTITY } from './chatbot/chatbotTarget'
+export { CHATBOT_DEFENCES, DEFAULT_SECRET, type ChatbotDefence } from './chatbot/policy'
