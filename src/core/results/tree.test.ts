@@ -85,6 +85,20 @@ describe('write then read a whole tree', () => {
   })
 })
 
+describe('experiments.json', () => {
+  it('holds one row per experiment, sorted by folder, and a rerun replaces only its own row', async () => {
+    const forest = stubForest()
+    const storage = new MemoryStorage()
+    const make = (attackerLabel: string) => controllerFor(storage, [() => fixtureEvaluation(forest)], { attackerLabel }, forest).controller
+    await make('zeta').run()
+    await make('alpha').run()
+    await make('zeta').run()
+    const rows = await listExperiments(storage, 'results')
+    expect(rows.map((r) => r.experiment.attacker)).toEqual(['alpha', 'zeta'])
+    expect(rows.map((r) => r.status)).toEqual(['complete', 'complete'])
+  })
+})
+
 describe('skipped tasks', () => {
   it('appear only in the manifest, with status skipped, and count in n_skipped', async () => {
     const forest = stubForest()

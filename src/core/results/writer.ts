@@ -3,6 +3,7 @@
  * ExperimentSession): open (plan the resume, snapshot prior state), publish
  * each task as it lands, rewrite the manifest, finalize with result.json last.
  */
+import { z } from 'zod'
 import { forestOf, type SecurityDomain } from '../tags'
 import type { TaskResult } from '../engine/outcomes'
 import type { Task } from '../engine/target'
@@ -33,6 +34,8 @@ export interface DiagnosticLine {
   readonly level: string
   readonly message: string
 }
+
+const LooseIndex = z.object({ experiments: z.array(z.looseObject({ dir: z.string() })) })
 
 const locks = new WeakMap<Storage, Set<string>>()
 const indexQueues = new WeakMap<Storage, Promise<unknown>>()
@@ -259,21 +262,20 @@ export class ExperimentSession {
     const path = joinPath(this.root, 'experiments.json')
     const dirName = experimentDirName(this.meta)
     const update = async () => {
-      let rows: unknown[] = []
+      // Other experiments' rows are kept as they are (a newer writer may add fields); only `dir` is read.
+      let rows: Array<{ dir: string; [key: string]: unknown }> = []
       try {
-        const parsed = JSON.parse(await this.storage.readText(path))
-        rows = Array.isArray(parsed?.experiments) ? parsed.experiments : []
+        rows = LooseIndex.parse(JSON.parse(await this.storage.readText(path))).experiments
       } catch {
         rows = []
       }
-      rows = rows.filter((r) => (r as { dir?: unknown })?.dir !== dirName)
+      rows = rows.filter((r) => r.dir !== dirName)
       rows.push({
         dir: dirName, slug: slugOf(this.meta), hash: identityHash(this.meta), status: 'complete', experiment: this.experimentBlock(),
         summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
         completed_at: completedAt,
       })
-      const dirOf = (r: unknown) => String((r as { dir?: unknown })?.dir ?? '')
-      rows.sort((a, b) => (dirOf(a) < dirOf(b) ? -1 : dirOf(a) > dirOf(b) ? 1 : 0))
+      rows.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
       await this.storage.writeTextAtomic(path, dumpFile({ schema_version: SCHEMA_VERSION, experiments: rows }))
     }
     // One read-modify-write at a time per storage (the reference takes a file lock).
