@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import { relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { serveFolder } from './support/staticServer'
-import { EXP, FIXTURE, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
+import { EXP, filesUnder, FIXTURE, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
 
 const runUrl = (src: string, run: number, event?: number) =>
   `/results/${EXP}/${TASK}/${run}${event === undefined ? '' : `/${event}`}?src=${encodeURIComponent(src)}`
@@ -94,6 +95,44 @@ test('opens the tree from a zip built from the fixture files', async ({ page }, 
   await openRun(page, 2)
   await expect(page.locator('[role="row"][data-event]')).toHaveCount(14)
   await expect(row(page, 3)).toContainText('injection')
+})
+
+test('opens a zip dropped on the page', async ({ page }) => {
+  await page.goto('/results')
+  const bytes = Array.from(zipFolder(FIXTURE, 'dropped'))
+  const data = await page.evaluateHandle((b) => {
+    const dt = new DataTransfer()
+    dt.items.add(new File([new Uint8Array(b)], 'dropped.zip', { type: 'application/zip' }))
+    return dt
+  }, bytes)
+  await page.getByRole('region', { name: 'Open results' }).dispatchEvent('drop', { dataTransfer: data })
+  await expect(page).toHaveURL(/src=zip%3Adropped\.zip/)
+  await expect(page.getByRole('link', { name: EXP })).toBeVisible()
+})
+
+test("opens this browser's own runs from IndexedDB, where the run console writes them", async ({ page }) => {
+  await page.goto('/results')
+  // What IndexedDbStorage writes: one record per file in "redscope-results", keyed by its path.
+  const files = filesUnder(FIXTURE).map((f) => [relative(FIXTURE, f), readFileSync(f, 'utf8')] as const)
+  await page.evaluate(async (entries) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('redscope-results', 1)
+      req.onupgradeneeded = () => req.result.createObjectStore('files')
+      req.onsuccess = () => resolve(req.result)
+      req.onerror = () => reject(req.error)
+    })
+    const tx = db.transaction('files', 'readwrite')
+    for (const [path, text] of entries) tx.objectStore('files').put(text, path)
+    await new Promise((resolve) => { tx.oncomplete = resolve })
+    db.close()
+  }, files)
+  await page.getByRole('button', { name: "This browser's runs" }).click()
+  await expect(page).toHaveURL(/src=idb%3Aredscope-results/)
+  await openRun(page, 1)
+  await expect(row(page, 3)).toContainText('INJ:user_msg')
+  // The link works again in this browser with no file to pick.
+  await page.reload()
+  await expect(selected(page)).toHaveAttribute('data-event', '0')
 })
 
 test('a deep link opened in a fresh browser lands on the same event', async ({ page, browser, baseURL }) => {

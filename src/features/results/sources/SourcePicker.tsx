@@ -1,6 +1,6 @@
 import { useState, type DragEvent } from 'react'
 import type { OpenSource } from '../sourcesStore'
-import { sourceFromDrop, sourceFromFolder, sourceFromUrl, sourceFromZip } from './openSource'
+import { sourceFromDrop, sourceFromFolder, sourceFromIndexedDb, sourceFromUrl, sourceFromZip } from './openSource'
 
 interface Props {
   readonly onOpened: (source: OpenSource) => void
@@ -43,6 +43,7 @@ export function SourcePicker({ onOpened, expected }: Props) {
       <h2>Open results</h2>
       {expected && <p className="source-picker__expected">This link points into <strong>{expected}</strong>. Open it again to continue to the same place.</p>}
       <div className="source-picker__ways">
+        <button type="button" onClick={() => void run(() => sourceFromIndexedDb())}>This browser's runs</button>
         <label className="button">
           Open a results folder…
           <input type="file" multiple hidden aria-label="Results folder" data-testid="folder-input" {...folderAttributes}

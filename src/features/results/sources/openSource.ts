@@ -1,6 +1,7 @@
 import { FileListStorage } from '../../../adapters/storage/fileListStorage'
 import { readDrop } from '../../../adapters/storage/dropEntries'
 import { HttpStorage, parseResultsUrl } from '../../../adapters/storage/httpStorage'
+import { IndexedDbStorage } from '../../../adapters/storage/indexedDbStorage'
 import { ZipStorage } from '../../../adapters/storage/zipStorage'
 import { parseSourceKey, sourceKey, useSourcesStore, type OpenSource } from '../sourcesStore'
 
@@ -49,15 +50,30 @@ export function sourceFromUrl(input: string): OpenSource {
   return source
 }
 
+/** Where the run console keeps the page's own runs (IndexedDbStorage's default database). */
+export const PAGE_RUNS_DB = 'redscope-results'
+
+/** The results written by this page's own runs, in IndexedDB; the same object for the same database. */
+export function sourceFromIndexedDb(name = PAGE_RUNS_DB): OpenSource {
+  const key = sourceKey('idb', name)
+  let source = urlSources.get(key)
+  if (!source) {
+    source = { key, kind: 'idb', label: `this browser's runs (${name})`, storage: new IndexedDbStorage(name) }
+    urlSources.set(key, source)
+  }
+  return source
+}
+
 /**
  * The source a key names: one opened in this page, or, for a URL key from a
- * link, the server itself (it needs no file from the user). Folder and zip
+ * link, the server itself, and for the page's own runs, its IndexedDB (neither needs a file from the user). Folder and zip
  * keys in a fresh browser resolve to nothing: the user has to pick the files.
  */
 export function useResolvedSource(key: string | null): OpenSource | undefined {
   const opened = useSourcesStore((s) => (key === null ? undefined : s.sources[key]))
   if (opened || key === null) return opened
   const parsed = parseSourceKey(key)
+  if (parsed?.kind === 'idb' && parsed.name === PAGE_RUNS_DB) return sourceFromIndexedDb(parsed.name)
   if (parsed?.kind !== 'url') return undefined
   try {
     return sourceFromUrl(parsed.name)
