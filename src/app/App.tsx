@@ -1,17 +1,46 @@
-import { useMemo } from 'react'
-import { buildDomain, CHATBOT_FOREST, countCombinations } from '../core/tags'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { ReactFlowProvider } from '@xyflow/react'
+import { use } from 'react'
+import { DesignerToolbar } from '../features/designer/DesignerToolbar'
 import { ForestCanvas } from '../features/designer/ForestCanvas'
+import { ShortcutHelp } from '../features/designer/ShortcutHelp'
+import { useDesignerKeys } from '../features/designer/useDesignerKeys'
+import { WorkspaceSidebar } from '../features/workspaces/WorkspaceSidebar'
+import { useWorkspace } from '../stores/workspaceStore'
+import { designerReady } from './designerBoot'
+import { Notices } from './Notices'
+import { queryClient } from './queryClient'
+import { SidePanel } from './SidePanel'
+import './designer.css'
 
-export function App() {
-  const count = useMemo(() => countCombinations(buildDomain(CHATBOT_FOREST)), [])
+function DesignerPage() {
+  const onKeyDown = useDesignerKeys()
+  const activeId = useWorkspace((s) => s.activeId)
   return (
-    <div className="app">
-      <header className="app__header">
-        <span className="app__subtitle">superred chatbot forest · {count.toString()} distinct threat models</span>
-      </header>
-      <main className="app__main">
-        <ForestCanvas forest={CHATBOT_FOREST} />
+    <div className="designer" onKeyDown={onKeyDown} tabIndex={-1}>
+      <WorkspaceSidebar />
+      <main className="designer__main">
+        <DesignerToolbar />
+        <div className="designer__canvas">
+          {/* A workspace opens fitted to the view. */}
+          <ForestCanvas key={activeId ?? ''} />
+          <Notices />
+          <ShortcutHelp />
+        </div>
       </main>
+      <SidePanel />
     </div>
+  )
+}
+
+/** The designer section: workspaces, the forest canvas and its panels. Suspends until the workspaces are loaded. */
+export function App() {
+  use(designerReady())
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ReactFlowProvider>
+        <DesignerPage />
+      </ReactFlowProvider>
+    </QueryClientProvider>
   )
 }

@@ -32,9 +32,18 @@ export interface SelectionSlice {
   setEditing: (id: TagId | null) => void
 }
 
+export type SidePanel = 'tag' | 'scope' | 'models'
+
 export interface ModeSlice {
   mode: DesignerMode
   setMode: (mode: DesignerMode) => void
+  panel: SidePanel
+  setPanel: (panel: SidePanel) => void
+  helpOpen: boolean
+  toggleHelp: () => void
+  /** Draw every tag, even off screen (an image export is being taken). */
+  renderAll: boolean
+  setRenderAll: (on: boolean) => void
 }
 
 export type DesignerState = DocSlice & SelectionSlice & ModeSlice
@@ -69,7 +78,14 @@ const selectionSlice: StateCreator<DesignerState, [], [], SelectionSlice> = (set
 
 const modeSlice: StateCreator<DesignerState, [], [], ModeSlice> = (set) => ({
   mode: 'design',
-  setMode: (mode) => set({ mode, editing: null }),
+  // Picking a scope brings its panel forward; designing brings the tag inspector back.
+  setMode: (mode) => set((s) => ({ mode, editing: null, panel: mode === 'scope' && s.panel === 'tag' ? 'scope' : mode === 'design' && s.panel === 'scope' ? 'tag' : s.panel })),
+  panel: 'tag',
+  setPanel: (panel) => set({ panel }),
+  helpOpen: false,
+  toggleHelp: () => set((s) => ({ helpOpen: !s.helpOpen })),
+  renderAll: false,
+  setRenderAll: (renderAll) => set({ renderAll }),
 })
 
 function sameIds(a: readonly TagId[], b: readonly TagId[]): boolean {

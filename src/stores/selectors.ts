@@ -41,6 +41,8 @@ export interface TagNote {
   text: string
   /** True on the tag the finding is about; false on the other tags involved. */
   primary: boolean
+  /** The name of the tag the finding is about. */
+  about: string
   kind: 'forest' | 'scope'
 }
 
@@ -60,7 +62,7 @@ export const notesByTag = memoizeOne((doc: DesignDoc): ReadonlyMap<TagId, readon
     if (f.code === 'missing_description') return
     ids.forEach((id, k) => {
       const about = names.get(ids[0])?.name ?? '?'
-      add(id, { key: `${kind}-${f.code}-${i}-${k}`, severity: f.severity, kind, primary: k === 0,
+      add(id, { key: `${kind}-${f.code}-${i}-${k}`, severity: f.severity, kind, primary: k === 0, about,
         text: k === 0 ? f.message : `See ${about}: ${f.message}` })
     })
   }

@@ -70,7 +70,7 @@ export function attackerReading(tags: readonly DesignTag[], pair: ScopePair): At
   if (writes.length === 0 && reads.length === 0) {
     sentences.push('No attacker yet: nothing is granted, and superred refuses a threat model with empty scope and read_only.')
   } else {
-    if (writes.length > 0) sentences.push(`Can ${joinWords(writes.map((w) => w.text), '; ')}.`)
+    if (writes.length > 0) sentences.push(`Can: ${joinWords(writes.map((w) => w.text), '; ')}.`)
     else sentences.push('Cannot inject anywhere: every granted surface is read-only.')
     if (reads.length > 0) sentences.push(`Sees, without being able to change: ${joinWords(reads.map((r) => r.name))}.`)
     if (blind.length === 0) sentences.push('Nothing is hidden from it.')

@@ -25,7 +25,7 @@ describe('attackerReading', () => {
     const doc = chatbotDoc()
     const user = doc.tags.find((t) => t.name === 'user')!.id
     const r = attackerReading(doc.tags, { scope: [user], readOnly: [] })
-    expect(r.summary).toBe('Can send the user message and see the reply. Blind to system.')
+    expect(r.summary).toBe('Can: send the user message and see the reply. Blind to system.')
   })
 
   it('lists read-only surfaces and several writes', () => {
@@ -33,7 +33,7 @@ describe('attackerReading', () => {
     const by = (n: string) => doc.tags.find((t) => t.name === n)!.id
     const r = attackerReading(doc.tags, { scope: [by('user'), by('model')], readOnly: [by('system_prompt')] })
     expect(r.summary).toBe(
-      "Can rewrite the model's responses; and send the user message and see the reply. Sees, without being able to change: system_prompt. Blind to model_identity.")
+      "Can: rewrite the model's responses; and send the user message and see the reply. Sees, without being able to change: system_prompt. Blind to model_identity.")
   })
 
   it('says when nothing is granted', () => {

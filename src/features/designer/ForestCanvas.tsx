@@ -1,19 +1,99 @@
-import { Background, Controls, MiniMap, ReactFlow } from '@xyflow/react'
-import { useMemo } from 'react'
-import type { Forest } from '../../core/tags'
-import { forestGraph } from './forestGraph'
+import {
+  Background, Controls, MiniMap, Panel, ReactFlow, type NodeChange, type NodeMouseHandler,
+} from '@xyflow/react'
+import { useMemo, useState } from 'react'
+import type { TagId } from '../../core/model'
+import { designerStore, useDesigner } from '../../stores/designerStore'
+import { coverageOf, selectDoc } from '../../stores/selectors'
+import { cycleAccess } from './designerActions'
+import { createGraphBuilder, type TagFlowNode } from './forestNodes'
+import { layoutOf } from './layoutCache'
 import { TagNode } from './TagNode'
+import { useTagDrag } from './useTagDrag'
+import { EmptyForest } from './EmptyForest'
 
 const nodeTypes = { tag: TagNode }
+const MINIMAP_COLOUR: Record<string, string> = { write: '#e03131', read: '#1c7ed6', none: '#adb5bd' }
 
-export function ForestCanvas({ forest }: { forest: Forest }) {
-  const { nodes, edges } = useMemo(() => forestGraph(forest), [forest])
+/** Large forests render only what is on screen; an export asks for everything. */
+const VISIBLE_ONLY_FROM = 150
+
+/**
+ * The forest as a React Flow graph. Layout and wiring only: nodes are derived
+ * from the document (positions from the tidy-tree layout), edits go through the
+ * designer's actions, and each tag node reads its own state from the store.
+ */
+export function ForestCanvas() {
+  const renderAll = useDesigner((s) => s.renderAll)
+  const doc = useDesigner(selectDoc)
+  const selected = useDesigner((s) => s.selected)
+  const mode = useDesigner((s) => s.mode)
+  const [build] = useState(createGraphBuilder)
+  const { drag, onNodeDragStart, onNodeDrag, onNodeDragStop } = useTagDrag()
+
+  const layout = layoutOf(doc.tags)
+  const coverage = coverageOf(doc.tags, doc.scope, doc.readOnly)
+  const selectedSet = useMemo(() => new Set(selected), [selected])
+  const { nodes, edges } = useMemo(
+    () => build({
+      doc, layout, coverage, selected: selectedSet, draggable: mode === 'design',
+      dragPositions: drag?.positions ?? null, dropTarget: drag?.drop?.parent ?? null,
+    }),
+    [build, doc, layout, coverage, selectedSet, mode, drag],
+  )
+
+  const onNodesChange = (changes: NodeChange<TagFlowNode>[]) => {
+    const select = changes.filter((c) => c.type === 'select')
+    if (select.length === 0) return
+    const next = new Set(designerStore.getState().selected)
+    for (const c of select) {
+      if (c.selected) next.add(c.id as TagId)
+      else next.delete(c.id as TagId)
+    }
+    designerStore.getState().select([...next])
+  }
+  const onNodeClick: NodeMouseHandler<TagFlowNode> = (event, node) => {
+    if (designerStore.getState().mode === 'scope' && !event.shiftKey && !event.metaKey && !event.ctrlKey) cycleAccess([node.id as TagId])
+  }
+  const onNodeDoubleClick: NodeMouseHandler<TagFlowNode> = (_e, node) => {
+    if (designerStore.getState().mode === 'design') designerStore.getState().setEditing(node.id as TagId)
+  }
+
   return (
-    <div className="forest-canvas" aria-label="Security domain forest">
-      <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={{ maxZoom: 1.1 }} nodesConnectable={false} proOptions={{ hideAttribution: true }}>
-        <Background />
-        <MiniMap pannable zoomable nodeColor="#8a94a6" />
-        <Controls />
+    <div className={`forest-canvas forest-canvas--${mode}`} aria-label="Security domain forest">
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onNodeClick={onNodeClick}
+        onNodeDoubleClick={onNodeDoubleClick}
+        onNodeDragStart={onNodeDragStart}
+        onNodeDrag={onNodeDrag}
+        onNodeDragStop={onNodeDragStop}
+        onlyRenderVisibleElements={!renderAll && doc.tags.length >= VISIBLE_ONLY_FROM}
+        fitView
+        fitViewOptions={{ maxZoom: 1.1, padding: 0.15 }}
+        minZoom={0.05}
+        maxZoom={2}
+        nodesConnectable={false}
+        edgesFocusable={false}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+        disableKeyboardA11y
+        nodeDragThreshold={4}
+        zoomOnDoubleClick={false}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background gap={24} />
+        <MiniMap pannable zoomable ariaLabel="Overview of the forest"
+          nodeColor={(n) => MINIMAP_COLOUR[(n as TagFlowNode).className?.match(/eff-(\w+)/)?.[1] ?? 'none']} />
+        <Controls showInteractive={false} />
+        {drag?.drop ? (
+          <Panel position="top-center" className="drop-hint" role="status">{drag.drop.hint}</Panel>
+        ) : null}
+        {doc.tags.length === 0 ? <EmptyForest /> : null}
       </ReactFlow>
     </div>
   )

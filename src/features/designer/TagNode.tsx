@@ -1,16 +1,60 @@
-import { Handle, Position, type Node, type NodeProps } from '@xyflow/react'
+import { Handle, Position, type NodeProps } from '@xyflow/react'
+import { memo } from 'react'
+import { accessIn } from '../../core/model'
+import { useDesigner } from '../../stores/designerStore'
+import { coverageFor, notesFor, tagIndex } from '../../stores/selectors'
+import { cycleAccess } from './designerActions'
+import type { TagFlowNode } from './forestNodes'
+import { ACCESS_LABEL, COVERAGE_LABEL } from './labels'
+import { TagNameEditor } from './TagNameEditor'
+import { TagNotes } from './TagNotes'
 
-export type TagNodeData = { name: string; description: string }
-export type TagFlowNode = Node<TagNodeData, 'tag'>
-
-/** One capability tag. Names and descriptions are user data: rendered as text only. */
-export function TagNode({ data }: NodeProps<TagFlowNode>) {
+/**
+ * One capability tag. It reads its own state from the store with one narrow
+ * selector per value, so a click re-renders only the tags it changes. Names,
+ * descriptions and notes are user data: rendered as text only.
+ */
+function TagNodeView({ id }: NodeProps<TagFlowNode>) {
+  const tagId = id as TagFlowNode['data']['tagId']
+  const tag = useDesigner((s) => tagIndex(s.history.present.tags).get(tagId))
+  const access = useDesigner((s) => accessIn(s.history.present, tagId))
+  const effective = useDesigner((s) => coverageFor(s.history.present, tagId)?.effective ?? 'none')
+  const via = useDesigner((s) => {
+    const c = coverageFor(s.history.present, tagId)
+    return c?.via && c.via !== tagId ? (tagIndex(s.history.present.tags).get(c.via)?.name ?? null) : null
+  })
+  const notes = useDesigner((s) => notesFor(s.history.present, tagId))
+  const editing = useDesigner((s) => s.editing === tagId)
+  const mode = useDesigner((s) => s.mode)
+  if (!tag) return null
+  // A covered tag shows where its coverage comes from instead of "not granted"; a click still cycles it.
+  const showPill = access !== 'none' || (mode === 'scope' && via === null)
   return (
-    <div className="tag-node" title={data.description || undefined}>
+    <div className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}`}>
       <Handle type="target" position={Position.Top} isConnectable={false} />
-      <span className="tag-node__name">{data.name}</span>
-      {data.description ? <span className="tag-node__description">{data.description}</span> : null}
+      {editing ? <TagNameEditor id={tagId} name={tag.name} /> : <span className="tag-node__name" title={tag.name}>{tag.name}</span>}
+      <span className="tag-node__description">{tag.description || (mode === 'design' ? 'no description yet' : '')}</span>
+      <div className="tag-node__foot">
+        <span className="tag-node__via">{via ? `${COVERAGE_LABEL[effective]} via ${via}` : ''}</span>
+        {showPill ? (
+          <button
+            type="button"
+            className={`tag-node__access tag-node__access--${access} nodrag`}
+            title="Change what the attacker may do here: not granted → read & write → read only"
+            aria-label={`${tag.name}: ${ACCESS_LABEL[access]}. Change access`}
+            onClick={(e) => {
+              e.stopPropagation()
+              cycleAccess([tagId])
+            }}
+          >
+            {ACCESS_LABEL[access]}
+          </button>
+        ) : null}
+      </div>
+      {notes.length > 0 ? <TagNotes notes={notes} /> : null}
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   )
 }
+
+export const TagNode = memo(TagNodeView)

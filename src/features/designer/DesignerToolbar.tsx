@@ -1,0 +1,108 @@
+import { useReactFlow } from '@xyflow/react'
+import { designerStore, useDesigner } from '../../stores/designerStore'
+import { notify } from '../../stores/noticeStore'
+import { workspaceStore } from '../../stores/workspaceStore'
+import { downloadUrl, safeFileName } from '../../lib/download'
+import { addChild, addRoot, deleteCount, deleteTags, liveSelection } from './designerActions'
+import { renderDiagram } from './exportImage'
+import { exportForestJson, exportPython, importForestFile, type ImportKind } from './files'
+import { Menu } from '../../components/Menu'
+import { loadTemplate, TEMPLATES } from './templates'
+import { useFitView } from './useFitView'
+import { importManifestFile } from './targetImport'
+import { TargetUrlForm } from './TargetUrlForm'
+
+function FileItem({ label, accept, kind, onDone }: { label: string; accept: string; kind: ImportKind; onDone: () => void }) {
+  return (
+    <label className="menu__item menu__file">
+      {label}
+      <input type="file" accept={accept} aria-label={label}
+        onChange={async (e) => {
+          const file = e.target.files?.[0]
+          e.target.value = ''
+          if (file && (await importForestFile(file, kind))) onDone()
+        }} />
+    </label>
+  )
+}
+
+const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r(null)))
+
+/** Mode switch, common edits, undo/redo, view, templates, import and export. */
+export function DesignerToolbar() {
+  const mode = useDesigner((s) => s.mode)
+  const canUndo = useDesigner((s) => s.history.past.length > 0)
+  const canRedo = useDesigner((s) => s.history.future.length > 0)
+  const selectedCount = useDesigner((s) => s.selected.length)
+  const helpOpen = useDesigner((st) => st.helpOpen)
+  const flow = useReactFlow()
+  const fit = useFitView()
+  const s = designerStore.getState
+
+  const exportImage = async (kind: 'svg' | 'png') => {
+    const viewport = document.querySelector<HTMLElement>('.forest-canvas .react-flow__viewport')
+    if (!viewport) return
+    s().setRenderAll(true)
+    try {
+      await nextFrame()
+      await nextFrame()
+      const url = await renderDiagram(kind, viewport, flow.getNodes())
+      downloadUrl(`${safeFileName(workspaceStore.getState().name)}.${kind}`, url)
+    } catch (e) {
+      notify('error', `The ${kind.toUpperCase()} export failed: ${(e as Error).message}`)
+    } finally {
+      s().setRenderAll(false)
+    }
+  }
+
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Designer">
+      <div className="segmented" role="radiogroup" aria-label="Mode">
+        <button type="button" role="radio" aria-checked={mode === 'design'} className="segmented__item" onClick={() => s().setMode('design')}
+          title="Draw the forest: add, rename, drag to reparent (M)">Design forest</button>
+        <button type="button" role="radio" aria-checked={mode === 'scope'} className="segmented__item" onClick={() => s().setMode('scope')}
+          title="Click tags to grant them: not granted → read & write → read only (M)">Pick scope</button>
+      </div>
+      <span className="toolbar__sep" />
+      <button type="button" className="btn" onClick={() => addRoot()} title="Add a new root (N)">+ Root</button>
+      <button type="button" className="btn" onClick={() => addChild()} disabled={selectedCount !== 1} title="Add a child to the selected tag (Tab)">+ Child</button>
+      <button type="button" className="btn" disabled={selectedCount === 0}
+        title="Delete the selected tags and everything under them (Delete); undo brings them back"
+        aria-label={selectedCount > 0 ? `Delete ${deleteCount(liveSelection())} tags` : 'Delete'}
+        onClick={() => deleteTags()}>Delete</button>
+      <span className="toolbar__sep" />
+      <button type="button" className="btn btn--icon" onClick={() => s().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">↶</button>
+      <button type="button" className="btn btn--icon" onClick={() => s().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" aria-label="Redo">↷</button>
+      <button type="button" className="btn btn--icon" onClick={fit} title="Fit the forest to the view (F)" aria-label="Fit to view">⤢</button>
+      <span className="toolbar__sep" />
+      <Menu label="Import">
+        {Object.entries(TEMPLATES).map(([key, t]) => (
+          <button key={key} type="button" className="menu__item" onClick={() => { loadTemplate(key as keyof typeof TEMPLATES); fit() }}>
+            <strong>{t.label} template</strong> <span className="menu__hint">{t.blurb}</span>
+          </button>
+        ))}
+        <FileItem label="FOREST.json file" accept=".json,application/json" kind="json" onDone={fit} />
+        <FileItem label="superred security_tags.py" accept=".py,text/x-python,text/plain" kind="python" onDone={fit} />
+        <label className="menu__item menu__file">
+          Target manifest file
+          <input type="file" accept=".json,application/json" aria-label="Target manifest file"
+            onChange={async (e) => {
+              const file = e.target.files?.[0]
+              e.target.value = ''
+              if (file && (await importManifestFile(file))) fit()
+            }} />
+        </label>
+        <TargetUrlForm onDone={fit} />
+      </Menu>
+      <Menu label="Export">
+        <button type="button" className="menu__item" onClick={exportForestJson}>FOREST.json</button>
+        <button type="button" className="menu__item" onClick={exportPython}>security_tags.py (superred)</button>
+        <button type="button" className="menu__item" onClick={() => void exportImage('svg')}>Diagram as SVG</button>
+        <button type="button" className="menu__item" onClick={() => void exportImage('png')}>Diagram as PNG</button>
+      </Menu>
+      <span className="toolbar__spacer" />
+      <button type="button" className="btn btn--ghost" onClick={() => s().toggleHelp()} aria-expanded={helpOpen}
+        title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
+    </div>
+  )
+}

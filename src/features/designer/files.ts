@@ -1,0 +1,59 @@
+/**
+ * Import and export of the forest: FOREST.json, superred's security_tags.py,
+ * a target manifest (its forest), and the diagram as SVG or PNG. Every failure
+ * becomes one notice that names the line or the field.
+ */
+import { ForestFileError, forestToJson, parseForestJson } from '../../lib/forestJson'
+import { downloadText, safeFileName } from '../../lib/download'
+import { forestToPython } from '../../lib/pythonExport'
+import { parseSecurityTags, PythonImportError } from '../../lib/pythonTags'
+import { toForest } from '../../core/model'
+import { designerStore } from '../../stores/designerStore'
+import { notify } from '../../stores/noticeStore'
+import { domainOf, selectDoc } from '../../stores/selectors'
+import { workspaceStore } from '../../stores/workspaceStore'
+import { replaceForest } from '../../stores/forestCommands'
+
+export type ImportKind = 'json' | 'python'
+
+export async function importForestFile(file: File, kind: ImportKind): Promise<boolean> {
+  const text = await file.text()
+  try {
+    if (kind === 'json') {
+      const forest = parseForestJson(text)
+      replaceForest(forest)
+      notify('info', `Imported ${forest.tags.length} tags from ${file.name}.`)
+    } else {
+      const { forest, notes } = parseSecurityTags(text)
+      replaceForest(forest)
+      notify('info', [`Imported ${forest.tags.length} tags from ${file.name}.`, ...notes].join(' '))
+    }
+    return true
+  } catch (e) {
+    if (e instanceof ForestFileError || e instanceof PythonImportError) {
+      notify('error', `${file.name}: ${e.message}`)
+      return false
+    }
+    throw e
+  }
+}
+
+const forestNow = () => toForest(selectDoc(designerStore.getState()))
+
+/** superred would refuse an invalid forest: say why instead of writing a file that fails later. */
+function validForExport(): boolean {
+  const d = domainOf(selectDoc(designerStore.getState()).tags)
+  if ('error' in d) notify('error', `Not exported: ${d.error.message}. Fix the forest first (the finding is shown beside the tag).`)
+  return !('error' in d)
+}
+const baseName = () => safeFileName(workspaceStore.getState().name)
+
+export function exportForestJson(): void {
+  if (!validForExport()) return
+  downloadText(`${baseName()}.forest.json`, forestToJson(forestNow()), 'application/json')
+}
+
+export function exportPython(): void {
+  if (!validForExport()) return
+  downloadText('security_tags.py', forestToPython(forestNow(), workspaceStore.getState().name || 'Security domains'), 'text/x-python')
+}

@@ -1,0 +1,6 @@
+import type { DesignTag } from '../../core/model'
+import { memoizeOne } from '../../stores/memo'
+import { layoutTree } from './forestLayout'
+
+/** The tidy-tree layout of the current tags, recomputed only when the tags change (not on a scope click). */
+export const layoutOf = memoizeOne((tags: readonly DesignTag[]) => layoutTree(tags))

@@ -1,0 +1,43 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { parseJsonText, ForestFileError } from '../../lib/forestJson'
+import { forestFromManifest } from '../../protocol/schemas'
+import { manifestQuery, ManifestError, parseManifest, targetBaseUrl } from '../../server-state/targetManifest'
+import { replaceForest } from '../../stores/forestCommands'
+import { notify } from '../../stores/noticeStore'
+import { workspaceStore } from '../../stores/workspaceStore'
+
+/** A manifest file: connects the workspace to it (its surfaces) and takes its forest. */
+export async function importManifestFile(file: File): Promise<boolean> {
+  try {
+    const json = parseJsonText(await file.text())
+    const manifest = parseManifest(json, file.name)
+    workspaceStore.getState().setTarget({ kind: 'file', fileName: file.name, manifest: json })
+    replaceForest(forestFromManifest(manifest))
+    notify('info', `Connected to ${manifest.name} (from ${file.name}) and took its forest of ${manifest.security_domain.length} tags.`)
+    return true
+  } catch (e) {
+    if (e instanceof ForestFileError || e instanceof ManifestError) {
+      notify('error', e instanceof ForestFileError ? `${file.name}: ${e.message}` : e.message)
+      return false
+    }
+    throw e
+  }
+}
+
+/** A Target-over-HTTP server: GET {url}/manifest, connect, take its forest. */
+export async function importManifestUrl(url: string, queryClient: QueryClient): Promise<boolean> {
+  try {
+    const base = targetBaseUrl(url)
+    const manifest = await queryClient.fetchQuery(manifestQuery(base))
+    workspaceStore.getState().setTarget({ kind: 'url', url: base })
+    replaceForest(forestFromManifest(manifest))
+    notify('info', `Connected to ${manifest.name} at ${base} and took its forest of ${manifest.security_domain.length} tags.`)
+    return true
+  } catch (e) {
+    if (e instanceof ManifestError) {
+      notify('error', e.message)
+      return false
+    }
+    throw e
+  }
+}

@@ -1,0 +1,44 @@
+import { pairNames, type ScopePair } from '../../core/model'
+import { useDesigner } from '../../stores/designerStore'
+import { selectDoc } from '../../stores/selectors'
+import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
+import type { SavedModel } from '../../stores/workspaceTypes'
+
+function sameScope(a: ScopePair, b: ScopePair): boolean {
+  const k = (p: ScopePair) => `${[...p.scope].sort().join(',')}|${[...p.readOnly].sort().join(',')}`
+  return k(a) === k(b)
+}
+
+function Row({ m }: { m: SavedModel }) {
+  const doc = useDesigner(selectDoc)
+  const dispatch = useDesigner((s) => s.dispatch)
+  const names = pairNames(doc, m)
+  const current = sameScope(doc, m)
+  const { updateModel, deleteModel } = workspaceStore.getState()
+  return (
+    <li className={`saved${current ? ' saved--current' : ''}`} aria-label={`Threat model ${m.name}`}>
+      <div className="saved__head">
+        <input className="input saved__name" aria-label="Name" defaultValue={m.name} key={`n-${m.id}-${m.name}`}
+          onBlur={(e) => e.target.value.trim() && e.target.value !== m.name && updateModel(m.id, { name: e.target.value.trim() })} />
+        <button type="button" className="btn btn--small" disabled={current} onClick={() => dispatch({ type: 'setScope', scope: m.scope, readOnly: m.readOnly })}>
+          {current ? 'Applied' : 'Apply'}
+        </button>
+        <button type="button" className="icon-btn" aria-label={`Delete ${m.name}`} onClick={() => deleteModel(m.id)}>✕</button>
+      </div>
+      <div className="saved__grants">
+        {names.scope.map((n) => <span key={n} className="chip chip--scope">{n}</span>)}
+        {names.readOnly.map((n) => <span key={n} className="chip chip--read_only">{n} (read only)</span>)}
+        {m.scope.length + m.readOnly.length > names.scope.length + names.readOnly.length ? <span className="muted">(some tags were deleted)</span> : null}
+      </div>
+      <textarea className="input saved__notes" aria-label={`Notes for ${m.name}`} rows={2} defaultValue={m.notes} key={`t-${m.id}-${m.notes}`} placeholder="Notes"
+        onBlur={(e) => e.target.value !== m.notes && updateModel(m.id, { notes: e.target.value })} />
+    </li>
+  )
+}
+
+/** The workspace's saved threat models: name, scope, read_only, notes. */
+export function SavedModels() {
+  const models = useWorkspace((s) => s.models)
+  if (models.length === 0) return <p className="muted">No saved threat models yet: grant tags, then “Save threat model” in the Scope panel.</p>
+  return <ul className="saved-list" aria-label="Saved threat models">{models.map((m) => <Row key={m.id} m={m} />)}</ul>
+}
