@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { defineConfig, type Plugin } from 'vite'
+import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite'
 import react from '@vitejs/plugin-react'
 
 /**
@@ -32,8 +32,26 @@ function contentSecurityPolicy(): Plugin {
   }
 }
 
+/**
+ * The reference targets at /targets/<name>/ in dev and preview, so that
+ * `npm start` serves a keyless demo target beside the app. Loaded with tsx
+ * when a server starts rather than imported: Vite bundles a config's static
+ * imports and would print, at every start, a warning for each extensionless
+ * import down through the engine.
+ */
+function demoTargets(): Plugin {
+  type Mountable = ViteDevServer | PreviewServer
+  const mount = async (server: Mountable) => {
+    if (process.env.VITEST) return
+    const { tsImport } = await import('tsx/esm/api')
+    const mod = (await tsImport('./src/targets/vitePlugin.ts', import.meta.url)) as { mountDemoTargets(s: Mountable): void }
+    mod.mountDemoTargets(server)
+  }
+  return { name: 'redscope-demo-targets', configureServer: mount, configurePreviewServer: mount }
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), demoTargets()],
   server: { host: '127.0.0.1' },
   test: {
     environment: 'jsdom',
