@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { relative } from 'node:path'
+import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { serveFolder } from './support/staticServer'
-import { EXP, filesUnder, FIXTURE, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
+import { addSecondExperiment, copyFixture, EXP, filesUnder, FIXTURE, TASK_DIR, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
 
 const runUrl = (src: string, run: number, event?: number) =>
   `/results/${EXP}/${TASK}/${run}${event === undefined ? '' : `/${event}`}?src=${encodeURIComponent(src)}`
@@ -83,6 +83,24 @@ test('attaching the forest replaces the names-only guess with real coverage', as
   await expect(row(page, 5)).toHaveAttribute('data-hidden', 'true')
   await row(page, 0).click()
   await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Granted tag "system" (read only) covers "system_prompt"')
+})
+
+test("when the run's attacker file exists, it is the attacker's view, and a disagreement with the forest is flagged", async ({ page }, info) => {
+  const tree = copyFixture(info.outputPath('with-attacker-file'))
+  const run = JSON.parse(readFileSync(join(tree, TASK_DIR, 'trajectories', 'run_00001.json'), 'utf8'))
+  // What the optimizer saw, as recorded: the user turn, its injection, the model's output... and an inbox read.
+  const seen = [2, 3, 4, 5, 13].map((i) => run.trajectory[i])
+  writeFileSync(join(tree, TASK_DIR, 'trajectories', 'run_00001.attacker.json'), JSON.stringify({ schema_version: 5, run_number: 1, trajectory: seen }))
+  await openFolder(page, tree)
+  await openRun(page, 1)
+  await expect(page.getByText("recorded in the run's attacker file")).toBeVisible()
+  const hidden = await page.locator('[role="row"][data-hidden="true"]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-event'))))
+  expect(hidden).toEqual([0, 1, 6, 7, 8, 9, 10, 11, 12])
+  await page.getByLabel('Forest file').setInputFiles(STUB_FOREST)
+  await row(page, 5).click()
+  const panel = page.getByRole('complementary', { name: 'Selected step' })
+  await expect(panel).toContainText('The attacker file records that the optimizer saw this item.')
+  await expect(panel).toContainText('Mismatch: the forest and the task\'s grant say the attacker should not have seen it.')
 })
 
 test('opens the tree from a zip built from the fixture files', async ({ page }, info) => {
@@ -303,4 +321,24 @@ test('diffs two runs, aligned, the changed injection highlighted; the task shows
   // Run 1 changed its request, injection, observation and evaluation; everything else lines up.
   await expect(diff.locator('[data-status="same"]')).toHaveCount(10)
   await expect(diff.locator('[data-status="added"], [data-status="removed"]')).toHaveCount(0)
+})
+
+test('diffs the same task under two threat models: an extra step shows as added', async ({ page }, info) => {
+  const tree = copyFixture(info.outputPath('two-models'))
+  const OTHER = 'scripted__stub-agent__leak__no-llm-99999999'
+  addSecondExperiment(tree, OTHER, (run) => {
+    run.trajectory.splice(5, 0, { kind: 'event', type: 'ObservableEvent', event_id: 'extra', timestamp: '2026-11-29T18:44:16.404581',
+      security_domain: 'user', observable: { name: 'extra_view', security_domain: 'user', description: '', observable_type: 'text' }, content: 'only under B' })
+  })
+  // A diff link in a fresh page: pick the folder, land on the diff.
+  await page.goto(`/results/diff?src=folder%3Atwo-models&a=${encodeURIComponent(`${EXP}/${TASK}/1`)}&b=${encodeURIComponent(`${EXP}/${TASK}/1`)}`)
+  await page.getByTestId('folder-input').setInputFiles(tree)
+  const diff = page.getByRole('region', { name: 'Run diff' })
+  await expect(diff.getByRole('status')).toContainText('14 same')
+  await page.getByRole('combobox', { name: 'Experiment B' }).selectOption(OTHER)
+  await expect(page.getByRole('combobox', { name: 'Task B' })).toHaveValue(TASK)
+  await expect(page.getByRole('combobox', { name: 'Task B' }).locator('option:checked')).toContainText('(same goal)')
+  await expect(diff.locator('[data-status="added"]')).toHaveCount(1)
+  await expect(diff.locator('[data-status="added"]')).toContainText('only under B')
+  await expect(diff.locator('[data-status="same"]')).toHaveCount(14)
 })

@@ -74,3 +74,15 @@ export function writeHostileTree(to: string, opts: { hugeChars?: number } = {}):
   writeJson(join(task, 'task.json'), tj)
   return to
 }
+
+/** A second threat model on the same task: the experiment copied under another folder, listed in experiments.json. */
+export function addSecondExperiment(root: string, dir: string, change: (run2: { trajectory: Json[] }) => void): void {
+  cpSync(join(root, EXP), join(root, dir), { recursive: true })
+  const index = readJson(join(root, 'experiments.json')) as { experiments: Json[] }
+  index.experiments.push({ ...index.experiments[0], dir })
+  writeJson(join(root, 'experiments.json'), index)
+  const run = join(root, dir, 'tasks', TASK, 'trajectories', 'run_00001.json')
+  const t = readJson(run) as { trajectory: Json[] }
+  change(t)
+  writeJson(run, t)
+}

@@ -66,6 +66,9 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource 
   if (mark === 'injection') lines.push('The attacker injected a value here.')
   if (mark === 'declined-optimizer') lines.push('The optimizer was asked and chose not to inject.')
   if (mark === 'declined-scope') lines.push('Declined by the framework: the surface is outside the scope (write).')
+  if (item.kind === 'response' && item.type === 'ControllableNoInjection' && (item.declined_by === null || item.declined_by === undefined)) {
+    lines.push('This tree (schema 4) does not record who declined; it is inferred from whether the scope covers the surface.')
+  }
 
   const predicted = c.visibleBy !== null
   const mismatch = viewSource === 'attacker-file' && coverage.mode === 'forest' && predicted !== attackerSaw

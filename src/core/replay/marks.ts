@@ -10,7 +10,12 @@ import { isControllableEvent, type ItemMark, type PersistedItemLike } from './it
 export function markOf(item: PersistedItemLike, domain: string | null, coverage: CoverageModel): ItemMark {
   if (item.kind === 'response') {
     if (item.type === 'ControllableInjection') return 'injection'
-    if (item.type === 'ControllableNoInjection') return item.declined_by === 'scope' ? 'declined-scope' : 'declined-optimizer'
+    if (item.type === 'ControllableNoInjection') {
+      if (item.declined_by === 'scope') return 'declined-scope'
+      if (item.declined_by === 'optimizer') return 'declined-optimizer'
+      // Schema 4 did not record who declined: outside write, only the framework can have.
+      return coverage.isWritable(domain) ? 'declined-optimizer' : 'declined-scope'
+    }
     return 'response'
   }
   if (item.type === 'RunEndEvent') return 'run-end'

@@ -159,3 +159,13 @@ describe('markBins', () => {
     expect(bins[6] & BIN.runEnd).toBeTruthy()
   })
 })
+
+describe('schema 4 declines', () => {
+  it('infers who declined from the grant when declined_by is not recorded, and says so', () => {
+    const items = [pre('u', 'user'), { ...noInj('u', 'scope'), declined_by: null }, pre('i', 'inbox'), { ...noInj('i', 'scope'), declined_by: null }]
+    const r = buildReplay(items, null, coverageFor(STUB_FOREST, grant))
+    expect(r.mark(1)).toBe('declined-optimizer')
+    expect(r.mark(3)).toBe('declined-scope')
+    expect(r.explain(1).lines.join(' ')).toContain('schema 4')
+  })
+})

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
@@ -115,11 +115,18 @@ function RunPicker({ label, source, src, value, other, side, goalHash }: PickerP
   const task = useQuery(taskQuery(source, src, taskDirOf(value.experiment, value.task)))
   const go = (next: RunRef) => navigate(side === 'a' ? diffHref(src, next, other) : diffHref(src, other, next), { replace: true })
   const tasks = experiment.data?.manifest.tasks.filter((t) => t.dir !== null) ?? []
+  const [pickError, setPickError] = useState<unknown>(null)
   const pickExperiment = async (dir: string) => {
-    // Prefer the task with the same goal in the other threat model.
-    const record = await client.fetchQuery(experimentQuery(source, src, dir))
-    const same = record.manifest.tasks.find((t) => t.goal_hash === goalHash && t.dir !== null) ?? record.manifest.tasks.find((t) => t.dir !== null)
-    if (same?.dir) go({ experiment: dir, task: taskSegment(same.dir), run: 1 })
+    setPickError(null)
+    try {
+      // Prefer the task with the same goal in the other threat model.
+      const record = await client.fetchQuery(experimentQuery(source, src, dir))
+      const same = record.manifest.tasks.find((t) => t.goal_hash === goalHash && t.dir !== null) ?? record.manifest.tasks.find((t) => t.dir !== null)
+      if (same?.dir) go({ experiment: dir, task: taskSegment(same.dir), run: 1 })
+      else setPickError(new Error(`${dir} has no task with a folder to compare.`))
+    } catch (error) {
+      setPickError(error)
+    }
   }
   return (
     <fieldset className="run-picker">
@@ -135,6 +142,7 @@ function RunPicker({ label, source, src, value, other, side, goalHash }: PickerP
         {(task.data?.iterations?.runs ?? [{ run_number: value.run }]).map((r) => <option key={r.run_number} value={r.run_number}>run {r.run_number}</option>)}
       </select>
       <Link href={runHref(src, value)}>open</Link>
+      {pickError ? <ErrorBox title="Could not pick that experiment" error={pickError} /> : null}
     </fieldset>
   )
 }
