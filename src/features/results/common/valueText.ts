@@ -26,9 +26,45 @@ export function previewOf(text: string): { text: string; cut: boolean } {
   return { text: visibleText(text.slice(0, end)), cut: end < text.length }
 }
 
+/**
+ * Compact JSON of at most about `max` characters, walking only as far as
+ * needed: a row preview of a huge object never serialises all of it.
+ */
+export function jsonPreview(value: unknown, max: number): string {
+  let out = ''
+  const walk = (v: unknown): void => {
+    if (out.length >= max) return
+    if (typeof v === 'string') {
+      out += JSON.stringify(v.length > max ? v.slice(0, max) : v)
+    } else if (Array.isArray(v)) {
+      out += '['
+      for (let i = 0; i < v.length && out.length < max; i++) {
+        if (i) out += ','
+        walk(v[i])
+      }
+      out += ']'
+    } else if (v !== null && typeof v === 'object') {
+      out += '{'
+      let first = true
+      for (const k in v) {
+        if (out.length >= max) break
+        if (!first) out += ','
+        first = false
+        out += `${JSON.stringify(k)}:`
+        walk((v as Record<string, unknown>)[k])
+      }
+      out += '}'
+    } else {
+      out += String(v)
+    }
+  }
+  walk(value)
+  return out.length > max ? out.slice(0, max) : out
+}
+
 /** A one-line summary for a table row: the first characters, whitespace folded. */
 export function oneLine(value: unknown, max = 240): string {
-  const text = typeof value === 'string' ? value.slice(0, max * 2) : valueText(value).slice(0, max * 2)
+  const text = typeof value === 'string' ? value.slice(0, max * 2) : jsonPreview(value, max * 2)
   return visibleText(text.replace(/\s+/g, ' ')).slice(0, max)
 }
 
