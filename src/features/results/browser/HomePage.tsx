@@ -45,7 +45,12 @@ function ExperimentList({ source, src }: { source: OpenSource; src: string }) {
   if (error) return <ErrorBox title={`Could not list the experiments of ${source.label}`} error={error} />
   if (isPending) return <p role="status">Reading {source.label}…</p>
   if (data.length === 0) {
-    return <p className="results-note">No experiment found in {source.label}: expected experiments.json or folders with a manifest.json.</p>
+    return (
+      <p className="results-note">
+        No experiment found in {source.label}: expected experiments.json, or folders with a manifest.json.
+        {source.kind === 'url' && ' A server cannot list its folders: give the address of the results root, where experiments.json is.'}
+      </p>
+    )
   }
   return (
     <section aria-label="Experiments">
