@@ -14,10 +14,10 @@ import { SidePanel } from './SidePanel'
 import './designer.css'
 
 function DesignerPage() {
-  const onKeyDown = useDesignerKeys()
+  useDesignerKeys()
   const activeId = useWorkspace((s) => s.activeId)
   return (
-    <div className="designer" onKeyDown={onKeyDown} tabIndex={-1}>
+    <div className="designer">
       <WorkspaceSidebar />
       <main className="designer__main">
         <DesignerToolbar />

@@ -20,6 +20,7 @@ function FileItem({ label, accept, kind, onDone }: { label: string; accept: stri
         onChange={async (e) => {
           const file = e.target.files?.[0]
           e.target.value = ''
+          e.target.closest('details')?.removeAttribute('open')
           if (file && (await importForestFile(file, kind))) onDone()
         }} />
     </label>
@@ -89,6 +90,7 @@ export function DesignerToolbar() {
             onChange={async (e) => {
               const file = e.target.files?.[0]
               e.target.value = ''
+              e.target.closest('details')?.removeAttribute('open')
               if (file && (await importManifestFile(file))) fit()
             }} />
         </label>

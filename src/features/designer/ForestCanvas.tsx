@@ -37,7 +37,7 @@ export function ForestCanvas() {
   const { nodes, edges } = useMemo(
     () => build({
       doc, layout, coverage, selected: selectedSet, draggable: mode === 'design',
-      dragPositions: drag?.positions ?? null, dropTarget: drag?.drop?.parent ?? null,
+      dragPositions: drag?.positions ?? null, drop: drag?.drop?.over ?? null,
     }),
     [build, doc, layout, coverage, selectedSet, mode, drag],
   )
@@ -53,10 +53,17 @@ export function ForestCanvas() {
     designerStore.getState().select([...next])
   }
   const onNodeClick: NodeMouseHandler<TagFlowNode> = (event, node) => {
+    // The pointer does not move focus on the canvas (the pan/zoom layer swallows it): move it
+    // here, so that Space, Delete or Tab act on this tag and not on the last button pressed.
+    if (event.currentTarget instanceof HTMLElement) event.currentTarget.focus({ preventScroll: true })
     if (designerStore.getState().mode === 'scope' && !event.shiftKey && !event.metaKey && !event.ctrlKey) cycleAccess([node.id as TagId])
   }
   const onNodeDoubleClick: NodeMouseHandler<TagFlowNode> = (_e, node) => {
     if (designerStore.getState().mode === 'design') designerStore.getState().setEditing(node.id as TagId)
+  }
+
+  const onPaneClick = () => {
+    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.toolbar, .tag-node')) document.activeElement.blur()
   }
 
   return (
@@ -68,6 +75,7 @@ export function ForestCanvas() {
         onNodesChange={onNodesChange}
         onNodeClick={onNodeClick}
         onNodeDoubleClick={onNodeDoubleClick}
+        onPaneClick={onPaneClick}
         onNodeDragStart={onNodeDragStart}
         onNodeDrag={onNodeDrag}
         onNodeDragStop={onNodeDragStop}

@@ -11,10 +11,14 @@ export function TargetUrlForm({ onDone }: { onDone: () => void }) {
     <form className="menu__item menu__keep menu__form"
       onSubmit={async (e) => {
         e.preventDefault()
+        const menu = e.currentTarget.closest('details')
         setBusy(true)
         const ok = await importManifestUrl(url, client)
         setBusy(false)
-        if (ok) onDone()
+        if (ok) {
+          menu?.removeAttribute('open')
+          onDone()
+        }
       }}>
       <label className="field__label" htmlFor="target-url-import">Target URL (GET /manifest)</label>
       <span className="menu__row">

@@ -1,20 +1,28 @@
 /**
- * Where a dragged tag would land: on the tag under the pointer (it becomes
- * that tag's child), or on empty canvas (it becomes a root). Among its new
- * siblings it goes where the pointer is, left to right, so dragging also
- * reorders. Tags inside the dragged subtrees are never targets.
+ * Where a dragged tag would land, the way tree editors do it: over the middle
+ * of a tag it becomes that tag's child; over a tag's left or right edge it
+ * becomes its sibling just before or after it (so dragging also reorders); on
+ * empty canvas it becomes a root, placed among the roots by where it is
+ * dropped. Tags inside the dragged subtrees are never targets.
  */
 import { subtreeIds, type DesignDoc, type TagId } from '../../core/model'
 import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
 
+export type DropSide = 'into' | 'before' | 'after'
+
 export interface Drop {
   parent: TagId | null
   index: number
+  /** The tag under the pointer and which part of it, for the drop indicator. */
+  over: { id: TagId; side: DropSide } | null
   /** Plain words for the hint shown while dragging. */
   hint: string
 }
 
 type Layout = ReadonlyMap<string, { x: number; y: number }>
+
+/** The share of a tag's width, at each side, that means "beside it" rather than "into it". */
+export const EDGE_ZONE = 0.25
 
 export function tagAt(point: { x: number; y: number }, layout: Layout, exclude: ReadonlySet<string>): TagId | null {
   for (const [id, p] of layout) {
@@ -28,19 +36,38 @@ const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n 
 
 export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: number; y: number }, layout: Layout): Drop {
   const moving = subtreeIds(doc.tags, dragged)
-  const over = tagAt(point, layout, moving)
-  const parent = over
   const movingSet = new Set(dragged)
-  const siblings = doc.tags.filter((t) => t.parent === parent && !movingSet.has(t.id))
-  const index = siblings.filter((t) => {
-    const p = layout.get(t.id)
-    return p !== undefined && p.x + TAG_NODE_WIDTH / 2 < point.x
-  }).length
-  const what = dragged.length === 1 ? (doc.tags.find((t) => t.id === dragged[0])?.name ?? 'the tag') : `${dragged.length} tags`
-  const place = `${ordinal(index + 1)} of ${siblings.length + dragged.length}`
-  const parentName = doc.tags.find((t) => t.id === parent)?.name
-  const hint = parent === null
+  const overId = tagAt(point, layout, moving)
+  const byId = new Map(doc.tags.map((t) => [t.id, t]))
+  const siblingsOf = (parent: TagId | null) => doc.tags.filter((t) => t.parent === parent && !movingSet.has(t.id))
+  const what = dragged.length === 1 ? (byId.get(dragged[0])?.name ?? 'the tag') : `${dragged.length} tags`
+
+  let parent: TagId | null
+  let index: number
+  let side: DropSide = 'into'
+  if (overId !== null) {
+    const rel = (point.x - layout.get(overId)!.x) / TAG_NODE_WIDTH
+    side = rel < EDGE_ZONE ? 'before' : rel > 1 - EDGE_ZONE ? 'after' : 'into'
+  }
+  if (overId !== null && side === 'into') {
+    parent = overId
+    index = siblingsOf(parent).length
+  } else if (overId !== null) {
+    parent = byId.get(overId)!.parent
+    index = siblingsOf(parent).findIndex((t) => t.id === overId) + (side === 'after' ? 1 : 0)
+  } else {
+    parent = null
+    index = siblingsOf(null).filter((t) => {
+      const p = layout.get(t.id)
+      return p !== undefined && p.x + TAG_NODE_WIDTH / 2 < point.x
+    }).length
+  }
+  const place = `${ordinal(index + 1)} of ${siblingsOf(parent).length + dragged.length}`
+  const parentName = parent === null ? null : byId.get(parent)?.name
+  const hint = overId === null
     ? `Release on empty canvas: ${what} becomes a root (${place})`
-    : `Release on ${parentName}: ${what} becomes its child (${place})`
-  return { parent, index, hint }
+    : side === 'into'
+      ? `Release: ${what} becomes a child of ${parentName} (${place})`
+      : `Release: ${what} goes ${side} ${byId.get(overId)!.name} (${parentName ? `${place} under ${parentName}` : `root, ${place}`})`
+  return { parent, index, over: overId === null ? null : { id: overId, side }, hint }
 }

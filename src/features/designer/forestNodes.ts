@@ -19,7 +19,7 @@ export interface GraphInputs {
   draggable: boolean
   /** Where dragged tags are right now (flow coordinates). */
   dragPositions: ReadonlyMap<string, XYPosition> | null
-  dropTarget: TagId | null
+  drop: { id: TagId; side: 'into' | 'before' | 'after' } | null
 }
 
 /** `data-*` attributes for a node's wrapper element (React accepts any data- attribute). */
@@ -30,7 +30,7 @@ function dataAttributes(attrs: Record<`data-${string}`, string>): Node['domAttri
 export function createGraphBuilder(): (inputs: GraphInputs) => { nodes: TagFlowNode[]; edges: Edge[] } {
   let nodeCache = new Map<string, { key: string; node: TagFlowNode }>()
   let edgeCache = new Map<string, { key: string; edge: Edge }>()
-  return ({ doc, layout, coverage, selected, draggable, dragPositions, dropTarget }) => {
+  return ({ doc, layout, coverage, selected, draggable, dragPositions, drop: dropMark }) => {
     const nextNodes = new Map<string, { key: string; node: TagFlowNode }>()
     const nextEdges = new Map<string, { key: string; edge: Edge }>()
     const nodes: TagFlowNode[] = []
@@ -40,7 +40,7 @@ export function createGraphBuilder(): (inputs: GraphInputs) => { nodes: TagFlowN
       const access = accessIn(doc, tag.id)
       const eff = coverage.get(tag.id)?.effective ?? 'none'
       const isSelected = selected.has(tag.id)
-      const drop = dropTarget === tag.id
+      const drop = dropMark?.id === tag.id ? dropMark.side : ''
       const key = `${pos.x}|${pos.y}|${tag.name}|${access}|${eff}|${isSelected}|${draggable}|${drop}`
       const old = nodeCache.get(tag.id)
       const node: TagFlowNode = old && old.key === key ? old.node : {
@@ -55,7 +55,7 @@ export function createGraphBuilder(): (inputs: GraphInputs) => { nodes: TagFlowN
         // The accessible name of the node is the tag's name; its grant is an attribute beside it.
         ariaLabel: tag.name,
         domAttributes: dataAttributes({ 'data-access': access, 'data-coverage': eff }),
-        className: `tag-flow-node eff-${eff}${drop ? ' is-drop-target' : ''}`,
+        className: `tag-flow-node eff-${eff}${drop ? ` is-drop-${drop}` : ''}`,
       }
       nextNodes.set(tag.id, { key, node })
       nodes.push(node)

@@ -30,6 +30,14 @@ export interface Shortcut {
 const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey
 const plain = (e: KeyboardEvent) => !e.ctrlKey && !e.metaKey && !e.altKey
 const hasSelection = () => liveSelection().length > 0
+
+/** The tags a key acts on: the selection, or the focused tag when it is not part of it (keyboard-only use). */
+function targets(): TagId[] {
+  const sel = liveSelection()
+  const focused = document.activeElement instanceof HTMLElement ? document.activeElement.closest<HTMLElement>('.react-flow__node')?.dataset.id : undefined
+  if (focused && !sel.includes(focused as TagId) && s().history.present.tags.some((t) => t.id === focused)) return [focused as TagId]
+  return sel
+}
 const one = () => liveSelection().length === 1
 const s = () => designerStore.getState()
 
@@ -64,8 +72,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'nav-down', keys: '↓', label: 'Select the first child', test: (e) => plain(e) && e.key === 'ArrowDown', perform: (c) => go('down', c) },
   { id: 'nav-left', keys: '←', label: 'Select the previous sibling', test: (e) => plain(e) && e.key === 'ArrowLeft', perform: (c) => go('left', c) },
   { id: 'nav-right', keys: '→', label: 'Select the next sibling', test: (e) => plain(e) && e.key === 'ArrowRight', perform: (c) => go('right', c) },
-  { id: 'access', keys: 'Space', label: 'Cycle the selected tags: not granted → read & write → read only',
-    test: (e) => plain(e) && e.key === ' ', predicate: hasSelection, perform: () => void cycleAccess(liveSelection()) },
+  // Space stays React Flow's hold-to-pan, as in every canvas editor.
+  { id: 'access', keys: 'A (Enter in Pick scope)', label: 'Cycle the selected tags: not granted → read & write → read only',
+    test: (e) => plain(e) && (e.key.toLowerCase() === 'a' || (e.key === 'Enter' && s().mode === 'scope')), predicate: () => targets().length > 0,
+    perform: () => void cycleAccess(targets()) },
   { id: 'all', keys: 'Ctrl+A', label: 'Select every tag', test: (e) => mod(e) && e.key.toLowerCase() === 'a',
     perform: () => s().select(s().history.present.tags.map((t) => t.id)) },
   { id: 'none', keys: 'Esc', label: 'Clear the selection', test: (e) => e.key === 'Escape', perform: () => s().select([]) },
@@ -75,6 +85,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     perform: (c) => c.fitView() },
   { id: 'zoom-in', keys: '+', label: 'Zoom in', test: (e) => !mod(e) && (e.key === '+' || e.key === '='), perform: (c) => c.zoomIn() },
   { id: 'zoom-out', keys: '−', label: 'Zoom out', test: (e) => !mod(e) && e.key === '-', perform: (c) => c.zoomOut() },
+  { id: 'pan', keys: 'Space + drag', label: 'Pan the canvas', test: () => false, perform: () => undefined },
   { id: 'help', keys: '?', label: 'Show or hide these shortcuts', test: (e) => e.key === '?', perform: (c) => c.toggleHelp() },
 ]
 

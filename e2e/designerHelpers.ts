@@ -1,0 +1,36 @@
+import { expect, type Download, type Locator, type Page } from '@playwright/test'
+import { readFile } from 'node:fs/promises'
+
+/** A tag on the canvas: the React Flow node whose accessible name is the tag's name. */
+export const tag = (page: Page, name: string): Locator => page.getByRole('group', { name, exact: true })
+
+export async function openDesigner(page: Page): Promise<void> {
+  await page.goto('/')
+  await expect(page.locator('.react-flow__node').first()).toBeVisible()
+}
+
+export async function openMenu(page: Page, label: string): Promise<Locator> {
+  const details = page.locator('details', { has: page.locator('summary', { hasText: label }) }).first()
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click()
+  return page.getByRole('group', { name: label })
+}
+
+/** Drags a tag with the mouse, in small steps as a person would, and drops it at a point. */
+export async function dragTo(page: Page, from: Locator, to: { x: number; y: number }): Promise<void> {
+  const a = (await from.boundingBox())!
+  await page.mouse.move(a.x + 30, a.y + 15)
+  await page.mouse.down()
+  await page.mouse.move(a.x + 45, a.y + 30, { steps: 4 })
+  await page.mouse.move(to.x, to.y, { steps: 12 })
+  await page.mouse.up()
+}
+
+export async function centre(l: Locator): Promise<{ x: number; y: number }> {
+  const b = (await l.boundingBox())!
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 }
+}
+
+export async function downloadText(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]) as [Download, void]
+  return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') }
+}
