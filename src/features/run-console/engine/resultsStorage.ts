@@ -1,0 +1,32 @@
+/**
+ * Where the page's own runs land: IndexedDB, in superred's results format,
+ * in the database the results viewer opens as "this browser's runs". One
+ * Storage object for the whole page, because the results writer serialises
+ * its experiments.json updates per Storage object: two objects over the same
+ * database could interleave their read-modify-writes.
+ */
+import { IndexedDbStorage } from '../../../adapters/storage/indexedDbStorage'
+import type { Storage } from '../../../core/results'
+
+/** The viewer's name for this database (src/features/results/sources/openSource.ts: PAGE_RUNS_DB). */
+export const RESULTS_DB = 'redscope-results'
+/** Sweep records (which experiments one sweep ran): a separate database, so results trees stay pure superred. */
+export const SWEEPS_DB = 'redscope-sweeps'
+
+let results: IndexedDbStorage | null = null
+let sweeps: IndexedDbStorage | null = null
+
+export function resultsStorage(): Storage {
+  results ??= new IndexedDbStorage(RESULTS_DB)
+  return results
+}
+
+export function sweepsStorage(): Storage {
+  sweeps ??= new IndexedDbStorage(SWEEPS_DB)
+  return sweeps
+}
+
+/** The viewer's address for an experiment of this database (its `?src=` key is `idb:<database>`). */
+export function viewerHref(dir: string): string {
+  return `/results/${encodeURIComponent(dir)}?src=${encodeURIComponent(`idb:${RESULTS_DB}`)}`
+}

@@ -1,0 +1,80 @@
+/**
+ * The live view of a run or sweep, as plain data: one lane per threat model
+ * (its identity, the tasks running beneath it, the tasks finished), and the
+ * events the engine's reporter turns into (applied in batches, one store
+ * update per animation frame). Totals are derived from lanes, never stored.
+ */
+import type { DiagnosticLevel } from '../../../core/engine'
+
+export interface LaneInfo {
+  readonly key: string
+  readonly attacker: string
+  readonly target: string
+  readonly claim: string
+  readonly model: string | null
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+  readonly nTasks: number
+  readonly maxRunsPerTask: number
+}
+
+export interface RunningTask {
+  readonly index: number
+  readonly goal: string
+  readonly runs: number
+  /** Best primary score so far (null before the first judged run). */
+  readonly best: number | null
+  readonly cost: number
+  readonly startedAt: number
+}
+
+export interface FinishedTask {
+  readonly index: number
+  readonly goal: string
+  readonly stopReason: string
+  /** superred's task status: success, failed, error, budget_exhausted, timeout, timeout_empty, skipped. */
+  readonly status: string
+  readonly success: boolean
+  readonly best: number
+  readonly runs: number
+  readonly cost: number
+  /** The first line of the error, clipped; null when none. */
+  readonly error: string | null
+  /** Kept from an earlier run of the same identity (resume), not rerun. */
+  readonly kept: boolean
+}
+
+export type LaneStatus = 'queued' | 'running' | 'done' | 'cancelled'
+
+export interface Lane {
+  readonly info: LaneInfo
+  readonly status: LaneStatus
+  readonly running: Readonly<Record<number, RunningTask>>
+  readonly finished: readonly FinishedTask[]
+  readonly problems: readonly string[]
+  readonly resultsDir: string | null
+}
+
+export type SessionState = 'running' | 'cancelling' | 'finished' | 'cancelled' | 'failed'
+
+export interface RunSession {
+  readonly id: string
+  readonly kind: 'single' | 'sweep'
+  readonly title: string
+  readonly startedAt: number
+  readonly endedAt: number | null
+  readonly state: SessionState
+  readonly error: string | null
+  readonly order: readonly string[]
+  readonly lanes: Readonly<Record<string, Lane>>
+  /** Set for sweeps: the record the results view reads back. */
+  readonly sweepId: string | null
+}
+
+export type LiveEvent =
+  | { readonly t: 'tmStart'; readonly key: string }
+  | { readonly t: 'taskStart'; readonly key: string; readonly index: number; readonly goal: string; readonly at: number }
+  | { readonly t: 'run'; readonly key: string; readonly index: number; readonly score: number | null; readonly cost: number }
+  | { readonly t: 'taskDone'; readonly key: string; readonly task: FinishedTask }
+  | { readonly t: 'tmEnd'; readonly key: string; readonly cancelled: boolean; readonly resultsDir: string | null }
+  | { readonly t: 'problem'; readonly key: string | null; readonly level: DiagnosticLevel; readonly message: string }
