@@ -41,13 +41,18 @@ function contentSecurityPolicy(): Plugin {
  */
 function demoTargets(): Plugin {
   type Mountable = ViteDevServer | PreviewServer
-  const mount = async (server: Mountable) => {
+  type Hosts = readonly string[] | true
+  const mount = async (server: Mountable, hosts: Hosts | undefined) => {
     if (process.env.VITEST) return
     const { tsImport } = await import('tsx/esm/api')
-    const mod = (await tsImport('./src/targets/vitePlugin.ts', import.meta.url)) as { mountDemoTargets(s: Mountable): void }
-    mod.mountDemoTargets(server)
+    const mod = (await tsImport('./src/targets/vitePlugin.ts', import.meta.url)) as { mountDemoTargets(s: Mountable, h: Hosts): void }
+    mod.mountDemoTargets(server, hosts ?? [])
   }
-  return { name: 'redscope-demo-targets', configureServer: mount, configurePreviewServer: mount }
+  return {
+    name: 'redscope-demo-targets',
+    configureServer: (server) => mount(server, server.config.server.allowedHosts),
+    configurePreviewServer: (server) => mount(server, server.config.preview.allowedHosts),
+  }
 }
 
 export default defineConfig({

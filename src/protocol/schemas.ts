@@ -236,6 +236,7 @@ export const QueryAnswerSchema = z.object({ value: z.string() })
 export const ERROR_CODES = [
   'bad_request', 'unauthorized', 'unknown_session', 'unknown_config', 'unknown_query', 'not_pending', 'capacity',
   'not_found', 'method_not_allowed', 'payload_too_large', 'invalid_config', 'run_active', 'target_error', 'internal',
+  'forbidden_host',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

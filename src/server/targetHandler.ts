@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Target } from '../core/engine'
 import { ConfigBodySchema, EmptyBodySchema, QueryBodySchema, ResponseBodySchema, type Manifest } from '../protocol/schemas'
 import { applyCors, isLoopbackOrigin, type OriginPolicy } from './cors'
+import { hostAllowed, type HostPolicy } from './hostCheck'
 import { DEFAULT_MAX_BODY_BYTES, ProtocolHttpError, readJson, sendError, sendJson, sendNoContent } from './httpIo'
 import { manifestOf } from './manifest'
 import { TargetSession } from './session'
@@ -24,6 +25,11 @@ export interface TargetServerOptions {
   readonly token?: string
   /** Default: loopback origins only. */
   readonly allowedOrigins?: OriginPolicy
+  /**
+   * Host header names accepted besides loopback ones (127.x, localhost, [::1]), or true for any.
+   * Default: loopback only, which stops DNS rebinding; a server reached by another name must list it.
+   */
+  readonly allowedHosts?: HostPolicy
   /** Idle sessions are torn down after this long without a request. Default 10 minutes. */
   readonly idleTimeoutMs?: number
   /** The `Retry-After` of a 503 `capacity`, in seconds. Default 1. */
@@ -175,6 +181,10 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
 
   const handler = ((req, res) => {
     const method = req.method ?? 'GET'
+    if (!hostAllowed(req, options.allowedHosts ?? [])) {
+      sendError(res, new ProtocolHttpError(403, 'forbidden_host', `host ${JSON.stringify(req.headers.host ?? '')} is not allowed here`))
+      return
+    }
     if (applyCors(req, res, origins)) return
     const path = new URL(req.url ?? '/', 'http://target.invalid').pathname
     const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent)

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { request as httpRequest } from 'node:http'
 import { ManifestSchema, RunStepSchema } from '../protocol/schemas'
 import { probeFactory, type ProbeStats } from '../testing/probeTarget'
 import { createTargetServer, type RunningTargetServer } from './targetServer'
@@ -216,5 +217,30 @@ describe('target server: CORS, token, expiry', () => {
       await new Promise((r) => setTimeout(r, 150))
       expect((await call(url, 'POST', `/sessions/${sid}/reset`, {})).status).toBe(204)
     }
+  })
+})
+
+describe('target server: Host check (DNS rebinding)', () => {
+  const withHost = (url: string, host: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const u = new URL(`${url}/manifest`)
+    const req = httpRequest({ hostname: u.hostname, port: u.port, path: u.pathname, headers: { Host: host } }, (res) => {
+      let body = ''
+      res.on('data', (c: Buffer) => (body += c.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+
+  it('answers loopback names, refuses others with 403 forbidden_host, unless listed', async () => {
+    const url = await serve()
+    expect((await withHost(url, 'localhost:8801')).status).toBe(200)
+    expect((await withHost(url, '[::1]:8801')).status).toBe(200)
+    const evil = await withHost(url, 'rebind.evil.example:8801')
+    expect(evil.status).toBe(403)
+    expect(JSON.parse(evil.body).error.code).toBe('forbidden_host')
+    const listed = await serve({ allowedHosts: ['.lab.example'] })
+    expect((await withHost(listed, 'box.lab.example')).status).toBe(200)
+    expect((await withHost(listed, 'evil.example')).status).toBe(403)
   })
 })

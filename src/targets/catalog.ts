@@ -27,6 +27,20 @@ interface ReferenceTarget {
   readonly factory: () => () => Target
 }
 
+const trimSlash = (url: string) => url.replace(/\/+$/, '')
+
+/**
+ * The server's OPENAI_API_KEY goes only to the endpoint the server itself
+ * names (OPENAI_BASE_URL, else the SDK's default): `policy_base_url` is set by
+ * whoever opens a session, who must not be able to send the key elsewhere.
+ */
+function serverKeyFor(baseUrl: string | undefined): string | undefined {
+  const env = globalThis.process?.env ?? {}
+  const own = env.OPENAI_BASE_URL
+  const same = baseUrl === undefined || (own !== undefined && trimSlash(own) === trimSlash(baseUrl))
+  return same ? env.OPENAI_API_KEY : undefined
+}
+
 export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTarget>> = {
   assistant: {
     name: 'redscope-assistant',
@@ -34,7 +48,7 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
     forest: ASSISTANT_FOREST,
     factory: () => {
       const surfaces = assistantSurfaces()
-      return () => new AssistantTarget(surfaces, { apiKey: () => globalThis.process?.env?.OPENAI_API_KEY })
+      return () => new AssistantTarget(surfaces, { apiKey: serverKeyFor })
     },
   },
   chatbot: {

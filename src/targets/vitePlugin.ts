@@ -4,7 +4,7 @@
  * a demo target that needs no API key. vite.config.ts loads this file through
  * tsx when a server starts (see the note there).
  */
-import { createTargetHandler, type TargetHandler } from '../server'
+import { createTargetHandler, type HostPolicy, type TargetHandler } from '../server'
 import { REFERENCE_TARGET_NAMES, referenceTargetOptions } from './catalog'
 
 export const DEMO_TARGETS_PREFIX = '/targets'
@@ -15,9 +15,13 @@ export interface MountableServer {
   readonly httpServer: { once(event: 'close', listener: () => void): unknown } | null
 }
 
-export function mountDemoTargets(server: MountableServer): void {
+/**
+ * `allowedHosts` is Vite's own setting for that server: in dev, plugin
+ * middlewares run before Vite's host check, so the targets apply it themselves.
+ */
+export function mountDemoTargets(server: MountableServer, allowedHosts: HostPolicy = []): void {
   for (const name of REFERENCE_TARGET_NAMES) {
-    const handler = createTargetHandler(referenceTargetOptions(name))
+    const handler = createTargetHandler(referenceTargetOptions(name, { allowedHosts }))
     server.middlewares.use(`${DEMO_TARGETS_PREFIX}/${name}`, handler)
     server.httpServer?.once('close', () => void handler.close())
   }

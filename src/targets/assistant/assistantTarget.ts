@@ -51,8 +51,11 @@ export const TOOL_CATALOGUE = [
 ].join('\n')
 
 export interface AssistantOptions {
-  /** Reads the policy model's API key (server side only; never a config value, never sent to clients). */
-  readonly apiKey?: () => string | undefined
+  /**
+   * The policy model's API key for a base URL (undefined: the SDK's default endpoint). Server side only:
+   * never a config value, never emitted. Answer undefined for endpoints the key must not reach.
+   */
+  readonly apiKey?: (baseUrl: string | undefined) => string | undefined
 }
 
 export class AssistantTarget implements Target {
@@ -106,7 +109,8 @@ export class AssistantTarget implements Target {
 
   private policy(): AssistantPolicy {
     if (!this.policyModel) return deterministicPolicy
-    return createLlmPolicy({ model: this.policyModel, baseUrl: this.policyBaseUrl || undefined, apiKey: this.options.apiKey?.() })
+    const baseUrl = this.policyBaseUrl || undefined
+    return createLlmPolicy({ model: this.policyModel, baseUrl, apiKey: this.options.apiKey?.(baseUrl) })
   }
 
   async run(emit: Emit, sendEvent: SendEvent, signal?: AbortSignal): Promise<void> {

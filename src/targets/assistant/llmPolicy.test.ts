@@ -43,3 +43,32 @@ describe('assistant with its policy on an OpenAI-compatible model', () => {
     await expect(runWithModel(undefined)).rejects.toThrow('the policy model policy-model-1 answered something other than the expected JSON')
   })
 })
+
+describe("the served assistant's key", () => {
+  afterEach(() => {
+    delete process.env.OPENAI_API_KEY
+    delete process.env.OPENAI_BASE_URL
+  })
+
+  const served = async () => {
+    const { referenceTargetOptions } = await import('../catalog')
+    const target = await referenceTargetOptions('assistant').create()
+    target.setConfig('policy_model', 'policy-model-1')
+    target.setConfig('policy_base_url', model.baseURL)
+    await target.run(() => {}, async (e) => noInjection(e))
+    return model.calls.at(-1)!.authorization
+  }
+
+  it('never goes to a base URL chosen through config', async () => {
+    answer = '{"actions": []}'
+    process.env.OPENAI_API_KEY = 'sk-server-owned'
+    expect(await served()).toBe('Bearer not-needed')
+  })
+
+  it("goes to the server's own OPENAI_BASE_URL", async () => {
+    answer = '{"actions": []}'
+    process.env.OPENAI_API_KEY = 'sk-server-owned'
+    process.env.OPENAI_BASE_URL = `${model.baseURL}/`
+    expect(await served()).toBe('Bearer sk-server-owned')
+  })
+})
