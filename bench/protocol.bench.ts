@@ -75,7 +75,7 @@ export default async function bench(): Promise<void> {
     const stepsPerS = (p.steps / p.ms) * 1000
     const plainPerS = (p.steps / plainMs) * 1000
     row('measure', 'per second', 'µs each', 'req B', 'resp B')
-    row(`assistant protocol steps (${RUNS} runs, ${p.steps} steps)`, Math.round(stepsPerS), (p.ms / p.steps) * 1000, Math.round(p.requestBytes), Math.round(p.responseBytes))
+    row(`assistant steps (${p.steps}, +1 reset per run)`, Math.round(stepsPerS), (p.ms / p.steps) * 1000, Math.round(p.requestBytes), Math.round(p.responseBytes))
     row('plain loopback HTTP round trips, same sizes', Math.round(plainPerS), (plainMs / p.steps) * 1000, Math.round(p.requestBytes), Math.round(p.responseBytes))
     row('ratio protocol / plain', `${(stepsPerS / plainPerS).toFixed(2)}x`)
   } finally {

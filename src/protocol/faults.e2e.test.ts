@@ -6,7 +6,9 @@ import { humanOptimizerFactory } from '../attackers/humanOptimizer'
 import { templateOptimizerFactory } from '../attackers/templateOptimizer'
 import type { ClaimFile } from '../claims'
 import type { RunningTargetServer } from '../server'
+import { createTargetServer } from '../server'
 import { startFaultProxy, type FaultProxy } from '../testing/faultProxy'
+import { probeFactory } from '../testing/probeTarget'
 import { runThreatModel, serveReference, shippedClaim } from '../testing/threatModelHarness'
 
 const exfil = shippedClaim('assistant-exfiltration.json').tasks[0]
@@ -80,4 +82,27 @@ describe('a target process that dies mid-run', () => {
     expect(t.stopReason).toBe('error')
     expect(t.error?.split('\n')[0]).toMatch(new RegExp(`POST ${url}/sessions/[0-9a-f-]{36}/runs/r1/responses: (no connection \\(connect ECONNREFUSED|the connection was dropped)`))
   }, 30_000)
+})
+
+describe('a task time cap over HTTP', () => {
+  it('cancels the run in flight: stop reason timeout, the session deleted on the server', async () => {
+    const stats = { created: 0, tornDown: 0 }
+    const server = await createTargetServer({ create: probeFactory(stats), name: 'probe' }).listen(0)
+    try {
+      const { result } = await runThreatModel({
+        factory: server.url, scope: ['user'], timeCapS: 0.5,
+        claim: { name: 'slow', tasks: [
+          { goal: 'wait', config: { mode: 'slow' }, evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'x', flags: '' } },
+          { goal: 'quick', config: { mode: 'ok' }, evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'hello', flags: '' } },
+        ] },
+        optimizerFactory: templateOptimizerFactory({ templates: ['hello'] }),
+      })
+      expect(result.taskResults.map((t) => t.stopReason)).toEqual(['timeout', 'success'])
+      // The manifest's probe and both sessions' targets: all torn down on the server.
+      await expect.poll(() => stats.tornDown).toBe(stats.created)
+      expect(stats.created).toBe(3)
+    } finally {
+      await server.close()
+    }
+  })
 })

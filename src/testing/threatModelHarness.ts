@@ -41,6 +41,7 @@ export interface ThreatModelRun {
   readonly judge?: LLMConfig
   readonly maxRuns?: number
   readonly costCap?: number
+  readonly timeCapS?: number
   readonly includeFeedback?: boolean
   readonly root?: string
   readonly clientOptions?: HttpTargetOptions
@@ -61,6 +62,7 @@ export async function runThreatModel(run: ThreatModelRun): Promise<{ result: Thr
     llmConfig: run.llm ?? null,
     llmClientFactory: run.llm ? clients : null,
     taskCostCapUsd: run.costCap ?? null,
+    taskTimeCapS: run.timeCapS ?? null,
     maxRunsPerTask: run.maxRuns ?? 12,
     includeFeedback: run.includeFeedback ?? true,
     storage: new NodeFsStorage(root),
