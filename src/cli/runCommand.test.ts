@@ -98,6 +98,8 @@ describe('redscope run', () => {
       [['--target', assistant.url, '--claim', EXFIL], 'scope and read_only cannot both be empty'],
       [['--target', 'http://127.0.0.1:9/', '--claim', EXFIL, '--scope', 'inbox'], /GET http:\/\/127\.0\.0\.1:9\/manifest: no connection/],
       [['--target', 'not a url', '--claim', EXFIL, '--scope', 'inbox'], 'not a valid URL'],
+      [['--target', assistant.url, '--claim', join(SHIPPED_CLAIMS, 'chatbot-secret-leak.json'), '--scope', 'user'],
+        "chatbot-secret-leak.json: tasks[0].evaluator.query: redscope-assistant has no query 'leak_evaluation' (known: sent_emails, transfers, shared_files, attack_evaluation)"],
     ]
     for (const [argv, message] of cases) {
       const r = await run('run', ...argv)

@@ -8,6 +8,7 @@ import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import { formatPath } from '../core/tags'
 import type { EvaluatorDeps } from '../claims'
+import type { Manifest } from '../protocol'
 import { UsageError } from './io'
 
 export async function readClaim(path: string, deps: EvaluatorDeps) {
@@ -80,4 +81,28 @@ export function numberFlag(name: string, value: string | undefined, check: (n: n
   const n = Number(value)
   if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} ${value}: must be ${what}`)
   return n
+}
+
+/**
+ * Config and query names the claim uses that the target does not declare.
+ * The reference never checks them (the task would fail at run time); the CLI
+ * refuses up front, naming the field, since it is almost always the wrong
+ * claim for this target.
+ */
+export function checkClaimAgainstManifest(file: ClaimFile, manifest: Manifest, where: string): void {
+  const configs = new Set(manifest.config_specs.map((c) => c.name))
+  const queries = new Set(manifest.query_specs.map((q) => q.name))
+  const known = (set: Set<string>) => [...set].join(', ') || 'none'
+  file.tasks.forEach((task, i) => {
+    for (const name of Object.keys(task.config)) {
+      if (!configs.has(name)) {
+        throw new UsageError(`${where}: tasks[${i}].config.${name}: ${manifest.name} has no config '${name}' (known: ${known(configs)})`)
+      }
+    }
+    const e = task.evaluator
+    const query = e.type === 'query_match' || e.type === 'query_evaluation' ? e.query : e.type === 'llm_judge' ? e.query?.name : undefined
+    if (query !== undefined && !queries.has(query)) {
+      throw new UsageError(`${where}: tasks[${i}].evaluator.query: ${manifest.name} has no query '${query}' (known: ${known(queries)})`)
+    }
+  })
 }

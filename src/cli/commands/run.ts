@@ -13,7 +13,7 @@ import { connectHttpTarget, TargetRequestError, type HttpTargetFactory } from '.
 import { hasFlag, lastValue, listValue, parseArgs } from '../args'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
-import { numberFlag, readClaim, readReplay, replayFactory, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, numberFlag, readClaim, readReplay, replayFactory, resolveScopes } from '../runSetup'
 import { resolveTemplates } from '../templates'
 import { ttyPrompter } from '../ttyPrompter'
 
@@ -95,6 +95,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   }
 
   const factory = await connect(targetUrl, requestTimeout, concurrency)
+  checkClaimAgainstManifest(claimFile, factory.manifest, claimPath)
   const { scope, readOnly } = resolveScopes(factory.surfaces.domain, listValue(args, 'scope'), listValue(args, 'read-only'), io.stderr)
   const out = lastValue(args, 'out') ?? './superred-results'
   const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: lastValue(args, 'base-url') ?? null, apiKey } : null
