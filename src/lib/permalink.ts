@@ -6,6 +6,7 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate'
 import { z } from 'zod'
+import { JsonTooDeepError, parseBoundedJson } from '../core/json'
 import { buildDomain, describeForestIssues, ForestSchema, SecurityDomainError, type Forest } from '../core/tags'
 
 export const PERMALINK_KEY = 'share'
@@ -51,11 +52,29 @@ export function permalinkPayload(hash: string): string | null {
   return params.get(PERMALINK_KEY)
 }
 
+/**
+ * A link unpacks to at most this much JSON. A few hundred kilobytes of
+ * fragment can otherwise inflate to gigabytes (a deflate bomb) and take the
+ * tab down; 5,000 tags with descriptions take well under 2 MB.
+ */
+export const MAX_PERMALINK_JSON_BYTES = 16 * 2 ** 20
+
 export function decodePermalink(payload: string): SharedModel {
+  let bytes: Uint8Array
+  try {
+    // fflate stops writing at the end of `out`: one byte more than allowed tells a bomb from a fit.
+    bytes = inflateSync(fromBase64Url(payload), { out: new Uint8Array(MAX_PERMALINK_JSON_BYTES + 1) })
+  } catch {
+    throw new PermalinkError('This link is damaged: its threat model could not be unpacked (was it cut short when copied?).')
+  }
+  if (bytes.length > MAX_PERMALINK_JSON_BYTES) {
+    throw new PermalinkError(`This link is refused: its threat model would unpack to more than ${MAX_PERMALINK_JSON_BYTES / 2 ** 20} MB.`)
+  }
   let json: unknown
   try {
-    json = JSON.parse(strFromU8(inflateSync(fromBase64Url(payload))))
-  } catch {
+    json = parseBoundedJson(strFromU8(bytes))
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) throw new PermalinkError(`This link is refused: its threat model is ${e.message}.`)
     throw new PermalinkError('This link is damaged: its threat model could not be unpacked (was it cut short when copied?).')
   }
   const parsed = SharedModelSchema.safeParse(json)

@@ -23,6 +23,16 @@ function toWire(response: ControllableResponse): WireResponse {
     : { type: 'ControllableNoInjection', declined_by: response.declinedBy }
 }
 
+/** Every string in a value, keys included, masked (nesting is bounded at the client's edge). */
+function maskStrings(value: unknown, mask: (text: string) => string): unknown {
+  if (typeof value === 'string') return mask(value)
+  if (Array.isArray(value)) return value.map((v) => maskStrings(v, mask))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [mask(k), maskStrings(v, mask)]))
+  }
+  return value
+}
+
 export class HttpTarget implements Target {
   readonly sessionId: string
   private readonly client: ProtocolClient
@@ -80,7 +90,7 @@ export class HttpTarget implements Target {
       for (;;) {
         this.emitEvents(step, emit, endpoint)
         if (step.status === 'finished') return
-        if (step.status === 'failed') throw new TargetRequestError(endpoint, `the target's run failed: ${step.error}`)
+        if (step.status === 'failed') throw new TargetRequestError(endpoint, `the target's run failed: ${this.client.mask(String(step.error))}`)
         const pause = step.pause
         if (pause === null) throw new TargetRequestError(endpoint, 'a paused run without a pause') // schema forbids; for the type checker
         let event: ControllableEvent
@@ -117,7 +127,7 @@ export class HttpTarget implements Target {
       if (!override && obs.securityDomain === null) {
         throw new TargetRequestError(endpoint, `events[${i}] (observable '${e.observable.name}') has no security domain`)
       }
-      emit(observableEvent(obs, e.content, {
+      emit(observableEvent(obs, this.client.masksSecrets ? maskStrings(e.content, (t) => this.client.mask(t)) : e.content, {
         securityDomain: override,
         eventId: e.event_id === undefined ? undefined : eventIdOf(e.event_id),
         timestamp: e.timestamp,

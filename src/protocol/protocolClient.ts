@@ -6,6 +6,7 @@
  * `POST http://127.0.0.1:8801/sessions/s1/runs: answered 500 internal: boom`.
  */
 import type { z } from 'zod'
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../core/json'
 import { formatPath } from '../core/tags'
 import { ErrorBodySchema } from './schemas'
 
@@ -16,9 +17,42 @@ export interface ProtocolClientOptions {
   readonly requestTimeoutMs?: number
   /** Defaults to the global fetch (browser or Node). */
   readonly fetch?: typeof fetch
+  /** An answer longer than this is refused unread (default 32 MiB: a 10 MB observation fits, a flood does not). */
+  readonly maxResponseBytes?: number
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 2 ** 20
+
+class TooLargeError extends Error {}
+
+/** The body as text, refusing (and cancelling) it once it passes `max` bytes, so a flood never fills memory. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > max) {
+    void response.body?.cancel().catch(() => undefined)
+    throw new TooLargeError()
+  }
+  if (!response.body) return response.text()
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  const parts: string[] = []
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    bytes += value.byteLength
+    if (bytes > max) {
+      void reader.cancel().catch(() => undefined)
+      throw new TooLargeError()
+    }
+    parts.push(decoder.decode(value, { stream: true }))
+  }
+  parts.push(decoder.decode())
+  return parts.join('')
+}
+
+const megabytes = (n: number) => `${(n / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`
 
 export class TargetRequestError extends Error {
   /** `METHOD url`, credentials removed. */
@@ -80,6 +114,7 @@ export class ProtocolClient {
   private readonly token: string | undefined
   private readonly timeoutMs: number
   private readonly fetchImpl: typeof fetch
+  private readonly maxResponseBytes: number
 
   constructor(baseUrl: string, options: ProtocolClientOptions = {}) {
     let parsed: URL
@@ -96,6 +131,16 @@ export class ProtocolClient {
     this.token = options.token
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  }
+
+  /** A target that echoes our token (in an error, an observation) must not get it into a message or a result. */
+  get masksSecrets(): boolean {
+    return this.token !== undefined && this.token.length >= 4
+  }
+
+  mask(text: string): string {
+    return this.masksSecrets ? text.split(this.token!).join('[redacted]') : text
   }
 
   endpoint(method: string, path: string): string {
@@ -128,19 +173,25 @@ export class ProtocolClient {
         // A redirect could carry the token elsewhere: a target answers in place or fails.
         redirect: 'error',
       })
-      text = await response.text()
+      text = await readCapped(response, this.maxResponseBytes)
     } catch (e) {
+      if (e instanceof TooLargeError) {
+        throw new TargetRequestError(endpoint, `answered with more than ${megabytes(this.maxResponseBytes)} (the limit for one answer); the rest was not read`)
+      }
       if (signal?.aborted) throw signal.reason
       if (timeout.aborted) throw new TargetRequestError(endpoint, `no answer within ${this.timeoutMs / 1000} s (per-request timeout)`)
       throw new TargetRequestError(endpoint, describeNetworkFailure(e))
     }
     if (!response.ok) throw this.statusError(endpoint, response, text)
     if (schema === null) return undefined
+    if (jsonDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new TargetRequestError(endpoint, `answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`, { status: response.status })
+    }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
-      throw new TargetRequestError(endpoint, `answered ${response.status} with a body that is not JSON: ${preview(text)}`, { status: response.status })
+      throw new TargetRequestError(endpoint, `answered ${response.status} with a body that is not JSON: ${preview(this.mask(text))}`, { status: response.status })
     }
     const parsed = schema.safeParse(json)
     if (!parsed.success) {
@@ -161,9 +212,9 @@ export class ProtocolClient {
     const parsed = ErrorBodySchema.safeParse(json)
     if (parsed.success) {
       const { code, message } = parsed.data.error
-      return new TargetRequestError(endpoint, `answered ${response.status} ${code}${message ? `: ${message}` : ''}`,
+      return new TargetRequestError(endpoint, `answered ${response.status} ${code}${message ? `: ${this.mask(message)}` : ''}`,
         { status: response.status, code, retryAfter })
     }
-    return new TargetRequestError(endpoint, `answered ${response.status} ${preview(text)}`, { status: response.status, retryAfter })
+    return new TargetRequestError(endpoint, `answered ${response.status} ${preview(this.mask(text))}`, { status: response.status, retryAfter })
   }
 }

@@ -66,8 +66,9 @@ export function valueText(value: unknown): string {
   if (value === undefined) return ''
   try {
     return JSON.stringify(value, null, 2) ?? String(value)
-  } catch {
-    return String(value)
+  } catch (e) {
+    // A cycle, or nesting deep enough to overflow the stack (String() of such an array overflows too).
+    return `[this value cannot be shown as text: ${(e as Error).message}]`
   }
 }
 

@@ -4,6 +4,7 @@
  * and the first problems, never with a cast that breaks later.
  */
 import type { z } from 'zod'
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
   AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TaskFile, TrajectoryFile,
@@ -28,6 +29,8 @@ function describeIssues(error: z.ZodError): string {
 
 export async function readJsonFile<S extends z.ZodType>(storage: Storage, path: string, schema: S): Promise<z.infer<S>> {
   const text = await storage.readText(path)
+  // Parsed, it would crash the first recursive walk over it (stringify, render) with a stack overflow.
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) throw new ResultsFormatError(path, `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
   let raw: unknown
   try {
     raw = JSON.parse(text)

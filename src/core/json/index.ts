@@ -1,0 +1,1 @@
+export { jsonDeeperThan, JsonTooDeepError, MAX_JSON_DEPTH, parseBoundedJson } from './boundedJson'
