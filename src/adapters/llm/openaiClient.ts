@@ -22,31 +22,81 @@ export interface OpenAiBackendOptions {
 /** Reasoning-era models take max_completion_tokens; most compatible servers still read max_tokens. */
 const usesCompletionTokens = (model: string) => /^(o\d|gpt-5)/.test(model)
 
+/** A failed LLM call, its message starting with the endpoint (credentials removed, the key never shown). */
+export class LlmRequestError extends Error {
+  readonly endpoint: string
+  readonly status: number | null
+  constructor(endpoint: string, problem: string, status: number | null, options?: { cause?: unknown }) {
+    super(`${endpoint}: ${problem}`, options)
+    this.name = 'LlmRequestError'
+    this.endpoint = endpoint
+    this.status = status
+  }
+}
+
+function shownBase(url: string): string {
+  try {
+    const u = new URL(url)
+    u.username = ''
+    u.password = ''
+    u.search = ''
+    return u.toString().replace(/\/+$/, '')
+  } catch {
+    return '(invalid URL)'
+  }
+}
+
 export class OpenAiChatBackend implements ChatBackend {
   private readonly client: OpenAI
+  private readonly apiKey: string | null
+  private readonly timeoutMs: number
+  private readonly maxRetries: number
+  readonly endpoint: string
 
   constructor(options: OpenAiBackendOptions = {}) {
+    this.apiKey = options.apiKey || null
+    this.timeoutMs = options.timeoutMs ?? 600_000
+    this.maxRetries = options.maxRetries ?? 2
     this.client = new OpenAI({
       baseURL: options.baseURL ?? undefined,
       apiKey: options.apiKey || 'no-key',
-      maxRetries: options.maxRetries ?? 2,
-      timeout: options.timeoutMs ?? 600_000,
+      maxRetries: this.maxRetries,
+      timeout: this.timeoutMs,
       // The page runs attacks too; the key is the user's own, typed into this session.
       dangerouslyAllowBrowser: true,
     })
+    this.endpoint = `POST ${shownBase(this.client.baseURL)}/chat/completions`
+  }
+
+  /** The SDK's error as a sentence naming the endpoint; an error body that echoes the key is masked. */
+  private explain(e: unknown): unknown {
+    if (e instanceof OpenAI.APIUserAbortError || !(e instanceof OpenAI.APIError)) return e
+    const mask = (text: string) => (this.apiKey && this.apiKey.length >= 4 ? text.split(this.apiKey).join('[redacted]') : text)
+    const tries = this.maxRetries > 0 ? ` (after ${this.maxRetries + 1} attempts)` : ''
+    let problem: string
+    if (e instanceof OpenAI.APIConnectionTimeoutError) problem = `no answer within ${this.timeoutMs / 1000} s${tries}`
+    else if (e instanceof OpenAI.APIConnectionError) problem = `no connection${tries} (${mask(String((e.cause as Error | undefined)?.message ?? e.message))})`
+    else if (e.status === 429) problem = `answered 429: rate limited${tries}: ${mask(e.message)}`
+    else problem = `answered ${mask(e.message)}`
+    return new LlmRequestError(this.endpoint, problem, e.status ?? null, { cause: e })
   }
 
   async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
     const limit = request.maxTokens === undefined ? {}
       : usesCompletionTokens(model) ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }
-    const completion = await this.client.chat.completions.create({
-      model,
-      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      ...(request.topP !== undefined ? { top_p: request.topP } : {}),
-      ...(request.stop !== undefined ? { stop: typeof request.stop === 'string' ? request.stop : [...request.stop] } : {}),
-      ...limit,
-    }, { signal })
+    let completion
+    try {
+      completion = await this.client.chat.completions.create({
+        model,
+        messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+        ...(request.stop !== undefined ? { stop: typeof request.stop === 'string' ? request.stop : [...request.stop] } : {}),
+        ...limit,
+      }, { signal })
+    } catch (e) {
+      throw this.explain(e)
+    }
     const usage = completion.usage
     return {
       content: completion.choices[0]?.message?.content ?? null,

@@ -20,11 +20,11 @@ import { ttyPrompter } from '../ttyPrompter'
 export const runHelp = 'redscope run --target URL --claim CLAIM.json --scope a,b [--read-only c] ' +
   '[--optimizer template --template T ... [--inject-on pre|post|both]] [--optimizer llm --model M --base-url U] ' +
   '[--optimizer replay --replay RUN.json|TASK_DIR] [--optimizer human] [--judge-model M --judge-base-url U] ' +
-  '[--max-runs N] [--no-feedback] [--concurrency N] [--cost-cap USD] [--time-cap S] [--request-timeout S] [--out DIR] ' +
+  '[--max-runs N] [--no-feedback] [--concurrency N] [--cost-cap USD] [--time-cap S] [--request-timeout S] [--llm-timeout S] [--out DIR] ' +
   '[--attacker-label L] [--target-label L] [--claim-label L]'
 
 const VALUES = ['target', 'claim', 'scope', 'read-only', 'optimizer', 'template', 'inject-on', 'model', 'base-url', 'replay',
-  'judge-model', 'judge-base-url', 'max-runs', 'concurrency', 'cost-cap', 'time-cap', 'request-timeout', 'out',
+  'judge-model', 'judge-base-url', 'max-runs', 'concurrency', 'cost-cap', 'time-cap', 'request-timeout', 'llm-timeout', 'out',
   'attacker-label', 'target-label', 'claim-label']
 
 const OPTIMIZERS = ['template', 'llm', 'replay', 'human'] as const
@@ -63,6 +63,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const costCap = numberFlag('cost-cap', lastValue(args, 'cost-cap'), (n) => n >= 0, 'a non-negative amount of USD')
   const timeCap = numberFlag('time-cap', lastValue(args, 'time-cap'), (n) => n > 0, 'a positive number of seconds')
   const requestTimeout = numberFlag('request-timeout', lastValue(args, 'request-timeout'), (n) => n > 0, 'a positive number of seconds')
+  const llmTimeout = numberFlag('llm-timeout', lastValue(args, 'llm-timeout'), (n) => n > 0, 'a positive number of seconds')
   const model = lastValue(args, 'model')
   const apiKey = process.env.OPENAI_API_KEY || null
   if (kind === 'llm' && !model) throw new UsageError('--optimizer llm needs --model M (and --base-url U for a server other than OpenAI)')
@@ -74,7 +75,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const judgeConfig: LLMConfig | null = judgeModel
     ? { model: judgeModel, apiBase: lastValue(args, 'judge-base-url') ?? lastValue(args, 'base-url') ?? null, apiKey }
     : null
-  const clients = openAiClientFactory()
+  const clients = openAiClientFactory(llmTimeout === undefined ? {} : { timeoutMs: llmTimeout * 1000 })
   const judge = judgeConfig === null ? undefined
     : (): LLMClient => clients(judgeConfig, costCap ?? null, new AbortController().signal)
   const { file: claimFile, claim } = await readClaim(claimPath, { judge })

@@ -69,6 +69,8 @@ export interface ChatRequest {
 /** The network half of an LLM client (implemented in src/adapters/llm, e.g. over the openai SDK). */
 export interface ChatBackend {
   chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>
+  /** Where calls go (`POST https://…/chat/completions`), named in errors; never holds a credential. */
+  readonly endpoint?: string
 }
 
 /** USD per million tokens. */
@@ -196,7 +198,7 @@ export class CostCappedLLMClient implements LLMClient {
       const result = await this.options.backend.chat(model, request, signal)
       if (result.usage === null) {
         throw new EngineRuntimeError(`LLM response missing usage data (model=${model}). ` +
-          'Budget tracking requires usage reporting from the provider.')
+          `Budget tracking requires usage reporting from the provider.${this.options.backend.endpoint ? ` (${this.options.backend.endpoint})` : ''}`)
       }
       const callCost = price === null ? 0 : costOf(price, result.usage)
       this.calls += 1
