@@ -36,6 +36,8 @@ export interface BuiltRun {
 export interface BuildEnv {
   readonly fetch: typeof fetch
   readonly origin: string
+  /** Threat models at once (a sweep's cap); they share the target's capacity. */
+  readonly parallel?: number
   /** The run's signal: the human attacker's open questions end with it. */
   readonly signal: AbortSignal
 }
@@ -98,6 +100,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   const check = checkClaim(setup.claim)
   if (check.file === null) {
     const [where, message] = [...check.issues][0] ?? ['', 'not valid']
+    if (setup.claim.tasks.length === 0) throw new SetupError('Claim: pick a shipped claim, or write at least one task')
     throw new SetupError(`Claim: ${where ? `${where}: ` : ''}${message}`)
   }
   const claimFile = check.file

@@ -10,7 +10,7 @@ import { genericHttpTargetFactory } from '../../../adapters/targets/genericHttpT
 import { openAiChatTargetFactory } from '../../../adapters/targets/openAiChatTarget'
 import type { TargetFactory } from '../../../core/engine'
 import type { Forest, SecurityDomain } from '../../../core/tags'
-import { connectHttpTarget, TargetRequestError, type Manifest } from '../../../protocol'
+import { connectHttpTarget, HttpTargetFactory, TargetRequestError, type Manifest } from '../../../protocol'
 import { checkGeneric } from '../setup/genericDraft'
 import { numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { TargetSetup } from '../setup/setupTypes'
@@ -41,7 +41,14 @@ export function protocolUrlOf(setup: TargetSetup, origin: string): string | null
   return null
 }
 
-export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, forest: Forest, env: { fetch: typeof fetch; origin: string }): Promise<BuiltTarget> {
+export interface TargetEnv {
+  readonly fetch: typeof fetch
+  readonly origin: string
+  /** Threat models that will share the target at once (a sweep): they split its session capacity. */
+  readonly parallel?: number
+}
+
+export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, forest: Forest, env: TargetEnv): Promise<BuiltTarget> {
   const concurrency = numberOrThrow(setup.concurrency, RULES.concurrency)!
   switch (setup.kind) {
     case 'demo':
@@ -49,10 +56,11 @@ export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, fo
       const url = protocolUrlOf(setup, env.origin)!
       if (url === '') throw new SetupError('Target: type the address of a Target-over-HTTP server')
       try {
-        const factory = await connectHttpTarget(url, {
-          fetch: env.fetch, maxConcurrency: concurrency,
-          token: setup.kind === 'http' && secrets.targetToken ? secrets.targetToken : undefined,
-        })
+        const options = { fetch: env.fetch, maxConcurrency: concurrency, token: setup.kind === 'http' && secrets.targetToken ? secrets.targetToken : undefined }
+        let factory = await connectHttpTarget(url, options)
+        // Threat models running side by side share the server's sessions: each takes its share, so none waits on 503s.
+        const share = Math.max(1, Math.floor(factory.manifest.concurrency / Math.max(1, env.parallel ?? 1)))
+        if (share < factory.concurrency) factory = new HttpTargetFactory(factory.client, factory.manifest, { ...options, maxConcurrency: share })
         return { factory, domain: factory.surfaces.domain, label: factory.manifest.name, where: url, manifest: factory.manifest }
       } catch (e) {
         if (e instanceof TargetRequestError) throw new SetupError(`Target: ${e.message}`)

@@ -34,7 +34,8 @@ let current: AbortController | null = null
 
 export const isRunning = () => current !== null
 
-export async function startRun(request: RunRequest, onSettled: () => void): Promise<StartOutcome> {
+/** `onResultsChanged` runs when the stored results changed: a sweep's record saved, the run ended. */
+export async function startRun(request: RunRequest, onResultsChanged: () => void): Promise<StartOutcome> {
   if (current !== null) return { error: 'A run is already in progress: cancel it or wait for it to end.', notes: [] }
   const abort = new AbortController()
   current = abort
@@ -46,6 +47,15 @@ export async function startRun(request: RunRequest, onSettled: () => void): Prom
     return { error: e instanceof SetupError ? e.message : `Could not start: ${describeError(e)}`, notes: [] }
   }
   const record = request.sweep?.(built) ?? null
+  if (record !== null) {
+    try {
+      await saveSweep(record)
+    } catch (e) {
+      current = null
+      return { error: `Could not save the sweep in this browser: ${describeError(e)}`, notes: [] }
+    }
+    onResultsChanged()
+  }
   const actions = liveActions()
   actions.begin(newSession({
     id: `run-${Date.now().toString(36)}`, kind: request.kind, title: request.title,
@@ -54,7 +64,6 @@ export async function startRun(request: RunRequest, onSettled: () => void): Prom
   void (async () => {
     const { reporter, flush } = batchReporter((events) => actions.apply(events))
     try {
-      if (record !== null) await saveSweep(record)
       const results = await runAll(built.controllers, { concurrency: request.concurrency, reporter, signal: abort.signal })
       flush()
       actions.setState(abort.signal.aborted || results.some((r) => r.cancelled) ? 'cancelled' : 'finished')
@@ -64,7 +73,7 @@ export async function startRun(request: RunRequest, onSettled: () => void): Prom
     } finally {
       clearHuman(new Error('the run ended'))
       current = null
-      onSettled()
+      onResultsChanged()
     }
   })()
   return { error: null, notes: built.notes }

@@ -7,7 +7,7 @@ import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import {
   defaultSetup, draftId, emptyEvaluator, SetupSchema,
-  type AttackerSetup, type ClaimDraft, type GenericDraft, type LlmEndpoint, type Setup, type TargetSetup, type TaskDraft, type ThreatSetup,
+  type AttackerSetup, type ClaimDraft, type SweepSetup, type GenericDraft, type LlmEndpoint, type Setup, type TargetSetup, type TaskDraft, type ThreatSetup,
 } from './setupTypes'
 
 export interface SetupActions {
@@ -25,6 +25,8 @@ export interface SetupActions {
   removeTemplate(id: string): void
   setThreat(patch: Partial<ThreatSetup>): void
   setLlm(which: 'attackerLlm' | 'judgeLlm', patch: Partial<LlmEndpoint>): void
+  setSweep(patch: Partial<SweepSetup>): void
+  togglePick(index: string): void
   reset(): void
 }
 
@@ -58,13 +60,17 @@ export const useSetup = create<SetupState>()(persist((set) => ({
     removeTemplate: (id) => set((s) => ({ attacker: { ...s.attacker, templates: s.attacker.templates.filter((t) => t.id !== id) } })),
     setThreat: (patch) => set((s) => ({ threat: { ...s.threat, ...patch } })),
     setLlm: (which, patch) => set((s) => ({ threat: { ...s.threat, [which]: { ...s.threat[which], ...patch } } })),
+    setSweep: (patch) => set((s) => ({ sweep: { ...s.sweep, ...patch } })),
+    togglePick: (index) => set((s) => ({
+      sweep: { ...s.sweep, picked: s.sweep.picked.includes(index) ? s.sweep.picked.filter((i) => i !== index) : [...s.sweep.picked, index] },
+    })),
     reset: () => set(defaultSetup()),
   },
 }), {
   name: 'redscope-run-setup',
   version: 1,
   storage: createJSONStorage(() => localStorage),
-  partialize: (s): Setup => ({ v: s.v, target: s.target, claim: s.claim, attacker: s.attacker, threat: s.threat }),
+  partialize: (s): Setup => ({ v: s.v, target: s.target, claim: s.claim, attacker: s.attacker, threat: s.threat, sweep: s.sweep }),
   // A stored setup that does not parse (older, damaged) is dropped for the defaults, never half-applied.
   merge: (persisted, current) => {
     const parsed = SetupSchema.safeParse(persisted)

@@ -89,12 +89,22 @@ export const ThreatSetup = z.object({
 })
 export type ThreatSetup = z.infer<typeof ThreatSetup>
 
+export const SweepSetup = z.object({
+  mode: z.enum(['all', 'tag', 'pick']),
+  tag: z.string(),
+  /** Combination indices (decimal strings: they may pass 2^53). */
+  picked: z.array(z.string()),
+  limit: z.string(),
+})
+export type SweepSetup = z.infer<typeof SweepSetup>
+
 export const SetupSchema = z.object({
   v: z.literal(1),
   target: TargetSetup,
   claim: ClaimDraft,
   attacker: AttackerSetup,
   threat: ThreatSetup,
+  sweep: SweepSetup,
 })
 export type Setup = z.infer<typeof SetupSchema>
 
@@ -123,5 +133,6 @@ export function defaultSetup(): Setup {
       judgeSame: true,
       judgeLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },
     },
+    sweep: { mode: 'all', tag: '', picked: [], limit: '1000' },
   }
 }

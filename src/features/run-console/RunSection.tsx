@@ -1,0 +1,67 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { Link, Route, Switch, useLocation } from 'wouter'
+import { useDesignerView } from './designer/designerView'
+import { useLiveStore } from './live/liveStore'
+import { runQueryClient } from './queries/queryClient'
+import { ResultsPage } from './results/ResultsPage'
+import { ConsolePage } from './run/ConsolePage'
+import { SetupColumn } from './setup/ui/SetupColumn'
+import { SweepPage } from './sweep/SweepPage'
+import './run.css'
+import './live.css'
+import './sweep.css'
+
+function Nav() {
+  const [location] = useLocation()
+  const state = useLiveStore((s) => s.session?.state)
+  const tab = location.startsWith('/sweep') ? 'sweep' : location.startsWith('/results') ? 'results' : 'run'
+  const link = (href: string, id: string, label: string) => (
+    <Link href={href} className="rc-nav__link" aria-current={tab === id ? 'page' : undefined}>{label}</Link>
+  )
+  return (
+    <nav className="rc-nav" aria-label="Run console">
+      {link('/', 'run', 'Run a threat model')}
+      {link('/sweep', 'sweep', 'Sweep threat models')}
+      {link('/results', 'results', 'Results in this browser')}
+      <span className="rc-nav__spacer" />
+      {state === 'running' || state === 'cancelling' ? <span className="rc-state rc-state--running">● a run is in progress</span> : null}
+    </nav>
+  )
+}
+
+function WithSetup({ children }: { children: ReactNode }) {
+  const view = useDesignerView()
+  return (
+    <div className="rc-body">
+      <SetupColumn view={view} />
+      <main className="rc-main">{children}</main>
+    </div>
+  )
+}
+
+function Console() {
+  const view = useDesignerView()
+  return <WithSetup><ConsolePage view={view} /></WithSetup>
+}
+
+function Sweep() {
+  const view = useDesignerView()
+  return <WithSetup><SweepPage view={view} /></WithSetup>
+}
+
+/** The run console, mounted under /run: set up, run, watch, sweep, and keep the results. */
+export function RunSection() {
+  return (
+    <QueryClientProvider client={runQueryClient}>
+      <div className="rc">
+        <Nav />
+        <Switch>
+          <Route path="/results"><div className="rc-body rc-body--full"><main className="rc-main"><ResultsPage /></main></div></Route>
+          <Route path="/sweep/:id?" component={Sweep} />
+          <Route component={Console} />
+        </Switch>
+      </div>
+    </QueryClientProvider>
+  )
+}

@@ -1,0 +1,60 @@
+import { memo } from 'react'
+import { Link } from 'wouter'
+import { viewerHref } from '../../engine/resultsStorage'
+import { ScopeChips } from '../../ui/Chips'
+import { duration, pct, usd } from '../../ui/format'
+import { laneTotals } from '../liveSelectors'
+import type { Lane } from '../liveTypes'
+
+const LANE_STATUS: Record<Lane['status'], string> = { queued: 'queued', running: 'running', done: 'done', cancelled: 'cancelled' }
+
+/** One threat model: its identity, progress, the tasks running beneath it and the tasks finished. */
+export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now: number }) {
+  const t = laneTotals(lane)
+  const i = lane.info
+  const running = Object.values(lane.running).sort((a, b) => a.index - b.index)
+  const finished = [...lane.finished].sort((a, b) => a.index - b.index)
+  return (
+    <article className={`rc-lane rc-lane--${lane.status}`} aria-label={`Threat model ${i.key}`} data-testid="lane">
+      <header className="rc-lane__head">
+        <div className="rc-lane__who">
+          <span className="rc-lane__scope"><ScopeChips scope={i.scope} readOnly={i.readOnly} /></span>
+          <span className="rc-lane__id rc-muted">{i.attacker} · {i.target} · {i.claim}{i.model ? ` · ${i.model}` : ''}</span>
+        </div>
+        <div className="rc-lane__nums">
+          <span className={`rc-status rc-status--${lane.status === 'done' ? 'done' : lane.status}`}>{LANE_STATUS[lane.status]}</span>
+          <span title="tasks done">{t.done}/{t.tasks}</span>
+          <span title="attack success rate" data-testid="lane-asr">ASR {pct(t.asr)}</span>
+          <span title="LLM cost">{usd(t.cost)}</span>
+          {lane.resultsDir || lane.status !== 'queued' ? <Link className="rc-link" href={`~${viewerHref(i.key)}`}>open in viewer</Link> : null}
+        </div>
+      </header>
+      <div className="rc-progress rc-progress--thin" aria-hidden="true"><span className="rc-progress__bar" style={{ width: `${t.tasks ? (t.done / t.tasks) * 100 : 0}%` }} /></div>
+      {running.length > 0 ? (
+        <table className="rc-table rc-table--running" aria-label="Running tasks">
+          <thead><tr><th>Task</th><th>Goal</th><th>Run</th><th>Best score</th><th>Cost</th><th>Time</th></tr></thead>
+          <tbody>
+            {running.map((r) => (
+              <tr key={r.index}>
+                <td>#{r.index}</td><td className="rc-clip">{r.goal}</td><td>{r.runs + 1} / {i.maxRunsPerTask}</td>
+                <td>{r.best === null ? '–' : r.best.toFixed(2)}</td><td>{usd(r.cost)}</td><td>{duration(now - r.startedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {finished.length > 0 ? (
+        <ul className="rc-finished" aria-label="Finished tasks">
+          {finished.map((f) => (
+            <li key={f.index} data-testid="task-result" data-status={f.status}>
+              <span className={`rc-status rc-status--${f.status}`}>#{f.index} {f.status}</span>
+              <span className="rc-finished__meta">{f.runs} run{f.runs === 1 ? '' : 's'} · best {f.best.toFixed(2)}{f.cost ? ` · ${usd(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
+              {f.error ? <span className="rc-finished__error" role="alert">{f.error}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {lane.problems.length > 0 ? <ul className="rc-problems">{lane.problems.map((p, k) => <li key={k}>{p}</li>)}</ul> : null}
+    </article>
+  )
+})

@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from 'wouter'
+import { downloadExperimentsZip } from '../engine/downloadZip'
+import { experimentsQuery, sweepsQuery } from '../queries/results'
+import { runQueryClient, runKeys } from '../queries/queryClient'
+import { ExperimentList } from './ExperimentList'
+
+function Sweeps() {
+  const q = useQuery(sweepsQuery())
+  if (!q.data || q.data.length === 0) return null
+  return (
+    <section aria-label="Sweeps" className="rc-card">
+      <h2 className="rc-h3">Sweeps</h2>
+      <ul className="rc-list">
+        {q.data.map((s) => (
+          <li key={s.id} className="rc-row rc-row--spread" data-testid="sweep-record">
+            <span><Link href={`/sweep/${s.id}`} className="rc-link">{s.title}</Link> <span className="rc-muted">{new Date(s.createdAt).toLocaleString()} · {s.models.length} threat models</span></span>
+            <button type="button" className="rc-btn rc-btn--small" onClick={() => void downloadExperimentsZip(s.models.map((m) => m.dir), s.id, { 'sweep.json': `${JSON.stringify(s, null, 2)}\n` })}>Download sweep (.zip)</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** This browser's results: every experiment with its summary, the sweeps, downloads as superred trees. */
+export function ResultsPage() {
+  const q = useQuery(experimentsQuery())
+  return (
+    <>
+      <div className="rc-row rc-row--spread">
+        <p className="rc-muted">Runs from this page are saved in this browser (IndexedDB) as superred results trees. Open one in the viewer to step through its trajectories.</p>
+        <button type="button" className="rc-btn rc-btn--small" onClick={() => void runQueryClient.invalidateQueries({ queryKey: runKeys.results })}>Refresh</button>
+      </div>
+      <Sweeps />
+      {q.error ? <p className="rc-error">Could not read this browser’s results: {q.error.message}</p> : null}
+      {q.isPending ? <p className="rc-muted" role="status">Reading this browser’s results…</p> : null}
+      {q.data ? (q.data.length ? <ExperimentList rows={q.data} /> : <p className="rc-muted">No runs yet: set up a run on the Run tab.</p>) : null}
+    </>
+  )
+}

@@ -1,0 +1,38 @@
+/** Turns the console's current setup into a run request (read at click time, never mirrored into state). */
+import { buildRun, type ThreatModelNames } from '../engine/buildRun'
+import type { RunRequest } from '../engine/runner'
+import type { SweepRecord } from '../engine/sweepRecords'
+import type { Forest } from '../../../core/tags'
+import { pageFetch } from '../queries/manifest'
+import { numberOrThrow, RULES } from '../setup/numbers'
+import { currentSecrets } from '../setup/secretsStore'
+import { useSetup } from '../setup/setupStore'
+
+export function targetTitle(): string {
+  const t = useSetup.getState().target
+  return t.kind === 'demo' ? `demo ${t.demo}` : t.kind === 'http' ? t.httpUrl : t.kind === 'openai' ? `${t.openai.model} chat` : 'HTTP endpoint'
+}
+
+export function singleRequest(forest: Forest, model: ThreatModelNames): RunRequest {
+  const setup = useSetup.getState()
+  return {
+    kind: 'single', concurrency: 1,
+    title: `${setup.claim.name || 'claim'} against ${targetTitle()}`,
+    build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal }),
+  }
+}
+
+export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNames & { index: bigint }>): RunRequest {
+  const setup = useSetup.getState()
+  const title = `Sweep of ${models.length} threat models: ${setup.claim.name || 'claim'} against ${targetTitle()}`
+  const parallel = Math.min(models.length, numberOrThrow(setup.threat.parallelModels, RULES.parallelModels) ?? 1)
+  return {
+    kind: 'sweep', title, concurrency: parallel,
+    build: (signal) => buildRun(setup, currentSecrets(), forest, models, { fetch: pageFetch, origin: location.origin, signal, parallel }),
+    sweep: (run): SweepRecord => ({
+      v: 1, id: `sweep-${Date.now().toString(36)}`, createdAt: Date.now(), title,
+      target: run.target.label, claim: setup.claim.name, attacker: setup.attacker.kind, forest,
+      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index.toString(), scope: [...models[i].scope], readOnly: [...models[i].readOnly] })),
+    }),
+  }
+}

@@ -1,0 +1,71 @@
+import { PAYLOAD_LIBRARY } from '../../../../attackers'
+import { Card } from '../../ui/Card'
+import { Segmented } from '../../ui/Segmented'
+import { setupActions, useSetup } from '../setupStore'
+import type { AttackerKind, AttackerSetup } from '../setupTypes'
+import { ReplayPicker } from './ReplayPicker'
+
+const KINDS: ReadonlyArray<{ value: AttackerKind; label: string }> = [
+  { value: 'template', label: 'Template' }, { value: 'llm', label: 'LLM' }, { value: 'replay', label: 'Replay' }, { value: 'human', label: 'Human' },
+]
+const ON: ReadonlyArray<{ value: AttackerSetup['injectOn']; label: string }> = [
+  { value: 'pre', label: 'before calls' }, { value: 'post', label: 'after calls' }, { value: 'both', label: 'both' },
+]
+
+function Templates() {
+  const a = useSetup((s) => s.attacker)
+  const on = a.templates.filter((t) => t.on).length
+  return (
+    <>
+      <div className="rc-field rc-field--inline">
+        <span className="rc-label">Inject</span>
+        <Segmented label="Template injects" value={a.injectOn} options={ON} onChange={(injectOn) => setupActions().setAttacker({ injectOn })} />
+      </div>
+      <p className="rc-hint">Run <em>k</em> injects the <em>k</em>-th ticked payload at every offered surface; the attacker is done after the last ({on} ticked). Placeholders: <code>{'{goal}'}</code>, <code>{'{controllable}'}</code>, <code>{'{request}'}</code>.</p>
+      <ol className="rc-templates" aria-label="Payload templates">
+        {a.templates.map((t, i) => (
+          <li key={t.id} className={t.on ? undefined : 'rc-templates__off'}>
+            <div className="rc-row rc-row--spread">
+              <label className="rc-row">
+                <input type="checkbox" checked={t.on} aria-label={`Use payload ${t.name}`} onChange={(e) => setupActions().updateTemplate(t.id, { on: e.target.checked })} />
+                <input className="rc-input rc-input--mono rc-templates__name" aria-label={`Payload ${i + 1} name`} value={t.name} onChange={(e) => setupActions().updateTemplate(t.id, { name: e.target.value })} />
+              </label>
+              <button type="button" className="rc-btn rc-btn--ghost rc-btn--small" aria-label={`Remove payload ${t.name}`} onClick={() => setupActions().removeTemplate(t.id)}>✕</button>
+            </div>
+            <span className="rc-hint">{PAYLOAD_LIBRARY.find((p) => p.name === t.name)?.description}</span>
+            <textarea className="rc-input rc-input--mono" rows={Math.min(4, t.text.split('\n').length)} aria-label={`Payload ${t.name}`} value={t.text}
+              onChange={(e) => setupActions().updateTemplate(t.id, { text: e.target.value })} />
+          </li>
+        ))}
+      </ol>
+      <div className="rc-row">
+        <button type="button" className="rc-btn rc-btn--small" onClick={() => setupActions().addTemplate()}>+ Payload</button>
+        <button type="button" className="rc-btn rc-btn--small rc-btn--ghost" onClick={() => setupActions().setAttacker({ templates: a.templates.map((t) => ({ ...t, on: false })) })}>Untick all</button>
+      </div>
+    </>
+  )
+}
+
+export function AttackerPanel() {
+  const a = useSetup((s) => s.attacker)
+  const summary = a.kind === 'template' ? `template, ${a.templates.filter((t) => t.on).length} payloads` : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}` : a.kind
+  return (
+    <Card step={3} title="Attacker" summary={summary}>
+      <div className="rc-field"><Segmented label="Attacker" value={a.kind} options={KINDS} onChange={(kind) => setupActions().setAttacker({ kind })} /></div>
+      {a.kind === 'template' ? <Templates /> : null}
+      {a.kind === 'llm' ? (
+        <>
+          <div className="rc-field rc-field--inline">
+            <span className="rc-label">Inject</span>
+            <Segmented label="LLM injects" value={a.llmInjectOn} options={ON} onChange={(llmInjectOn) => setupActions().setAttacker({ llmInjectOn })} />
+          </div>
+          <p className="rc-hint">A model writes each injection from the goal, what it may see and the feedback of earlier runs. Its endpoint, model, key and prices are under Budget &amp; models.</p>
+        </>
+      ) : null}
+      {a.kind === 'replay' ? <ReplayPicker /> : null}
+      {a.kind === 'human' ? (
+        <p className="rc-hint">You are the attacker: at each surface you may write to, the page shows exactly what the attacker sees (the filtered view so far) and asks for the text to inject, or a decline. Tasks run one at a time. Ideal for live demos.</p>
+      ) : null}
+    </Card>
+  )
+}

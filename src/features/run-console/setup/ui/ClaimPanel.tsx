@@ -1,0 +1,71 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { claimFileQuery, claimsIndexQuery } from '../../queries/claims'
+import { Card } from '../../ui/Card'
+import { Modal } from '../../ui/Modal'
+import { checkClaim, draftFromClaimFile } from '../claimDraft'
+import { setupActions, useSetup } from '../setupStore'
+import { ClaimEditor } from './ClaimEditor'
+
+function ShippedClaims({ forTarget }: { forTarget: string | null }) {
+  const q = useQuery(claimsIndexQuery())
+  const client = useQueryClient()
+  const origin = useSetup((s) => s.claim.origin)
+  const [error, setError] = useState<string | null>(null)
+  if (q.error) return <p className="rc-error">Could not list the shipped claims: {q.error.message}</p>
+  const claims = (q.data ?? []).filter((c) => forTarget === null || c.target === forTarget)
+  return (
+    <div className="rc-field">
+      <label className="rc-label" htmlFor="rc-shipped">Shipped claim{forTarget ? ` for the ${forTarget}` : ''}</label>
+      <select id="rc-shipped" className="rc-input" value={claims.some((c) => c.file === origin) ? origin : ''} onChange={async (e) => {
+        const file = e.target.value
+        if (!file) return
+        try {
+          setupActions().setClaim(draftFromClaimFile(await client.fetchQuery(claimFileQuery(file)), file))
+          setError(null)
+        } catch (err) {
+          setError((err as Error).message)
+        }
+      }}>
+        <option value="">{q.isPending ? 'loading…' : 'pick a claim…'}</option>
+        {claims.map((c) => <option key={c.file} value={c.file}>{c.name} ({c.tasks} tasks)</option>)}
+      </select>
+      <span className="rc-hint">{claims.find((c) => c.file === origin)?.description ?? 'Loads into the task table below, where it can be edited.'}</span>
+      {error ? <span className="rc-issue" role="alert">{error}</span> : null}
+    </div>
+  )
+}
+
+export function ClaimPanel() {
+  const claim = useSetup((s) => s.claim)
+  const target = useSetup((s) => s.target)
+  const [editing, setEditing] = useState(false)
+  const { file, issues } = checkClaim(claim)
+  const forTarget = target.kind === 'demo' ? target.demo : null
+  return (
+    <Card step={2} title="Claim" summary={claim.tasks.length ? `${claim.name}, ${claim.tasks.length} task${claim.tasks.length === 1 ? '' : 's'}` : 'none yet'}>
+      <ShippedClaims forTarget={forTarget} />
+      {claim.tasks.length > 0 ? (
+        <ol className="rc-tasks" aria-label="Tasks of the claim">
+          {claim.tasks.map((t, i) => {
+            const bad = [...issues.keys()].some((k) => k.startsWith(`tasks.${i}.`))
+            return (
+              <li key={t.id} className={bad ? 'rc-tasks__bad' : undefined}>
+                <span className="rc-tasks__goal">{t.goal || <em className="rc-muted">no goal yet</em>}</span>
+                <span className="rc-tasks__meta">{t.config.split('\n').filter(Boolean).map((l) => <span key={l} className="rc-chip">{l}</span>)}<span className="rc-tag">{t.evaluator.type}</span></span>
+              </li>
+            )
+          })}
+        </ol>
+      ) : <p className="rc-muted">Pick a shipped claim, or write tasks yourself.</p>}
+      <div className="rc-row rc-row--spread">
+        <button type="button" className="rc-btn" onClick={() => {
+          if (claim.tasks.length === 0) setupActions().addTask()
+          setEditing(true)
+        }}>{claim.tasks.length ? 'Edit tasks…' : 'Write tasks…'}</button>
+        {file ? <span className="rc-ok rc-small">✓ valid</span> : claim.tasks.length ? <span className="rc-issue">{issues.size} problem{issues.size === 1 ? '' : 's'}: open the table</span> : null}
+      </div>
+      {editing ? <Modal label="Claim tasks" onClose={() => setEditing(false)}><ClaimEditor onClose={() => setEditing(false)} /></Modal> : null}
+    </Card>
+  )
+}

@@ -1,0 +1,50 @@
+import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../designer/forestLayout'
+import type { TagPaint } from '../../../core/sweep'
+import type { Forest } from '../../../core/tags'
+import { pct } from '../ui/format'
+import { rateColour } from './colours'
+
+
+/**
+ * The sweep's results painted back on the forest: the designer's own layout
+ * (its tidy tree), drawn read-only as SVG text, each tag with the pooled
+ * success rate of the threat models that grant it.
+ */
+export function SweepForest({ forest, paint }: { forest: Forest; paint: ReadonlyMap<string, TagPaint> }) {
+  const pos = layoutForest(forest)
+  if (pos.size === 0) return <p className="rc-muted">The forest is empty.</p>
+  const xs = [...pos.values()].map((p) => p.x)
+  const ys = [...pos.values()].map((p) => p.y)
+  const pad = 16
+  const minX = Math.min(...xs) - pad
+  const minY = Math.min(...ys) - pad
+  const width = Math.max(...xs) + TAG_NODE_WIDTH + pad - minX
+  const height = Math.max(...ys) + TAG_NODE_HEIGHT + pad - minY
+  return (
+    <figure className="rc-forest" aria-label="Success rate per tag">
+      <svg viewBox={`${minX} ${minY} ${width} ${height}`} role="img" aria-label="Forest painted with success rates" style={{ maxHeight: Math.min(height, 520) }}>
+        {forest.tags.filter((t) => t.parent !== null && pos.has(t.parent)).map((t) => {
+          const a = pos.get(t.parent!)!
+          const b = pos.get(t.name)!
+          const midY = (a.y + TAG_NODE_HEIGHT + b.y) / 2
+          return <path key={`e-${t.name}`} className="rc-forest__edge"
+            d={`M${a.x + TAG_NODE_WIDTH / 2},${a.y + TAG_NODE_HEIGHT} V${midY} H${b.x + TAG_NODE_WIDTH / 2} V${b.y}`} />
+        })}
+        {forest.tags.map((t) => {
+          const p = pos.get(t.name)!
+          const paintOf = paint.get(t.name)
+          const rate = paintOf?.rate ?? null
+          return (
+            <g key={t.name} transform={`translate(${p.x},${p.y})`} data-testid="forest-tag" data-tag={t.name} data-rate={rate === null ? '' : rate.toFixed(4)}>
+              <rect width={TAG_NODE_WIDTH} height={TAG_NODE_HEIGHT} rx={10} fill={rateColour(rate)} className="rc-forest__node" />
+              <text x={12} y={26} className="rc-forest__name">{t.name}</text>
+              <text x={12} y={52} className="rc-forest__rate">{rate === null ? 'no results' : `${pct(rate)} success`}</text>
+              <text x={12} y={70} className="rc-forest__sub">{paintOf && paintOf.models ? `${paintOf.broken}/${paintOf.models} threat models broke it` : 'not granted by any'}</text>
+            </g>
+          )
+        })}
+      </svg>
+      <figcaption className="rc-hint">Per tag: successful tasks / completed tasks over the threat models whose scope or read-only covers it (granting a tag covers its subtree).</figcaption>
+    </figure>
+  )
+}

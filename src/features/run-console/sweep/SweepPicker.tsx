@@ -1,0 +1,85 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useRef } from 'react'
+import { combinationAt, countCombinations, subtreeCounts, type SecurityDomain } from '../../../core/tags'
+import { countPick } from '../../../core/sweep'
+import { pickOf } from './pickOf'
+import { checkNumber, RULES } from '../setup/numbers'
+import { setupActions, useSetup } from '../setup/setupStore'
+import type { SweepSetup } from '../setup/setupTypes'
+import { ScopeChips } from '../ui/Chips'
+import { Segmented } from '../ui/Segmented'
+
+const MODES: ReadonlyArray<{ value: SweepSetup['mode']; label: string }> = [
+  { value: 'all', label: 'All threat models' }, { value: 'tag', label: 'All granting a tag' }, { value: 'pick', label: 'Pick from the list' },
+]
+
+
+/** The distinct combinations, reference order, #0 (empty) left out; checkable, virtualized, decoded by index. */
+function CombinationChecklist({ domain }: { domain: SecurityDomain }) {
+  const picked = useSetup((s) => s.sweep.picked)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const total = countCombinations(domain) - 1n
+  const counts = subtreeCounts(domain)
+  const count = Number(total < 200_000n ? total : 200_000n)
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is the project's virtualizer; the compiler cannot memoize it
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => 28, overscan: 8 })
+  const chosen = new Set(picked)
+  return (
+    <div ref={scrollRef} className="rc-combos" role="list" aria-label="Distinct threat models">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const index = BigInt(v.index + 1)
+          const names = combinationAt(domain, index, counts).map((t) => t.name)
+          const key = index.toString()
+          return (
+            <label key={key} role="listitem" className="rc-combo" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: 28, transform: `translateY(${v.start}px)` }}>
+              <input type="checkbox" checked={chosen.has(key)} aria-label={`Threat model #${key}: ${names.join(', ')}`} onChange={() => setupActions().togglePick(key)} />
+              <span className="rc-muted rc-combo__index">#{key}</span>
+              <ScopeChips scope={names} readOnly={[]} />
+            </label>
+          )
+        })}
+      </div>
+    </div>
+  )
+}
+
+export function SweepPicker({ domain, forestError }: { domain: SecurityDomain | null; forestError: string | null }) {
+  const sweep = useSetup((s) => s.sweep)
+  const parallel = useSetup((s) => s.threat.parallelModels)
+  if (domain === null) return <p className="rc-error">The designer’s forest is not one superred would accept ({forestError}): fix it to sweep its threat models.</p>
+  let count: bigint | null = null
+  let problem: string | null = sweep.mode === 'tag' && sweep.tag === '' ? 'pick a tag' : null
+  if (problem === null) {
+    try {
+      count = countPick(domain, pickOf(sweep))
+    } catch (e) {
+      problem = (e as Error).message
+    }
+  }
+  const limit = checkNumber(sweep.limit, { label: 'At most', min: 1, integer: true })
+  const par = checkNumber(parallel, RULES.parallelModels)
+  return (
+    <div className="rc-sweep-picker">
+      <div className="rc-row">
+        <Segmented label="Which threat models" value={sweep.mode} options={MODES} onChange={(mode) => setupActions().setSweep({ mode })} />
+        {sweep.mode === 'tag' ? (
+          <select className="rc-input rc-input--auto" aria-label="Tag the threat models grant" value={sweep.tag} onChange={(e) => setupActions().setSweep({ tag: e.target.value })}>
+            <option value="">pick a tag…</option>
+            {domain.tags.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
+          </select>
+        ) : null}
+        {sweep.mode === 'pick' && sweep.picked.length > 0 ? <button type="button" className="rc-btn rc-btn--small" onClick={() => setupActions().setSweep({ picked: [] })}>Clear picks</button> : null}
+      </div>
+      {sweep.mode === 'pick' ? <CombinationChecklist domain={domain} /> : null}
+      <div className="rc-row rc-sweep-picker__limits">
+        <label className="rc-row">At most <input className="rc-input rc-input--num" aria-label="At most this many threat models" value={sweep.limit} aria-invalid={limit.error ? true : undefined} onChange={(e) => setupActions().setSweep({ limit: e.target.value })} /></label>
+        <label className="rc-row"><input className="rc-input rc-input--num" aria-label="Threat models at once" value={parallel} aria-invalid={par.error ? true : undefined} onChange={(e) => setupActions().setThreat({ parallelModels: e.target.value })} /> at once</label>
+        <span className="rc-muted" data-testid="sweep-count">
+          {problem ?? `${count!.toLocaleString('en-US')} threat model${count === 1n ? '' : 's'} match (the empty scope is skipped)`}
+        </span>
+      </div>
+      {limit.error || par.error ? <p className="rc-issue">{limit.error ?? par.error}</p> : null}
+    </div>
+  )
+}

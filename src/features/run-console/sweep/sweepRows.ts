@@ -1,0 +1,71 @@
+/**
+ * A sweep's grid rows, from the live run (while it runs) or from each
+ * experiment's manifest.json (after it, and after a reload), in one shape;
+ * and the outcomes the forest painting and the wider-did-worse check read.
+ */
+import { queryOptions } from '@tanstack/react-query'
+import { ManifestFile, readOptional, joinPath, type ManifestFile as Manifest } from '../../../core/results'
+import type { ModelOutcome } from '../../../core/sweep'
+import { resultsStorage } from '../engine/resultsStorage'
+import type { SweepRecord } from '../engine/sweepRecords'
+import { laneTotals } from '../live/liveSelectors'
+import type { RunSession } from '../live/liveTypes'
+import { runKeys } from '../queries/queryClient'
+
+export interface SweepCell {
+  readonly index: number
+  readonly status: string
+  readonly error?: string | null
+}
+
+export interface SweepRow {
+  readonly dir: string
+  readonly index: string
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+  readonly state: 'queued' | 'running' | 'complete' | 'incomplete' | 'missing'
+  readonly cells: readonly SweepCell[]
+  readonly nTasks: number
+  readonly nSuccess: number
+  readonly nCompleted: number
+}
+
+export function rowsFromLive(record: SweepRecord, session: RunSession): SweepRow[] {
+  return record.models.map((m) => {
+    const lane = session.lanes[m.dir]
+    if (!lane) return { ...m, state: 'missing', cells: [], nTasks: 0, nSuccess: 0, nCompleted: 0 }
+    const t = laneTotals(lane)
+    const cells = [
+      ...lane.finished.map((f) => ({ index: f.index, status: f.status, error: f.error })),
+      ...Object.values(lane.running).map((r) => ({ index: r.index, status: 'running' })),
+    ].sort((a, b) => a.index - b.index)
+    const state = lane.status === 'queued' ? 'queued' : lane.status === 'running' ? 'running' : lane.status === 'done' ? 'complete' : 'incomplete'
+    return { ...m, state, cells, nTasks: lane.info.nTasks, nSuccess: t.successes, nCompleted: t.completed }
+  })
+}
+
+export function rowsFromManifests(record: SweepRecord, manifests: ReadonlyMap<string, Manifest | null>): SweepRow[] {
+  return record.models.map((m) => {
+    const man = manifests.get(m.dir) ?? null
+    if (man === null) return { ...m, state: 'missing', cells: [], nTasks: 0, nSuccess: 0, nCompleted: 0 }
+    return {
+      ...m, state: man.status === 'complete' ? 'complete' : 'incomplete',
+      cells: man.tasks.map((t) => ({ index: t.index, status: t.status })),
+      nTasks: man.experiment.n_tasks ?? man.tasks.length, nSuccess: man.summary.n_success ?? 0, nCompleted: man.summary.n_completed ?? 0,
+    }
+  })
+}
+
+export function outcomesOf(rows: readonly SweepRow[]): ModelOutcome[] {
+  return rows.map((r) => ({ key: r.dir, scope: r.scope, readOnly: r.readOnly, nSuccess: r.nSuccess, nCompleted: r.nCompleted }))
+}
+
+export const sweepManifestsQuery = (record: SweepRecord) => queryOptions({
+  queryKey: [...runKeys.sweep(record.id), 'manifests'],
+  queryFn: async () => {
+    const storage = resultsStorage()
+    const entries = await Promise.all(record.models.map(async (m) =>
+      [m.dir, await readOptional(storage, joinPath(m.dir, 'manifest.json'), ManifestFile).catch(() => null)] as const))
+    return new Map(entries)
+  },
+})
