@@ -1,9 +1,15 @@
 import { useQuery } from '@tanstack/react-query'
+import type { ExperimentsIndexRow } from '../../../core/results'
 import { Link } from 'wouter'
 import { downloadExperimentsZip } from '../engine/downloadZip'
 import { experimentsQuery, sweepsQuery } from '../queries/results'
 import { runQueryClient, runKeys } from '../queries/queryClient'
 import { ExperimentList } from './ExperimentList'
+
+/** Unfinished first (they are the ones being watched), then the most recently completed. */
+function newestFirst(rows: readonly ExperimentsIndexRow[]): ExperimentsIndexRow[] {
+  return [...rows].sort((a, b) => (a.completed_at === null ? -1 : 0) - (b.completed_at === null ? -1 : 0) || (b.completed_at ?? '').localeCompare(a.completed_at ?? ''))
+}
 
 function Sweeps() {
   const q = useQuery(sweepsQuery())
@@ -35,7 +41,7 @@ export function ResultsPage() {
       <Sweeps />
       {q.error ? <p className="rc-error">Could not read this browser’s results: {q.error.message}</p> : null}
       {q.isPending ? <p className="rc-muted" role="status">Reading this browser’s results…</p> : null}
-      {q.data ? (q.data.length ? <ExperimentList rows={q.data} /> : <p className="rc-muted">No runs yet: set up a run on the Run tab.</p>) : null}
+      {q.data ? (q.data.length ? <ExperimentList rows={newestFirst(q.data)} /> : <p className="rc-muted">No runs yet: set up a run on the Run tab.</p>) : null}
     </>
   )
 }

@@ -11,11 +11,10 @@ const KIND_LABEL: Record<TaskDraft['evaluator']['type'], string> = {
 
 function Cell({ label, issue, children }: { label: string; issue?: string; children: ReactNode }) {
   return (
-    <label className="rc-cell">
-      <span className="rc-cell__label">{label}</span>
-      {children}
+    <div className="rc-cell">
+      <label className="rc-cell__wrap"><span className="rc-cell__label">{label}</span>{children}</label>
       {issue ? <span className="rc-issue" role="alert">{issue}</span> : null}
-    </label>
+    </div>
   )
 }
 
