@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 
 // Ports are configurable so that two checkouts can run e2e side by side.
 const appPort = Number(process.env.E2E_APP_PORT ?? 4173)
+const outDir = `node_modules/.cache/e2e-dist-${appPort}`
 
 export default defineConfig({
   testDir: './e2e',
@@ -25,7 +26,8 @@ export default defineConfig({
   }],
   webServer: [
     {
-      command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${appPort} --strictPort`,
+      // A build directory per port: two checkouts (or engineers) running e2e at once never serve each other's half-written dist/.
+      command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${appPort} --strictPort`,
       url: `http://127.0.0.1:${appPort}`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,

@@ -26,7 +26,7 @@ export const forestFindingsOf = memoizeOne(forestFindings)
 export const scopeFindingsOf = memoizeOne((doc: DesignDoc) => scopeFindings(doc, doc, domainOf(doc.tags)))
 
 export const readingOf = memoizeOne((tags: readonly DesignTag[], scope: readonly TagId[], readOnly: readonly TagId[]) =>
-  attackerReading(tags, { scope, readOnly }))
+  attackerReading(tags, { scope, readOnly }, coverageOf(tags, scope, readOnly)))
 
 export const countsOf = memoizeOne((tags: readonly DesignTag[]) => {
   const d = domainOf(tags)

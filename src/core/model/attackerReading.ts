@@ -5,7 +5,7 @@
  * see the reply. Blind to system."
  */
 import { childrenIndex, type DesignTag, type ScopePair, type TagId } from './doc'
-import { coverage } from './coverage'
+import { coverage, type Coverage } from './coverage'
 
 export interface ReadingItem {
   id: TagId
@@ -31,8 +31,7 @@ export function joinWords(parts: readonly string[], sep = ', '): string {
   return `${parts.slice(0, -1).join(sep)}${last}${parts[parts.length - 1]}`
 }
 
-export function attackerReading(tags: readonly DesignTag[], pair: ScopePair): AttackerReading {
-  const cov = coverage(tags, pair)
+export function attackerReading(tags: readonly DesignTag[], pair: ScopePair, cov: ReadonlyMap<TagId, Coverage> = coverage(tags, pair)): AttackerReading {
   const children = childrenIndex(tags)
   const size = (id: TagId): number => {
     let n = 0

@@ -6,17 +6,23 @@ import type { TagId } from '../../core/model'
 import { designerStore, useDesigner } from '../../stores/designerStore'
 import { coverageOf, selectDoc } from '../../stores/selectors'
 import { cycleAccess } from './designerActions'
-import { createGraphBuilder, type TagFlowNode } from './forestNodes'
-import { layoutOf } from './layoutCache'
+import { createNodeBuilder, type TagFlowNode } from './forestNodes'
+import { edgesFor, layoutOf } from './layoutCache'
+import { TagEdge } from './TagEdge'
 import { TagNode } from './TagNode'
 import { useTagDrag } from './useTagDrag'
+import { MIN_ZOOM } from './useFitView'
+import { InitialFit } from './InitialFit'
 import { EmptyForest } from './EmptyForest'
 
 const nodeTypes = { tag: TagNode }
+const edgeTypes = { tag: TagEdge }
 const MINIMAP_COLOUR: Record<string, string> = { write: '#e03131', read: '#1c7ed6', none: '#adb5bd' }
 
 /** Large forests render only what is on screen; an export asks for everything. */
 const VISIBLE_ONLY_FROM = 150
+/** The overview draws every tag on each change: past this size it is off unless asked for. */
+const MINIMAP_UP_TO = 500
 
 /**
  * The forest as a React Flow graph. Layout and wiring only: nodes are derived
@@ -28,13 +34,16 @@ export function ForestCanvas() {
   const doc = useDesigner(selectDoc)
   const selected = useDesigner((s) => s.selected)
   const mode = useDesigner((s) => s.mode)
-  const [build] = useState(createGraphBuilder)
+  const [build] = useState(createNodeBuilder)
+  const [mapWanted, setMapWanted] = useState<boolean | null>(null)
+  const showMap = mapWanted ?? doc.tags.length <= MINIMAP_UP_TO
   const { drag, onNodeDragStart, onNodeDrag, onNodeDragStop } = useTagDrag()
 
   const layout = layoutOf(doc.tags)
   const coverage = coverageOf(doc.tags, doc.scope, doc.readOnly)
   const selectedSet = useMemo(() => new Set(selected), [selected])
-  const { nodes, edges } = useMemo(
+  const edges = edgesFor(doc.tags)
+  const nodes = useMemo(
     () => build({
       doc, layout, coverage, selected: selectedSet, draggable: mode === 'design',
       dragPositions: drag?.positions ?? null, drop: drag?.drop?.over ?? null,
@@ -72,6 +81,7 @@ export function ForestCanvas() {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
         onNodeClick={onNodeClick}
         onNodeDoubleClick={onNodeDoubleClick}
@@ -80,9 +90,7 @@ export function ForestCanvas() {
         onNodeDrag={onNodeDrag}
         onNodeDragStop={onNodeDragStop}
         onlyRenderVisibleElements={!renderAll && doc.tags.length >= VISIBLE_ONLY_FROM}
-        fitView
-        fitViewOptions={{ maxZoom: 1.1, padding: 0.15 }}
-        minZoom={0.05}
+        minZoom={MIN_ZOOM}
         maxZoom={2}
         nodesConnectable={false}
         edgesFocusable={false}
@@ -94,9 +102,18 @@ export function ForestCanvas() {
         zoomOnDoubleClick={false}
         proOptions={{ hideAttribution: true }}
       >
+        <InitialFit />
         <Background gap={24} />
-        <MiniMap pannable zoomable ariaLabel="Overview of the forest"
-          nodeColor={(n) => MINIMAP_COLOUR[(n as TagFlowNode).className?.match(/eff-(\w+)/)?.[1] ?? 'none']} />
+        {showMap ? (
+          <MiniMap pannable zoomable ariaLabel="Overview of the forest"
+            nodeColor={(n) => MINIMAP_COLOUR[(n as TagFlowNode).className?.match(/eff-(\w+)/)?.[1] ?? 'none']} />
+        ) : null}
+        <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
+          <button type="button" className="btn btn--small" onClick={() => setMapWanted(!showMap)}
+            title={doc.tags.length > MINIMAP_UP_TO ? `Off by default past ${MINIMAP_UP_TO.toLocaleString('en-US')} tags: it redraws every tag on each change` : undefined}>
+            {showMap ? 'Hide overview' : 'Show overview'}
+          </button>
+        </Panel>
         <Controls showInteractive={false} />
         {drag?.drop ? (
           <Panel position="top-center" className="drop-hint" role="status">{drag.drop.hint}</Panel>

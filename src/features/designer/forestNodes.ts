@@ -1,11 +1,11 @@
 /**
- * React Flow nodes and parent → child edges derived from the document. A
- * builder keeps the previous node and edge objects and reuses each one whose
- * inputs did not change, so React Flow re-renders only the tags a click
- * touched, even in a forest of thousands.
+ * React Flow nodes and parent → child edges derived from the document. The
+ * node builder keeps the previous node objects and reuses each one whose
+ * inputs did not change (and the whole array when none did), so React Flow
+ * re-renders only the tags a click touched, even in a forest of thousands.
  */
-import type { Edge, Node, XYPosition } from '@xyflow/react'
-import { accessIn, type Coverage, type DesignDoc, type TagId } from '../../core/model'
+import { Position, type Edge, type Node, type NodeHandle, type XYPosition } from '@xyflow/react'
+import type { Coverage, DesignDoc, TagId } from '../../core/model'
 import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
 
 export type TagNodeData = { tagId: TagId }
@@ -27,54 +27,83 @@ function dataAttributes(attrs: Record<`data-${string}`, string>): Node['domAttri
   return attrs
 }
 
-export function createGraphBuilder(): (inputs: GraphInputs) => { nodes: TagFlowNode[]; edges: Edge[] } {
-  let nodeCache = new Map<string, { key: string; node: TagFlowNode }>()
-  let edgeCache = new Map<string, { key: string; edge: Edge }>()
+/**
+ * Where each tag's edges attach (top and bottom centre), given up front: React
+ * Flow otherwise mounts every node once just to measure its handles, which
+ * defeats onlyRenderVisibleElements on a forest of thousands.
+ */
+const HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Top, x: TAG_NODE_WIDTH / 2 - 0.5, y: -0.5, width: 1, height: 1 },
+  { type: 'source', position: Position.Bottom, x: TAG_NODE_WIDTH / 2 - 0.5, y: TAG_NODE_HEIGHT - 0.5, width: 1, height: 1 },
+]
+
+interface Entry {
+  x: number
+  y: number
+  name: string
+  access: string
+  eff: string
+  selected: boolean
+  draggable: boolean
+  drop: string
+  node: TagFlowNode
+}
+
+export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
+  // Mutated in place and compared field by field: a click on a 5,000-tag forest allocates ~nothing.
+  const cache = new Map<string, Entry>()
+  let last: TagFlowNode[] = []
   return ({ doc, layout, coverage, selected, draggable, dragPositions, drop: dropMark }) => {
-    const nextNodes = new Map<string, { key: string; node: TagFlowNode }>()
-    const nextEdges = new Map<string, { key: string; edge: Edge }>()
-    const nodes: TagFlowNode[] = []
-    const edges: Edge[] = []
-    for (const tag of doc.tags) {
+    const nodes: TagFlowNode[] = new Array(doc.tags.length)
+    let same = doc.tags.length === last.length
+    const scope = new Set(doc.scope)
+    const readOnly = new Set(doc.readOnly)
+    for (let i = 0; i < doc.tags.length; i++) {
+      const tag = doc.tags[i]
       const pos = dragPositions?.get(tag.id) ?? layout.get(tag.id) ?? { x: 0, y: 0 }
-      const access = accessIn(doc, tag.id)
+      const access = scope.has(tag.id) ? 'scope' : readOnly.has(tag.id) ? 'read_only' : 'none'
       const eff = coverage.get(tag.id)?.effective ?? 'none'
       const isSelected = selected.has(tag.id)
       const drop = dropMark?.id === tag.id ? dropMark.side : ''
-      const key = `${pos.x}|${pos.y}|${tag.name}|${access}|${eff}|${isSelected}|${draggable}|${drop}`
-      const old = nodeCache.get(tag.id)
-      const node: TagFlowNode = old && old.key === key ? old.node : {
-        id: tag.id,
-        type: 'tag',
-        position: { x: pos.x, y: pos.y },
-        width: TAG_NODE_WIDTH,
-        height: TAG_NODE_HEIGHT,
-        data: { tagId: tag.id },
-        selected: isSelected,
-        draggable,
-        // The accessible name of the node is the tag's name; its grant is an attribute beside it.
-        ariaLabel: tag.name,
-        domAttributes: dataAttributes({ 'data-access': access, 'data-coverage': eff }),
-        className: `tag-flow-node eff-${eff}${drop ? ` is-drop-${drop}` : ''}`,
-      }
-      nextNodes.set(tag.id, { key, node })
-      nodes.push(node)
-      if (tag.parent !== null && layout.has(tag.parent)) {
-        const id = `${tag.parent}->${tag.id}`
-        // An edge inside a covered subtree takes the colour of that coverage.
-        const parentEff = coverage.get(tag.parent)?.effective ?? 'none'
-        const edgeEff = parentEff === eff ? eff : 'none'
-        const ekey = edgeEff
-        const olde = edgeCache.get(id)
-        const edge = olde && olde.key === ekey ? olde.edge : {
-          id, source: tag.parent, target: tag.id, type: 'smoothstep', className: `tag-edge eff-${edgeEff}`, focusable: false, selectable: false,
+      let e = cache.get(tag.id)
+      if (!e || e.x !== pos.x || e.y !== pos.y || e.name !== tag.name || e.access !== access || e.eff !== eff ||
+        e.selected !== isSelected || e.draggable !== draggable || e.drop !== drop) {
+        e = {
+          x: pos.x, y: pos.y, name: tag.name, access, eff, selected: isSelected, draggable, drop,
+          node: {
+            id: tag.id,
+            type: 'tag',
+            position: { x: pos.x, y: pos.y },
+            width: TAG_NODE_WIDTH,
+            height: TAG_NODE_HEIGHT,
+            handles: HANDLES,
+            data: { tagId: tag.id },
+            selected: isSelected,
+            draggable,
+            // The accessible name of the node is the tag's name; its grant is an attribute beside it.
+            ariaLabel: tag.name,
+            domAttributes: dataAttributes({ 'data-access': access, 'data-coverage': eff }),
+            className: `tag-flow-node eff-${eff}${drop ? ` is-drop-${drop}` : ''}`,
+          },
         }
-        nextEdges.set(id, { key: ekey, edge })
-        edges.push(edge)
+        cache.set(tag.id, e)
       }
+      if (same && last[i] !== e.node) same = false
+      nodes[i] = e.node
     }
-    nodeCache = nextNodes
-    edgeCache = nextEdges
-    return { nodes, edges }
+    if (cache.size > doc.tags.length) {
+      const ids = new Set(doc.tags.map((t) => t.id))
+      for (const id of cache.keys()) if (!ids.has(id as TagId)) cache.delete(id)
+    }
+    if (!same) last = nodes
+    return last
   }
+}
+
+/** Parent → child edges; they depend on the tree only (each edge reads its own colour). */
+export function edgesOf(tags: DesignDoc['tags']): Edge[] {
+  const ids = new Set(tags.map((t) => t.id))
+  return tags.flatMap((t) => (t.parent !== null && ids.has(t.parent)
+    ? [{ id: `${t.parent}->${t.id}`, source: t.parent, target: t.id, type: 'tag', focusable: false, selectable: false }]
+    : []))
 }

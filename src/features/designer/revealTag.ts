@@ -2,9 +2,16 @@ import type { ReactFlowInstance } from '@xyflow/react'
 import type { TagId } from '../../core/model'
 import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
 
-const MARGIN = 40
+const MARGIN = 24
 
-/** Pans (keeping the zoom) so that a tag is on screen, once React Flow knows where it is. */
+/** How far to move a span [a, b] so that it sits inside [lo, hi] (0 when it already does). */
+function nudge(a: number, b: number, lo: number, hi: number): number {
+  if (a < lo) return lo - a
+  if (b > hi) return Math.max(hi - b, lo - a)
+  return 0
+}
+
+/** Pans by the least amount (keeping the zoom) that brings a tag on screen, once React Flow knows where it is. */
 export function revealTag(flow: ReactFlowInstance, id: TagId): void {
   requestAnimationFrame(() => {
     const node = flow.getInternalNode(id)
@@ -14,7 +21,8 @@ export function revealTag(flow: ReactFlowInstance, id: TagId): void {
     const p = node.internals.positionAbsolute
     const left = p.x * zoom + x
     const top = p.y * zoom + y
-    const inside = left >= MARGIN && top >= MARGIN && left + TAG_NODE_WIDTH * zoom <= pane.width - MARGIN && top + TAG_NODE_HEIGHT * zoom <= pane.height - MARGIN
-    if (!inside) void flow.setCenter(p.x + TAG_NODE_WIDTH / 2, p.y + TAG_NODE_HEIGHT / 2, { zoom, duration: 200 })
+    const dx = nudge(left, left + TAG_NODE_WIDTH * zoom, MARGIN, pane.width - MARGIN)
+    const dy = nudge(top, top + TAG_NODE_HEIGHT * zoom, MARGIN, pane.height - MARGIN)
+    if (dx !== 0 || dy !== 0) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 })
   })
 }

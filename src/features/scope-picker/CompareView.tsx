@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { compareThreatModels, pairNames, type ScopePair } from '../../core/model'
+import { attackerReading, compareThreatModels, pairNames, type ScopePair } from '../../core/model'
 import { useTargetManifest } from '../../server-state/targetManifest'
 import { useDesigner } from '../../stores/designerStore'
-import { readingOf, selectDoc } from '../../stores/selectors'
+import { selectDoc } from '../../stores/selectors'
 import { useWorkspace } from '../../stores/workspaceStore'
 import { ACCESS_LABEL } from './labels'
 import { offeredFor } from './offered'
@@ -29,7 +29,7 @@ export function CompareView() {
   const side = (o: typeof a) => {
     const names = pairNames(doc, o.pair)
     const offered = manifest ? offeredFor(manifest, names.scope, names.readOnly) : null
-    return { names, reading: readingOf(doc.tags, o.pair.scope, o.pair.readOnly).summary, offered }
+    return { names, reading: attackerReading(doc.tags, o.pair).summary, offered }
   }
   if (models.length === 0) return <p className="muted">Save a threat model to compare it with the current scope, side by side.</p>
   const sa = side(a)
