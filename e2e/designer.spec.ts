@@ -201,3 +201,22 @@ test('lists workspaces, renames, switches and deletes them', async ({ page }) =>
   await expect(sidebar.getByRole('listitem')).toHaveCount(1)
   await expect(tag(page, 'system')).toBeVisible()
 })
+
+test('multi-selects with Shift-click, moves the selection with one drag, deletes it with one key and undoes it', async ({ page }) => {
+  await openDesigner(page)
+  await tag(page, 'system_prompt').click()
+  await tag(page, 'model').click({ modifiers: ['Shift'] })
+  await expect(page.getByRole('region', { name: '2 tags selected' })).toBeVisible()
+  await dragTo(page, tag(page, 'model'), await centre(tag(page, 'user')))
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3)
+  for (const name of ['system_prompt', 'model']) {
+    await tag(page, name).click()
+    await expect(page.locator('#inspector-parent option:checked')).toHaveText('user')
+  }
+  await tag(page, 'system_prompt').click()
+  await tag(page, 'model').click({ modifiers: ['Shift'] })
+  await page.keyboard.press('Delete')
+  await expect(page.locator('.react-flow__node')).toHaveCount(3)
+  await page.keyboard.press('Control+z')
+  await expect(page.locator('.react-flow__node')).toHaveCount(5)
+})

@@ -65,7 +65,10 @@ export function ForestCanvas() {
     // The pointer does not move focus on the canvas (the pan/zoom layer swallows it): move it
     // here, so that Space, Delete or Tab act on this tag and not on the last button pressed.
     if (event.currentTarget instanceof HTMLElement) event.currentTarget.focus({ preventScroll: true })
-    if (designerStore.getState().mode === 'scope' && !event.shiftKey && !event.metaKey && !event.ctrlKey) cycleAccess([node.id as TagId])
+    if (event.shiftKey || event.metaKey || event.ctrlKey) return
+    // A plain click selects just this tag, even inside a multi-selection (React Flow would keep them all).
+    designerStore.getState().select([node.id as TagId])
+    if (designerStore.getState().mode === 'scope') cycleAccess([node.id as TagId])
   }
   const onNodeDoubleClick: NodeMouseHandler<TagFlowNode> = (_e, node) => {
     if (designerStore.getState().mode === 'design') designerStore.getState().setEditing(node.id as TagId)

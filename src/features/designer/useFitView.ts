@@ -6,6 +6,9 @@ import { layoutOf } from './layoutCache'
 
 export const MIN_ZOOM = 0.05
 const MAX_FIT_ZOOM = 1.1
+/** Below this a tag's name is unreadable: a larger forest is framed from its top-left corner instead (zoom out to see it all). */
+const MIN_FIT_ZOOM = 0.4
+const PAD = 24
 /** Room under the lowest row for the notes shown beside tags. */
 const NOTES = 60
 
@@ -33,7 +36,11 @@ export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration
     maxY = Math.max(maxY, p.y + TAG_NODE_HEIGHT + NOTES)
   }
   const vp = getViewportForBounds({ x: minX, y: minY, width: maxX - minX, height: maxY - minY }, pane.width, pane.height, MIN_ZOOM, MAX_FIT_ZOOM, 0.12)
-  void flow.setViewport(vp, { duration })
+  if (vp.zoom >= MIN_FIT_ZOOM) {
+    void flow.setViewport(vp, { duration })
+    return
+  }
+  void flow.setViewport({ x: PAD - minX * MIN_FIT_ZOOM, y: PAD - minY * MIN_FIT_ZOOM, zoom: MIN_FIT_ZOOM }, { duration })
 }
 
 /** Fits the forest to the view (after the store has the new forest: the layout is read from it). */
