@@ -9,9 +9,9 @@ import { CHATBOT_FOREST } from '../core/tags'
 import { decodePermalink, PermalinkError, permalinkPayload } from '../lib/permalink'
 import { designerStore } from '../stores/designerStore'
 import { newTagId } from '../stores/ids'
-import { notify } from '../stores/noticeStore'
+import { notify, noticeStore } from '../stores/noticeStore'
 import { openWorkspaceRepo } from '../stores/workspaceRepo'
-import { createWorkspaceService, serviceRef, type WorkspaceService } from '../stores/workspaceService'
+import { createWorkspaceService, describeSaveError, serviceRef, type WorkspaceService } from '../stores/workspaceService'
 import { workspaceStore } from '../stores/workspaceStore'
 
 async function openSharedLink(service: WorkspaceService): Promise<void> {
@@ -37,7 +37,13 @@ async function boot(): Promise<void> {
   } catch (e) {
     throw new Error(`This browser refused to open local storage (IndexedDB), so nothing could be saved: ${(e as Error).message}`, { cause: e })
   }
-  const service = createWorkspaceService(repo, designerStore, workspaceStore)
+  const service = createWorkspaceService(repo, designerStore, workspaceStore, {
+    onSaveError: (e) => notify('error', describeSaveError(e)),
+    onSaveRecovered: () => {
+      noticeStore.setState((s) => ({ notices: s.notices.filter((n) => !n.text.startsWith('Not saved')) }))
+      notify('info', 'Saved again: everything in this workspace is on disk.')
+    },
+  })
   serviceRef.current = service
   const { damaged } = await service.boot(() => ({ name: 'Chatbot (guide example)', doc: docFromForest(CHATBOT_FOREST, newTagId) }))
   if (damaged.length > 0) notify('error', `${damaged.length} saved workspace${damaged.length === 1 ? '' : 's'} could not be read and ${damaged.length === 1 ? 'was' : 'were'} left untouched on disk (${damaged.join(', ')}).`)

@@ -1,10 +1,12 @@
 /**
  * Where workspaces live: IndexedDB through idb. One object store of workspace
- * records and one of settings (which workspace is open). Reads are parsed
- * (WorkspaceRecordSchema): an entry that no longer parses is reported by id and
- * left untouched on disk, never overwritten.
+ * records and one of settings (which workspace is open). Reads are migrated
+ * from older versions (workspaceMigrations.ts) and parsed (WorkspaceRecordSchema):
+ * an entry that still does not parse, or comes from a newer version, is
+ * reported by id and left untouched on disk, never overwritten.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
+import { migrateWorkspaceRecord } from './workspaceMigrations'
 import { WorkspaceRecordSchema, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
 
 interface RedscopeDb extends DBSchema {
@@ -25,14 +27,25 @@ export const DB_NAME = 'redscope'
 
 export async function openWorkspaceRepo(name = DB_NAME): Promise<WorkspaceRepo> {
   const db: IDBPDatabase<RedscopeDb> = await openDB<RedscopeDb>(name, 1, {
-    upgrade(d) {
-      d.createObjectStore('workspaces', { keyPath: 'id' })
-      d.createObjectStore('settings')
+    // One step per database version, so a later version adds its stores without touching these.
+    upgrade(d, oldVersion) {
+      if (oldVersion < 1) {
+        d.createObjectStore('workspaces', { keyPath: 'id' })
+        d.createObjectStore('settings')
+      }
     },
   })
   const parse = (raw: unknown) => {
-    const r = WorkspaceRecordSchema.safeParse(raw)
+    const migrated = migrateWorkspaceRecord(raw)
+    if (!migrated.ok) return undefined
+    const r = WorkspaceRecordSchema.safeParse(migrated.record)
     return r.success ? r.data : undefined
+  }
+  /** Why a record that does not parse was left alone, for the notice. */
+  const why = (raw: unknown) => {
+    const id = String((raw as { id?: unknown })?.id ?? '?')
+    const migrated = migrateWorkspaceRecord(raw)
+    return migrated.ok ? id : `${id}: ${migrated.reason}`
   }
   return {
     async list() {
@@ -42,7 +55,7 @@ export async function openWorkspaceRepo(name = DB_NAME): Promise<WorkspaceRepo> 
       for (const r of raw) {
         const ok = parse(r)
         if (ok) records.push(ok)
-        else damaged.push(String((r as { id?: unknown })?.id ?? '?'))
+        else damaged.push(why(r))
       }
       records.sort((a, b) => a.createdAt - b.createdAt)
       return { records, damaged }

@@ -110,6 +110,6 @@ describe('workspaces and autosave (IndexedDB)', () => {
     a.service.stop()
     await repo.put({ id: 'broken', v: 99 } as never)
     const { damaged } = await createWorkspaceService(repo, createDesignerStore(), createWorkspaceStore()).boot(seed)
-    expect(damaged).toEqual(['broken'])
+    expect(damaged).toEqual(['broken: saved by a newer redscope (version 99; this one reads up to 1)'])
   })
 })

@@ -26,8 +26,28 @@ export interface WorkspaceService {
   stop(): void
 }
 
-export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<DesignerState>, workspaces: StoreApi<WorkspaceState>): WorkspaceService {
+export interface SaveProblems {
+  /** An autosave failed (storage full, storage revoked): the user must be told, the edit is still in memory. */
+  onSaveError(error: unknown): void
+  /** A save worked again after a failure. */
+  onSaveRecovered?(): void
+}
+
+/** The words for a failed save: a full storage is named as such, with what to do. */
+export function describeSaveError(error: unknown): string {
+  const name = (error as { name?: string })?.name
+  const message = (error as { message?: string })?.message ?? String(error)
+  if (name === 'QuotaExceededError' || /quota/i.test(message)) {
+    return 'Not saved: this browser\'s storage for redscope is full (QuotaExceededError). Your edits are kept in this tab only: ' +
+      'delete old workspaces or results in this browser, or export the forest, and the next edit is saved again.'
+  }
+  return `Not saved: the browser refused to write the workspace (${name ?? 'Error'}: ${message}). Your edits are kept in this tab only.`
+}
+
+export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<DesignerState>, workspaces: StoreApi<WorkspaceState>,
+  problems: SaveProblems = { onSaveError: (e) => console.error(describeSaveError(e)) }): WorkspaceService {
   let scheduled = false
+  let failing = false
   let lastWrite: Promise<void> = Promise.resolve()
   // The document as last written or loaded: opening a workspace is not an edit.
   let onDisk: DesignDoc | null = null
@@ -47,7 +67,16 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
       if (!record) return
       onDisk = record.doc
       // Each write is its own transaction, started at once; IndexedDB applies them in order.
-      lastWrite = repo.put(record)
+      // A failed write is reported, never silent, and leaves the document marked unsaved.
+      lastWrite = repo.put(record).then(() => {
+        if (!failing) return
+        failing = false
+        problems.onSaveRecovered?.()
+      }, (error: unknown) => {
+        if (onDisk === record.doc) onDisk = null
+        failing = true
+        problems.onSaveError(error)
+      })
       workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === record.id ? summaryOf(record) : x)) }))
     })
   }
