@@ -10,8 +10,11 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
+import type { Storage } from '../core/results'
 import { startScriptedLlm, type ScriptedLlm } from '../testing/scriptedLlm'
 import { startScriptedTarget, type Mode, type ScriptedTarget } from '../testing/scriptedTarget'
+import { runCommand } from './commands/run'
 import { main } from './main'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-faults-'))
@@ -157,4 +160,65 @@ describe('LLM endpoint faults through redscope run --optimizer llm', () => {
     const asked = llm.calls.slice(callsBefore).map((c) => goals.find((g) => c.messages.some((m) => m.content.includes(g))))
     expect([...new Set(asked)].sort()).toEqual(['goal-nousage', 'goal-ratelimit', 'goal-timeout'])
   }, 60_000)
+})
+
+/** A disk that fills up: writes whose path matches `full` fail with ENOSPC, as Node reports it. */
+function fillingDisk(out: string, full: (path: string) => boolean): Storage {
+  const real = new NodeFsStorage(out)
+  const enospc = (path: string) => Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC' })
+  return {
+    readText: (p) => real.readText(p),
+    writeTextAtomic: async (p, t) => {
+      if (full(p)) throw enospc(p)
+      return real.writeTextAtomic(p, t)
+    },
+    list: (d) => real.list(d),
+    exists: (p) => real.exists(p),
+    remove: (p) => real.remove(p),
+    linkOrCopy: async (a, b) => {
+      if (full(b)) throw enospc(b)
+      return real.linkOrCopy(a, b)
+    },
+  }
+}
+
+describe('a disk that fills up under redscope run', () => {
+  let target: ScriptedTarget
+  beforeAll(async () => {
+    target = await startScriptedTarget({ concurrency: 1 })
+  })
+  afterAll(() => target.close())
+
+  it('a task whose results cannot be written is said on stderr and fails the command; the same command resumes it', async () => {
+    const claim = claimFile('disk-full', [{ goal: 'first' }, { goal: 'second' }, { goal: 'third' }])
+    const out = join(dir, 'disk-out')
+    const argv = ['run', '--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', out]
+    let stdout = ''
+    let stderr = ''
+    const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) }
+    const code = await runCommand(argv.slice(1), io, { storage: (o) => fillingDisk(o, (p) => p.includes('/00002__')) })
+    expect(code).toBe(1)
+    // The attack itself went on: every task ran and printed its line.
+    expect([...taskLines(stdout).values()].map((l) => l.reason)).toEqual(['success', 'success', 'success'])
+    const lines = stderr.trim().split('\n')
+    expect(lines[0]).toMatch(/^redscope run: task 2: results not written: failed to persist task \(continuing\): .*ENOSPC: no space left on device/)
+    expect(lines.at(-1)).toBe(`redscope run: the results under ${out} are incomplete: 1 write(s) failed; free space and run the same command again to resume`)
+
+    const before = target.sessions.length
+    const again = await run(...argv)
+    expect(again.code).toBe(0)
+    expect(again.stderr).toBe('')
+    expect(target.sessions.length - before).toBe(1)
+    expect(manifestOf(again.stdout).tasks.map((t) => t.status)).toEqual(['success', 'success', 'success'])
+  }, 30_000)
+
+  it('when nothing can be written at all: one line naming the folder and the reason, exit 1', async () => {
+    const claim = claimFile('disk-full-2', [{ goal: 'only' }])
+    const out = join(dir, 'disk-out-2')
+    let stderr = ''
+    const code = await runCommand(['--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', out],
+      { stdout: () => {}, stderr: (t) => void (stderr += t) }, { storage: (o) => fillingDisk(o, () => true) })
+    expect(code).toBe(1)
+    expect(stderr).toMatch(new RegExp(`^redscope run: results could not be written under ${out}: ENOSPC: no space left on device, write '[^']+'\n$`))
+  })
 })

@@ -8,10 +8,11 @@ import { join } from 'node:path'
 import { humanOptimizerFactory, isInjectOn, llmOptimizerFactory, templateOptimizerFactory, type InjectOn } from '../../attackers'
 import { openAiClientFactory } from '../../adapters/llm/openaiClient'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { Controller, type LLMClient, type LLMConfig, type OptimizerFactory } from '../../core/engine'
+import { combineReporters, Controller, type LLMClient, type LLMConfig, type OptimizerFactory } from '../../core/engine'
+import type { Storage } from '../../core/results'
 import { connectHttpTarget, TargetRequestError, type HttpTargetFactory } from '../../protocol'
 import { hasFlag, lastValue, listValue, parseArgs } from '../args'
-import { EXIT_OK, UsageError, type CliIo } from '../io'
+import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { checkClaimAgainstManifest, numberFlag, readClaim, readReplay, replayFactory, resolveScopes } from '../runSetup'
 import { resolveTemplates } from '../templates'
@@ -48,7 +49,22 @@ async function connect(url: string, requestTimeoutS: number | undefined, concurr
   }
 }
 
-export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
+/** What the command builds that a test may replace (a storage that fills up). */
+export interface RunDeps {
+  readonly storage?: (out: string) => Storage
+}
+
+/** The engine's diagnostics that mean a results file was not written. */
+const WRITE_FAILURE = /^(failed to persist task|failed to finalize results|could not write domain\.json)/
+
+/** A refused write: a full disk or quota, no permission, a read-only or missing place. */
+function isStorageError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code
+  return (e as { name?: string })?.name === 'QuotaExceededError' ||
+    (typeof code === 'string' && ['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOENT'].includes(code))
+}
+
+export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDeps = {}): Promise<number> {
   const args = parseArgs(argv, { values: VALUES, booleans: ['no-feedback'] })
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}' (usage: ${runHelp})`)
   const targetUrl = required(lastValue(args, 'target'), 'target')
@@ -105,7 +121,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     llmConfig, llmClientFactory: llmConfig ? clients : null,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
     includeFeedback: !hasFlag(args, 'no-feedback'),
-    storage: new NodeFsStorage(out), domain: factory.surfaces.domain,
+    storage: deps.storage ? deps.storage(out) : new NodeFsStorage(out), domain: factory.surfaces.domain,
     attackerLabel: lastValue(args, 'attacker-label') ?? null,
     targetLabel: lastValue(args, 'target-label') ?? factory.manifest.name,
     claimLabel: lastValue(args, 'claim-label') ?? null,
@@ -116,12 +132,30 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const cancel = new AbortController()
   const onSigint = () => cancel.abort(new Error('interrupted'))
   process.once('SIGINT', onSigint)
+  // A results file that could not be written (disk full, quota) is said at once and fails the command:
+  // the engine goes on with the attack, but the tree on disk is not the whole story.
+  const writeFailures: string[] = []
+  const writes = {
+    diagnostic: (_info: unknown, level: string, message: string, index?: number) => {
+      if (level !== 'error' || !WRITE_FAILURE.test(message)) return
+      writeFailures.push(message)
+      io.stderr(`redscope run: ${index === undefined ? '' : `task ${index}: `}results not written: ${message}\n`)
+    },
+  }
   try {
-    const result = await controller.run({ reporter: lineReporter(io.stdout, total, claimFile), signal: cancel.signal })
+    const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile), writes), signal: cancel.signal })
     io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }))
+  } catch (e) {
+    if (!isStorageError(e)) throw e
+    io.stderr(`redscope run: results could not be written under ${out}: ${(e as Error).message}\n`)
+    return EXIT_FINDINGS
   } finally {
     process.off('SIGINT', onSigint)
     closePrompter()
+  }
+  if (writeFailures.length > 0) {
+    io.stderr(`redscope run: the results under ${out} are incomplete: ${writeFailures.length} write(s) failed; free space and run the same command again to resume\n`)
+    return EXIT_FINDINGS
   }
   return EXIT_OK
 }
