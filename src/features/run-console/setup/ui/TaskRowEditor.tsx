@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import { setupActions } from '../setupStore'
 import { EvaluatorKind, type TaskDraft } from '../setupTypes'
 
@@ -9,10 +9,13 @@ const KIND_LABEL: Record<TaskDraft['evaluator']['type'], string> = {
   llm_judge: 'llm_judge: a judge model decides',
 }
 
-function Cell({ label, issue, children }: { label: string; issue?: string; children: ReactNode }) {
+/** A labelled cell; `control` gets the id its label points at (the label names the control and nothing else). */
+function Cell({ label, issue, control }: { label: string; issue?: string; control: (id: string) => ReactNode }) {
+  const id = useId()
   return (
     <div className="rc-cell">
-      <label className="rc-cell__wrap"><span className="rc-cell__label">{label}</span>{children}</label>
+      <label className="rc-cell__label" htmlFor={id}>{label}</label>
+      {control(id)}
       {issue ? <span className="rc-issue" role="alert">{issue}</span> : null}
     </div>
   )
@@ -30,29 +33,29 @@ export function TaskRowEditor({ task, index, issues }: { task: TaskDraft; index:
       'aria-invalid': issue ? true : undefined,
       onChange: (e: { target: { value: string } }) => update(task.id, { evaluator: { [key]: e.target.value } }),
     }
-    return <Cell label={label} issue={issue}>{opts.multiline ? <textarea rows={2} {...props} /> : <input {...props} />}</Cell>
+    return <Cell label={label} issue={issue} control={(id) => (opts.multiline ? <textarea id={id} rows={2} {...props} /> : <input id={id} {...props} />)} />
   }
   return (
     <tr data-testid="claim-task">
       <td className="rc-num">{index + 1}</td>
       <td>
-        <Cell label="Goal" issue={at('goal')}>
-          <textarea className="rc-input" rows={3} value={task.goal} aria-invalid={at('goal') ? true : undefined}
+        <Cell label="Goal" issue={at('goal')} control={(id) => (
+          <textarea id={id} className="rc-input" rows={3} value={task.goal} aria-invalid={at('goal') ? true : undefined}
             onChange={(e) => update(task.id, { goal: e.target.value })} />
-        </Cell>
+        )} />
       </td>
       <td>
-        <Cell label="Config (name=value per line)" issue={at('config')}>
-          <textarea className="rc-input rc-input--mono" rows={3} value={task.config} placeholder="defence=none" spellCheck={false}
+        <Cell label="Config (name=value per line)" issue={at('config')} control={(id) => (
+          <textarea id={id} className="rc-input rc-input--mono" rows={3} value={task.config} placeholder="defence=none" spellCheck={false}
             aria-invalid={at('config') ? true : undefined} onChange={(e) => update(task.id, { config: e.target.value })} />
-        </Cell>
+        )} />
       </td>
       <td>
-        <Cell label="Evaluator" issue={at('evaluator.type') ?? at('evaluator')}>
-          <select className="rc-input" value={ev.type} onChange={(e) => update(task.id, { evaluator: { type: EvaluatorKind.parse(e.target.value) } })}>
+        <Cell label="Evaluator" issue={at('evaluator.type') ?? at('evaluator')} control={(id) => (
+          <select id={id} className="rc-input" value={ev.type} onChange={(e) => update(task.id, { evaluator: { type: EvaluatorKind.parse(e.target.value) } })}>
             {EvaluatorKind.options.map((k) => <option key={k} value={k}>{KIND_LABEL[k]}</option>)}
           </select>
-        </Cell>
+        )} />
         <div className="rc-evfields">
           {ev.type === 'query_match' || ev.type === 'query_evaluation' ? evInput('query', 'Query', { mono: true, placeholder: 'sent_emails' }) : null}
           {ev.type === 'trajectory_match' ? evInput('observable', 'Observable', { mono: true, placeholder: 'reply' }) : null}
