@@ -184,4 +184,14 @@ test('a connected target shows exactly what the optimizer would be offered, read
   await expect(offered.locator('.offered__group').nth(0)).not.toContainText('prompt_override')
   await expect(offered.locator('.offered__group').nth(1)).toContainText('model_identity')
   await expect(offered.locator('.offered__group').nth(1).locator('li', { hasText: 'prompt_override' })).toContainText('read-only controllable')
+
+  // The same target from a manifest file; a bad one is refused naming the field.
+  await page.getByRole('button', { name: 'Disconnect' }).click()
+  const file = async (name: string, json: unknown) =>
+    (await openMenu(page, 'Import')).getByLabel('Target manifest file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(json)) })
+  await file('broken.json', { ...manifest, controllables: [{ name: 'x', security_domain: 'nope' }] })
+  await expect(page.getByRole('alert')).toContainText('broken.json is not a target manifest: controllables[0].security_domain: tag \'nope\' is not in security_domain')
+  await file('assistant.json', manifest)
+  await expect(page.getByRole('status').filter({ hasText: 'Connected to demo-assistant (from assistant.json)' })).toBeVisible()
+  await expect(offered.locator('.offered__group').nth(0)).toContainText('user_message')
 })
