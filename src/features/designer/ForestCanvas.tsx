@@ -36,7 +36,7 @@ export function ForestCanvas() {
   const mode = useDesigner((s) => s.mode)
   const [build] = useState(createNodeBuilder)
   const [mapWanted, setMapWanted] = useState<boolean | null>(null)
-  const showMap = mapWanted ?? doc.tags.length <= MINIMAP_UP_TO
+  const showMap = doc.tags.length > 0 && (mapWanted ?? doc.tags.length <= MINIMAP_UP_TO)
   const { drag, onNodeDragStart, onNodeDrag, onNodeDragStop } = useTagDrag()
 
   const layout = layoutOf(doc.tags)
@@ -111,12 +111,12 @@ export function ForestCanvas() {
           <MiniMap pannable zoomable ariaLabel="Overview of the forest"
             nodeColor={(n) => MINIMAP_COLOUR[(n as TagFlowNode).className?.match(/eff-(\w+)/)?.[1] ?? 'none']} />
         ) : null}
-        <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
+        {doc.tags.length > 0 ? <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
           <button type="button" className="btn btn--small" onClick={() => setMapWanted(!showMap)}
             title={doc.tags.length > MINIMAP_UP_TO ? `Off by default past ${MINIMAP_UP_TO.toLocaleString('en-US')} tags: it redraws every tag on each change` : undefined}>
             {showMap ? 'Hide overview' : 'Show overview'}
           </button>
-        </Panel>
+        </Panel> : null}
         <Controls showInteractive={false} />
         {drag?.drop ? (
           <Panel position="top-center" className="drop-hint" role="status">{drag.drop.hint}</Panel>

@@ -17,7 +17,7 @@ export function ForestOverview() {
     <section className="inspector" aria-label="Forest">
       <p className="inspector__summary">
         <strong>{tags.length}</strong> tags in <strong>{roots}</strong> tree{roots === 1 ? '' : 's'}
-        {counts ? <> · <strong>{formatCount(counts.total)}</strong> distinct threat models</> : null}.
+        {counts ? <> · <strong>{formatCount(counts.total)}</strong> distinct threat model{counts.total === 1n ? '' : 's'}</> : null}.
         {' '}Select a tag to edit it; double-click to rename; drag it onto another tag to reparent.
       </p>
       <h3 className="panel__heading">Validation</h3>
