@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { pairNames } from '../../core/model'
+import { pairNames, toForest } from '../../core/model'
+import type { Forest } from '../../core/tags'
 import { parseJsonText, ForestFileError } from '../../lib/forestJson'
 import { forestFromManifest } from '../../protocol/schemas'
 import { ManifestError, parseManifest, targetBaseUrl, useTargetManifest } from '../../server-state/targetManifest'
@@ -9,6 +10,14 @@ import { notify } from '../../stores/noticeStore'
 import { selectDoc } from '../../stores/selectors'
 import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
 import { OfferedView } from './OfferedView'
+
+/** Same tags under the same parents (descriptions and list order aside). */
+function sameShape(a: Forest, b: Forest): boolean {
+  const key = (f: Forest) => new Set(f.tags.map((t) => `${t.name}\u0000${t.parent ?? ''}`))
+  const ka = key(a)
+  const kb = key(b)
+  return ka.size === kb.size && [...ka].every((k) => kb.has(k))
+}
 
 function ConnectForm() {
   const [url, setUrl] = useState('')
@@ -61,8 +70,7 @@ export function TargetSection() {
     )
   }
   const names = pairNames(doc, doc)
-  const sameForest = manifest !== null && JSON.stringify(forestFromManifest(manifest).tags.map((t) => [t.name, t.parent])) ===
-    JSON.stringify(doc.tags.map((t) => [t.name, t.parent === null ? null : doc.tags.find((u) => u.id === t.parent)?.name ?? null]))
+  const sameForest = manifest !== null && sameShape(forestFromManifest(manifest), toForest(doc))
   return (
     <div className="target">
       <p className="target__head">
