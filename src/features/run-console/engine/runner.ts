@@ -62,7 +62,7 @@ export async function startRun(request: RunRequest, onResultsChanged: () => void
     lanes: built.controllers.map((c) => c.info()), sweepId: record?.id ?? null, now: Date.now(),
   }))
   void (async () => {
-    const { reporter, flush } = batchReporter((events) => actions.apply(events))
+    const { reporter, flush } = batchReporter((events) => actions.apply(events), undefined, undefined, () => abort.signal.aborted)
     try {
       const results = await runAll(built.controllers, { concurrency: request.concurrency, reporter, signal: abort.signal })
       flush()

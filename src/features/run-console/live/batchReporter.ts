@@ -43,7 +43,8 @@ export interface BatchReporter {
   flush(): void
 }
 
-export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Schedule = frameSchedule, now: () => number = Date.now): BatchReporter {
+export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Schedule = frameSchedule, now: () => number = Date.now,
+  cancelled?: () => boolean): BatchReporter {
   let queue: LiveEvent[] = []
   let scheduled = false
   const flush = () => {
@@ -71,7 +72,13 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
       task: { index, goal, stopReason: 'skipped', status: 'skipped', success: false, best: 0, runs: 0, cost: 0, error: firstLine(reason), kept: false },
     }),
     threatModelEnd: (info, result) => push({ t: 'tmEnd', key: info.key, cancelled: result.cancelled, resultsDir: result.resultsDir }),
-    diagnostic: (info, level, message) => push({ t: 'problem', key: info?.key ?? null, level, message: firstLine(message) }),
+    diagnostic: (info, level, message, taskIndex) => {
+      // Work abandoned because the user cancelled says so in every lane; the session's state already does.
+      if (cancelled?.()) return
+      // A task's own errors are on its row (TaskResult.error); warnings (a time cap hit...) are worth a line.
+      if (taskIndex !== undefined && level === 'error') return
+      push({ t: 'problem', key: info?.key ?? null, level, message: firstLine(message) })
+    },
   }
   return { reporter, flush }
 }

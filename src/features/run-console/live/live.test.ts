@@ -57,6 +57,20 @@ describe('live progress', () => {
     expect(results.map((r) => r.taskResults.filter((t) => t.success).length)).toEqual([1, 0])
   })
 
+  it('keeps warnings as lane problems, leaves a task’s own errors to its row, and drops everything once cancelled', () => {
+    const got: LiveEvent[] = []
+    let cancelled = false
+    const { reporter, flush } = batchReporter((b) => got.push(...b), () => {}, () => 0, () => cancelled)
+    const info = controllers()[0].info()
+    reporter.diagnostic!(info, 'warning', 'exceeded task_time_cap_s=1, cancelled after 2 run(s)\nmore', 1)
+    reporter.diagnostic!(info, 'error', 'unexpected error during run 1, stopping task: boom', 1)
+    reporter.diagnostic!(info, 'error', 'could not write domain.json')
+    cancelled = true
+    reporter.diagnostic!(info, 'error', 'optimizer task raised: Error: cancelled by the user')
+    flush()
+    expect(got.map((e) => (e.t === 'problem' ? e.message : e.t))).toEqual(['exceeded task_time_cap_s=1, cancelled after 2 run(s)', 'could not write domain.json'])
+  })
+
   it('tracks running tasks beneath their lane, their runs, best score and cost, and touches only the lanes an event names', () => {
     const lanes = [
       { key: 'a', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['user'], readOnly: [], nTasks: 2, maxRunsPerTask: 3 },

@@ -44,7 +44,10 @@ export function SweepForest({ forest, paint }: { forest: Forest; paint: Readonly
           )
         })}
       </svg>
-      <figcaption className="rc-hint">Per tag: successful tasks / completed tasks over the threat models whose scope or read-only covers it (granting a tag covers its subtree).</figcaption>
+      <figcaption className="rc-hint rc-row">
+        <span className="rc-scale" aria-hidden="true"><span>0%</span><span className="rc-scale__bar" style={{ background: `linear-gradient(90deg, ${[0, 0.05, 0.25, 0.5, 1].map(rateColour).join(', ')})` }} /><span>100%</span></span>
+        Per tag: successful tasks / completed tasks over the threat models whose scope or read-only covers it (granting a tag covers its subtree).
+      </figcaption>
     </figure>
   )
 }

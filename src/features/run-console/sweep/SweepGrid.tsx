@@ -22,6 +22,10 @@ export function SweepGrid({ rows, worse, byDir }: {
   const columns = `64px minmax(160px, 1.4fr) ${Math.min(tasks, 12) * 26 + 8}px 64px minmax(200px, 2fr)`
   return (
     <div className="rc-sgrid" role="table" aria-label="Sweep results" aria-rowcount={rows.length + 1}>
+      <p className="rc-legend rc-small" aria-hidden="true">
+        Tasks: <span className="rc-cell-dot rc-status--success" /> attack succeeded <span className="rc-cell-dot rc-status--failed" /> defence held
+        <span className="rc-cell-dot rc-status--error" /> error <span className="rc-cell-dot rc-status--running" /> running
+      </p>
       <div className="rc-sgrid__row rc-sgrid__head" role="row" style={{ gridTemplateColumns: columns }}>
         <span role="columnheader">#</span><span role="columnheader">Scope</span><span role="columnheader">Tasks</span>
         <span role="columnheader">ASR</span><span role="columnheader">Note</span>

@@ -7,11 +7,18 @@ import { Overview } from './Overview'
 export function Dashboard({ kind }: { kind: 'single' | 'sweep' | 'any' }) {
   const session = useLiveStore((s) => s.session)
   if (session === null || (kind !== 'any' && session.kind !== kind)) return null
+  const live = session.state === 'running' || session.state === 'cancelling'
   return (
     <div className="rc-dashboard">
       <Overview session={session} />
       <HumanPanel />
-      <LaneList session={session} />
+      {/* Once a sweep is over its grid says the same in less room: the lanes fold away. */}
+      {session.kind === 'sweep' && !live ? (
+        <details className="rc-lanes-fold">
+          <summary>{session.order.length} threat model lanes</summary>
+          <LaneList session={session} />
+        </details>
+      ) : <LaneList session={session} />}
     </div>
   )
 }

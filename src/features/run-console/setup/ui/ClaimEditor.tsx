@@ -47,7 +47,7 @@ export function ClaimEditor({ onClose }: { onClose: () => void }) {
       </div>
       <div className="rc-table-wrap">
         <table className="rc-table rc-table--claim" aria-label="Claim tasks">
-          <thead><tr><th>#</th><th>Goal</th><th>Config values</th><th>Evaluator</th><th /></tr></thead>
+          <thead><tr><th>#</th><th>Goal</th><th>Config values <span className="rc-muted">(name=value per line)</span></th><th>Evaluator</th><th /></tr></thead>
           <tbody>{claim.tasks.map((t, i) => <TaskRowEditor key={t.id} task={t} index={i} issues={issues} />)}</tbody>
         </table>
       </div>

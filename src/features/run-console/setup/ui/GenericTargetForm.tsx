@@ -64,40 +64,32 @@ export function GenericTargetForm({ forest, forestError }: { forest: Forest; for
       <Field label="JSON body template" value={draft.bodyTemplate} multiline={7} mono issue={issue('bodyTemplate')} onChange={(bodyTemplate) => set({ bodyTemplate })}
         hint='Placeholders go inside strings: "{{user_message}}"; values are JSON-escaped.' />
       <span className="rc-label">Fields (placeholders)</span>
-      <table className="rc-table rc-table--form">
-        <thead><tr><th>Name</th><th>Who sets it</th><th>Tag</th><th>Default value</th><th /></tr></thead>
-        <tbody>
-          {draft.fields.map((f, i) => (
-            <tr key={i}>
-              <td><input className="rc-input rc-input--mono" aria-label={`Field ${i + 1} name`} value={f.name} aria-invalid={issue(`fields.${i}.name`) ? true : undefined} title={issue(`fields.${i}.name`) ?? ''} onChange={(e) => setField(i, { name: e.target.value })} /></td>
-              <td>
-                <select className="rc-input" aria-label={`Field ${i + 1} role`} value={f.role} onChange={(e) => setField(i, { role: e.target.value as 'controllable' | 'config' })}>
-                  <option value="controllable">attacker (controllable)</option><option value="config">claim config</option>
-                </select>
-              </td>
-              <td><TagSelect forest={forest} value={f.securityDomain} label={`Field ${i + 1} tag`} invalid={!!issue(`fields.${i}.securityDomain`)} onChange={(v) => setField(i, { securityDomain: v })} /></td>
-              <td><input className="rc-input" aria-label={`Field ${i + 1} default`} value={f.default} onChange={(e) => setField(i, { default: e.target.value })} /></td>
-              <td><button type="button" className="rc-btn rc-btn--ghost rc-btn--small" aria-label={`Remove field ${i + 1}`} onClick={() => set({ fields: draft.fields.filter((_, k) => k !== i) })}>✕</button></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ul className="rc-gitems" aria-label="Fields">
+        {draft.fields.map((f, i) => (
+          <li key={i} className="rc-gitem">
+            <input className="rc-input rc-input--mono" aria-label={`Field ${i + 1} name`} value={f.name} aria-invalid={issue(`fields.${i}.name`) ? true : undefined} title={issue(`fields.${i}.name`) ?? ''} onChange={(e) => setField(i, { name: e.target.value })} />
+            <select className="rc-input" aria-label={`Field ${i + 1} role`} value={f.role} onChange={(e) => setField(i, { role: e.target.value as 'controllable' | 'config' })}>
+              <option value="controllable">set by the attacker</option><option value="config">set by the claim’s config</option>
+            </select>
+            <button type="button" className="rc-btn rc-btn--ghost rc-btn--small" aria-label={`Remove field ${i + 1}`} onClick={() => set({ fields: draft.fields.filter((_, k) => k !== i) })}>✕</button>
+            <TagSelect forest={forest} value={f.securityDomain} label={`Field ${i + 1} tag`} invalid={!!issue(`fields.${i}.securityDomain`)} onChange={(v) => setField(i, { securityDomain: v })} />
+            <input className="rc-input" aria-label={`Field ${i + 1} default`} placeholder="default value" value={f.default} onChange={(e) => setField(i, { default: e.target.value })} />
+          </li>
+        ))}
+      </ul>
       <button type="button" className="rc-btn rc-btn--small" onClick={() => set({ fields: [...draft.fields, { name: `field${draft.fields.length + 1}`, role: 'controllable', securityDomain: forest.tags[0]?.name ?? '', description: '', default: '' }] })}>+ Field</button>
-      <span className="rc-label" style={{ display: 'block', marginTop: 10 }}>Outputs (read from the JSON answer)</span>
-      <table className="rc-table rc-table--form">
-        <thead><tr><th>Name</th><th>JSONPath</th><th>Tag</th><th title="The attacker may rewrite it after the call">Rewritable</th><th /></tr></thead>
-        <tbody>
-          {draft.outputs.map((o, i) => (
-            <tr key={i}>
-              <td><input className="rc-input rc-input--mono" aria-label={`Output ${i + 1} name`} value={o.name} aria-invalid={issue(`outputs.${i}.name`) ? true : undefined} onChange={(e) => setOutput(i, { name: e.target.value })} /></td>
-              <td><input className="rc-input rc-input--mono" aria-label={`Output ${i + 1} JSONPath`} value={o.path} aria-invalid={issue(`outputs.${i}.path`) ? true : undefined} onChange={(e) => setOutput(i, { path: e.target.value })} /></td>
-              <td><TagSelect forest={forest} value={o.securityDomain} label={`Output ${i + 1} tag`} invalid={!!issue(`outputs.${i}.securityDomain`)} onChange={(v) => setOutput(i, { securityDomain: v })} /></td>
-              <td><input type="checkbox" aria-label={`Output ${i + 1} rewritable`} checked={o.controllable} onChange={(e) => setOutput(i, { controllable: e.target.checked })} /></td>
-              <td><button type="button" className="rc-btn rc-btn--ghost rc-btn--small" aria-label={`Remove output ${i + 1}`} onClick={() => set({ outputs: draft.outputs.filter((_, k) => k !== i) })}>✕</button></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <span className="rc-label" style={{ marginTop: 10 }}>Outputs (read from the JSON answer)</span>
+      <ul className="rc-gitems" aria-label="Outputs">
+        {draft.outputs.map((o, i) => (
+          <li key={i} className="rc-gitem">
+            <input className="rc-input rc-input--mono" aria-label={`Output ${i + 1} name`} value={o.name} aria-invalid={issue(`outputs.${i}.name`) ? true : undefined} onChange={(e) => setOutput(i, { name: e.target.value })} />
+            <input className="rc-input rc-input--mono" aria-label={`Output ${i + 1} JSONPath`} value={o.path} aria-invalid={issue(`outputs.${i}.path`) ? true : undefined} onChange={(e) => setOutput(i, { path: e.target.value })} />
+            <button type="button" className="rc-btn rc-btn--ghost rc-btn--small" aria-label={`Remove output ${i + 1}`} onClick={() => set({ outputs: draft.outputs.filter((_, k) => k !== i) })}>✕</button>
+            <TagSelect forest={forest} value={o.securityDomain} label={`Output ${i + 1} tag`} invalid={!!issue(`outputs.${i}.securityDomain`)} onChange={(v) => setOutput(i, { securityDomain: v })} />
+            <label className="rc-row rc-small"><input type="checkbox" aria-label={`Output ${i + 1} rewritable`} checked={o.controllable} onChange={(e) => setOutput(i, { controllable: e.target.checked })} /> the attacker may rewrite it</label>
+          </li>
+        ))}
+      </ul>
       <button type="button" className="rc-btn rc-btn--small" onClick={() => set({ outputs: [...draft.outputs, { name: `output${draft.outputs.length + 1}`, path: '$', securityDomain: forest.tags[0]?.name ?? '', description: '', controllable: false }] })}>+ Output</button>
       <div className="rc-grid2" style={{ marginTop: 10 }}>
         <Field label="Retries on 429" value={draft.maxRetries} issue={issue('maxRetries')} onChange={(maxRetries) => set({ maxRetries })} />

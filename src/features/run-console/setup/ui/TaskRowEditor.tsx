@@ -10,11 +10,11 @@ const KIND_LABEL: Record<TaskDraft['evaluator']['type'], string> = {
 }
 
 /** A labelled cell; `control` gets the id its label points at (the label names the control and nothing else). */
-function Cell({ label, issue, control }: { label: string; issue?: string; control: (id: string) => ReactNode }) {
+function Cell({ label, issue, control, hideLabel }: { label: string; issue?: string; control: (id: string) => ReactNode; hideLabel?: boolean }) {
   const id = useId()
   return (
     <div className="rc-cell">
-      <label className="rc-cell__label" htmlFor={id}>{label}</label>
+      <label className={hideLabel ? 'rc-sr-only' : 'rc-cell__label'} htmlFor={id}>{label}</label>
       {control(id)}
       {issue ? <span className="rc-issue" role="alert">{issue}</span> : null}
     </div>
@@ -39,19 +39,19 @@ export function TaskRowEditor({ task, index, issues }: { task: TaskDraft; index:
     <tr data-testid="claim-task">
       <td className="rc-num">{index + 1}</td>
       <td>
-        <Cell label="Goal" issue={at('goal')} control={(id) => (
+        <Cell label="Goal" hideLabel issue={at('goal')} control={(id) => (
           <textarea id={id} className="rc-input" rows={3} value={task.goal} aria-invalid={at('goal') ? true : undefined}
             onChange={(e) => update(task.id, { goal: e.target.value })} />
         )} />
       </td>
       <td>
-        <Cell label="Config (name=value per line)" issue={at('config')} control={(id) => (
+        <Cell label="Config (name=value per line)" hideLabel issue={at('config')} control={(id) => (
           <textarea id={id} className="rc-input rc-input--mono" rows={3} value={task.config} placeholder="defence=none" spellCheck={false}
             aria-invalid={at('config') ? true : undefined} onChange={(e) => update(task.id, { config: e.target.value })} />
         )} />
       </td>
       <td>
-        <Cell label="Evaluator" issue={at('evaluator.type') ?? at('evaluator')} control={(id) => (
+        <Cell label="Evaluator" hideLabel issue={at('evaluator.type') ?? at('evaluator')} control={(id) => (
           <select id={id} className="rc-input" value={ev.type} onChange={(e) => update(task.id, { evaluator: { type: EvaluatorKind.parse(e.target.value) } })}>
             {EvaluatorKind.options.map((k) => <option key={k} value={k}>{KIND_LABEL[k]}</option>)}
           </select>
