@@ -10,12 +10,14 @@
  * One run = start (events + a pre-call pause on `user_message`) → response →
  * finished, with `reply` observing `echo: <injected value>`. `heal()` makes
  * every later session behave (mode `ok`), so a rerun can show resumption.
+ * `echo` and `echo500` send back the Authorization header the target got (in
+ * an observation, in an error), as a careless or hostile target would.
  */
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { deeplyNestedJson, HOSTILE_STRINGS, HOSTILE_TEXT, hostileNames, hugeString } from './hostileContent'
 
-export const MODES = ['ok', 'corpus', 'huge', 'nested', 'slow', 'never', 'status500', 'malformed', 'oversized', 'drop', 'expire'] as const
+export const MODES = ['ok', 'corpus', 'huge', 'nested', 'slow', 'never', 'status500', 'malformed', 'oversized', 'drop', 'expire', 'echo', 'echo500'] as const
 export type Mode = (typeof MODES)[number]
 
 export interface ScriptedTargetOptions {
@@ -107,7 +109,7 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
   let next = 0
   const body = manifest(opts)
 
-  const respond = async (res: ServerResponse, sid: string, value: string | null) => {
+  const respond = async (res: ServerResponse, sid: string, value: string | null, authorization: string) => {
     const s = sessions.get(sid)!
     if (value !== null) s.injected.push(value)
     const finished = (events: unknown[]) => send(res, 200, { run_id: 'r1', events, status: 'finished', pause: null, error: null })
@@ -142,6 +144,8 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
         }
         return res.end('"}]}')
       }
+      case 'echo': return finished([reply(`echo: ${value}; you sent ${authorization}`), reply({ headers: { authorization } })])
+      case 'echo500': return send(res, 500, { error: { code: 'internal', message: `did not like ${authorization}` } })
       case 'drop': return res.socket?.destroy()
       case 'expire':
         sessions.delete(sid)
@@ -202,7 +206,7 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
       }
       if (rest === '/runs/r1/responses') {
         const response = json.response as { type?: string; value?: string } | undefined
-        return void respond(res, sid, response?.type === 'ControllableInjection' ? String(response.value) : null)
+        return void respond(res, sid, response?.type === 'ControllableInjection' ? String(response.value) : null, req.headers.authorization ?? '(none)')
       }
       if (rest === '/query') return send(res, 200, { value: JSON.stringify(s.injected) })
       if (rest === '/reset') {

@@ -9,6 +9,9 @@ import {
   CostCappedLLMClient, type ChatBackend, type ChatRequest, type ChatResult, type CostCappedClientOptions, type LLMClientFactory,
 } from '../../core/engine/budget'
 import type { LLMConfig } from '../../core/engine/types'
+import { chatEndpoint, explainLlmError } from './llmErrors'
+
+export { LlmRequestError } from './llmErrors'
 
 export interface OpenAiBackendOptions {
   /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1; default: the SDK's (OPENAI_BASE_URL or OpenAI). */
@@ -21,30 +24,6 @@ export interface OpenAiBackendOptions {
 
 /** Reasoning-era models take max_completion_tokens; most compatible servers still read max_tokens. */
 const usesCompletionTokens = (model: string) => /^(o\d|gpt-5)/.test(model)
-
-/** A failed LLM call, its message starting with the endpoint (credentials removed, the key never shown). */
-export class LlmRequestError extends Error {
-  readonly endpoint: string
-  readonly status: number | null
-  constructor(endpoint: string, problem: string, status: number | null, options?: { cause?: unknown }) {
-    super(`${endpoint}: ${problem}`, options)
-    this.name = 'LlmRequestError'
-    this.endpoint = endpoint
-    this.status = status
-  }
-}
-
-function shownBase(url: string): string {
-  try {
-    const u = new URL(url)
-    u.username = ''
-    u.password = ''
-    u.search = ''
-    return u.toString().replace(/\/+$/, '')
-  } catch {
-    return '(invalid URL)'
-  }
-}
 
 export class OpenAiChatBackend implements ChatBackend {
   private readonly client: OpenAI
@@ -65,20 +44,7 @@ export class OpenAiChatBackend implements ChatBackend {
       // The page runs attacks too; the key is the user's own, typed into this session.
       dangerouslyAllowBrowser: true,
     })
-    this.endpoint = `POST ${shownBase(this.client.baseURL)}/chat/completions`
-  }
-
-  /** The SDK's error as a sentence naming the endpoint; an error body that echoes the key is masked. */
-  private explain(e: unknown): unknown {
-    if (e instanceof OpenAI.APIUserAbortError || !(e instanceof OpenAI.APIError)) return e
-    const mask = (text: string) => (this.apiKey && this.apiKey.length >= 4 ? text.split(this.apiKey).join('[redacted]') : text)
-    const tries = this.maxRetries > 0 ? ` (after ${this.maxRetries + 1} attempts)` : ''
-    let problem: string
-    if (e instanceof OpenAI.APIConnectionTimeoutError) problem = `no answer within ${this.timeoutMs / 1000} s${tries}`
-    else if (e instanceof OpenAI.APIConnectionError) problem = `no connection${tries} (${mask(String((e.cause as Error | undefined)?.message ?? e.message))})`
-    else if (e.status === 429) problem = `answered 429: rate limited${tries}: ${mask(e.message)}`
-    else problem = `answered ${mask(e.message)}`
-    return new LlmRequestError(this.endpoint, problem, e.status ?? null, { cause: e })
+    this.endpoint = chatEndpoint(this.client.baseURL)
   }
 
   async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
@@ -95,7 +61,7 @@ export class OpenAiChatBackend implements ChatBackend {
         ...limit,
       }, { signal })
     } catch (e) {
-      throw this.explain(e)
+      throw explainLlmError(e, { endpoint: this.endpoint, apiKey: this.apiKey, timeoutMs: this.timeoutMs, maxRetries: this.maxRetries })
     }
     const usage = completion.usage
     return {

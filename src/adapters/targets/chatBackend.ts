@@ -8,6 +8,7 @@ import OpenAI from 'openai'
 import {
   CostCappedLLMClient, type ChatBackend, type ChatRequest, type ChatResult, type LLMClientFactory, type PriceTable,
 } from '../../core/engine'
+import { chatEndpoint, explainLlmError, type CallContext } from '../llm/llmErrors'
 
 export interface ChatBackendOptions {
   readonly baseURL?: string | null
@@ -22,6 +23,8 @@ const usesCompletionTokens = (model: string) => /^(o\d|gpt-5)/.test(model)
 
 export class FetchChatBackend implements ChatBackend {
   private readonly client: OpenAI
+  private readonly call: CallContext
+  readonly endpoint: string
 
   constructor(options: ChatBackendOptions = {}) {
     this.client = new OpenAI({
@@ -33,6 +36,8 @@ export class FetchChatBackend implements ChatBackend {
       // The user's own key, typed into this session, calling the endpoint they chose.
       dangerouslyAllowBrowser: true,
     })
+    this.endpoint = chatEndpoint(this.client.baseURL)
+    this.call = { endpoint: this.endpoint, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 600_000, maxRetries: options.maxRetries ?? 2 }
   }
 
   async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
@@ -49,10 +54,9 @@ export class FetchChatBackend implements ChatBackend {
         ...limit,
       }, { signal })
     } catch (e) {
-      // The SDK says "Connection error." and keeps the reason in `cause`: surface it.
-      const cause = (e as { cause?: unknown }).cause
-      if (e instanceof OpenAI.APIConnectionError && cause instanceof Error) throw new Error(`${e.message} ${cause.message}`, { cause: e })
-      throw e
+      // The SDK says "Connection error." and keeps the reason (the explaining fetch's words) in `cause`:
+      // the error names the endpoint and that reason, and never the key, even if the endpoint echoed it.
+      throw explainLlmError(e, this.call)
     }
     const usage = completion.usage
     return {
