@@ -1,0 +1,91 @@
+/**
+ * A run in the browser loses no finished task when the page goes away in the
+ * middle: after a reload, and after a renderer crash (CDP Page.crash), the
+ * tasks that had finished are in IndexedDB and open in the viewer, and the
+ * same run started again resumes: finished tasks are kept, not rerun.
+ */
+import { expect, test, type Page } from '@playwright/test'
+import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
+import { grantAndOpenRun, onlyTemplates, setField, taskStatuses, waitForState } from './runConsole/helpers'
+
+test.use({ viewport: { width: 1440, height: 1000 } })
+
+/** Four tasks on a one-session target: two quick, then two that take 20 s each (never reached before the page goes). */
+async function setUpRun(page: Page, target: ScriptedTarget, label: string) {
+  await grantAndOpenRun(page, ['user'])
+  await page.getByRole('radio', { name: 'Target URL' }).click()
+  await page.getByLabel('Target-over-HTTP server').fill(target.url)
+  await page.getByRole('button', { name: 'Test connection' }).click()
+  await expect(page.getByTestId('manifest')).toContainText('scripted')
+  await page.getByRole('button', { name: 'Write tasks…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Claim tasks' })
+  const rows = dialog.getByTestId('claim-task')
+  for (const [i, mode] of ['ok', 'ok', 'slow', 'slow'].entries()) {
+    if (i > 0) await dialog.getByRole('button', { name: '+ Task' }).click()
+    await rows.nth(i).getByLabel('Goal').fill(`${label} task ${i + 1}`)
+    await rows.nth(i).getByLabel('Config (name=value per line)').fill(`mode=${mode}`)
+    await rows.nth(i).getByLabel('Evaluator').selectOption('trajectory_match')
+    await rows.nth(i).getByLabel('Observable').fill('reply')
+    await rows.nth(i).getByLabel('Pattern (regex)').fill('^echo')
+  }
+  await expect(dialog.getByRole('status')).toHaveText('✓ 4 valid tasks')
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await onlyTemplates(page, ['naive'])
+  await setField(page, 'Max runs per task', '1')
+}
+
+/** The experiment in this browser's results list: in progress, with the finished tasks counted. */
+async function expectKept(page: Page, done: string) {
+  await page.goto('/run/results')
+  const row = page.getByTestId('experiment-row')
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText('in progress')
+  await expect(row).toContainText(done)
+  await row.getByRole('link', { name: /^Open .* in the viewer$/ }).click()
+  for (const t of [1, 2]) {
+    const link = page.getByRole('link', { name: new RegExp(`task ${t}$`) })
+    await link.click()
+    await page.getByRole('link', { name: 'Run 1', exact: true }).click()
+    await expect(page.getByRole('grid', { name: /Trajectory/ })).toContainText('echo')
+    await page.goBack()
+    await page.goBack()
+  }
+}
+
+for (const how of ['reload', 'crash'] as const) {
+  test(`a ${how} in the middle of a run keeps every finished task, and the run resumes`, async ({ page, context }) => {
+    test.setTimeout(60_000)
+    const target = await startScriptedTarget({ concurrency: 1, slowMs: 20_000 })
+    try {
+      await setUpRun(page, target, how)
+      await page.getByRole('button', { name: 'Run threat model' }).click()
+      await expect(page.getByTestId('task-result')).toHaveCount(2)
+      expect(await taskStatuses(page)).toEqual(['success', 'success'])
+      // Task 3 is in flight on the target, waiting 20 s.
+      await expect.poll(() => target.sessions.length).toBe(3)
+
+      let view = page
+      if (how === 'reload') {
+        await page.reload()
+      } else {
+        const cdp = await context.newCDPSession(page)
+        const crashed = page.waitForEvent('crash')
+        void cdp.send('Page.crash').catch(() => undefined)
+        await crashed
+        view = await context.newPage()
+      }
+      await expectKept(view, '2 / 2') // 2 successful of 2 completed, while 4 are planned
+
+      // The target behaves now; the same run again keeps tasks 1-2 and runs only 3 and 4.
+      target.heal()
+      const before = target.sessions.length
+      await view.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
+      await view.getByRole('button', { name: 'Run threat model' }).click()
+      await waitForState(view, 'Finished')
+      expect(await taskStatuses(view)).toEqual(['success', 'success', 'success', 'success'])
+      expect(target.sessions.length - before).toBe(2)
+    } finally {
+      await target.close()
+    }
+  })
+}
