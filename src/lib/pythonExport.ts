@@ -59,6 +59,25 @@ const PRINCIPLES = [
   'A scope is an antichain: never grant a tag together with one of its ancestors.',
 ]
 
+const MAX_DRAWN_DEPTH = 24
+
+/** How many tags lie below each tag (one pre-order pass, then sums back up). */
+function descendantCounts(roots: readonly TagId[], children: Map<TagId | null, TagId[]>): Map<TagId, number> {
+  const order: Array<{ id: TagId; parent: TagId | null }> = []
+  const stack: Array<{ id: TagId; parent: TagId | null }> = roots.map((id) => ({ id, parent: null }))
+  while (stack.length > 0) {
+    const f = stack.pop()!
+    order.push(f)
+    for (const k of children.get(f.id) ?? []) stack.push({ id: k, parent: f.id })
+  }
+  const counts = new Map<TagId, number>()
+  for (let i = order.length - 1; i >= 0; i--) {
+    const { id, parent } = order[i]
+    if (parent !== null) counts.set(parent, (counts.get(parent) ?? 0) + (counts.get(id) ?? 0) + 1)
+  }
+  return counts
+}
+
 export function forestToPython(forest: Forest, title = 'Security domains'): string {
   // Ids equal names here: a valid forest has unique names.
   const tags: DesignTag[] = forest.tags.map((t) => ({ id: t.name as TagId, name: t.name, parent: t.parent as TagId | null, description: t.description }))
@@ -67,19 +86,28 @@ export function forestToPython(forest: Forest, title = 'Security domains'): stri
   const vars = variableNames(forest.tags.map((t) => t.name))
   const roots = children.get(null) ?? []
 
+  // The drawing is for reading: past MAX_DRAWN_DEPTH levels a subtree is summarised (a 5,000-deep chain
+  // would otherwise draw lines thousands of characters wide). Iterative, so no depth overflows the stack.
   const drawing: string[] = []
-  const draw = (id: TagId, prefix: string, last: boolean, top: boolean) => {
-    const t = byName.get(id)!
-    const label = top ? t.name : `${prefix}${last ? '└── ' : '├── '}${t.name}`
-    drawing.push(t.description ? `${label.padEnd(36)} ${t.description}` : label)
-    const kids = children.get(id) ?? []
-    const next = top ? '' : `${prefix}${last ? '    ' : '│   '}`
-    kids.forEach((k, i) => draw(k, next, i === kids.length - 1, false))
-  }
+  const below = descendantCounts(roots, children)
   roots.forEach((r, i) => {
     if (i > 0) drawing.push('')
     drawing.push(`Tree ${i + 1}:`)
-    draw(r, '', true, true)
+    const stack: Array<{ id: TagId; prefix: string; last: boolean; depth: number }> = [{ id: r, prefix: '', last: true, depth: 0 }]
+    while (stack.length > 0) {
+      const { id, prefix, last, depth } = stack.pop()!
+      const t = byName.get(id)!
+      const label = depth === 0 ? t.name : `${prefix}${last ? '└── ' : '├── '}${t.name}`
+      drawing.push(t.description ? `${label.padEnd(36)} ${t.description}` : label)
+      const kids = children.get(id) ?? []
+      const next = depth === 0 ? '' : `${prefix}${last ? '    ' : '│   '}`
+      if (kids.length > 0 && depth + 1 >= MAX_DRAWN_DEPTH) {
+        const n = below.get(id) ?? 0
+        drawing.push(`${next}└── … ${n} more tag${n === 1 ? '' : 's'} below`)
+        continue
+      }
+      for (let k = kids.length - 1; k >= 0; k--) stack.push({ id: kids[k], prefix: next, last: k === kids.length - 1, depth: depth + 1 })
+    }
   })
 
   const out: string[] = []

@@ -104,6 +104,21 @@ describe('hostile content is data in every file format', () => {
     await expect(readJsonFile(storage, 'x/run_00001.json', TrajectoryFile)).rejects.toThrow('x/run_00001.json: JSON nested deeper than 1,000 levels')
   })
 
+  it('a forest nested 5,000 deep (one chain) goes through every format without overflowing the stack', () => {
+    const chain: Forest = { tags: Array.from({ length: 5_000 }, (_, i) => ({ name: `t${i}`, parent: i === 0 ? null : `t${i - 1}`, description: `level ${i}` })) }
+    quick(5_000, () => {
+      expect(buildDomain(chain).get('t4999')!.parent!.name).toBe('t4998')
+      expect(parseForestJson(forestToJson(chain))).toEqual(chain)
+      const py = forestToPython(chain)
+      // The drawing in the docstring stops at a readable depth; the assignments hold every tag.
+      expect(py).toContain('… 4976 more tags below')
+      expect(Math.max(...py.split('\n').map((l) => l.length))).toBeLessThan(200)
+      expect(parseSecurityTags(py).forest).toEqual(chain)
+      const link = encodePermalink({ forest: chain, scope: ['t10'], readOnly: [] })
+      expect(decodePermalink(link.slice('share='.length)).forest).toEqual(chain)
+    })
+  })
+
   it('a value too deep to print is shown as a sentence, never a crash', () => {
     let deep: unknown = null
     for (let i = 0; i < 100_000; i++) deep = [deep]
