@@ -120,6 +120,37 @@ describe('generic HTTP target', () => {
     expect(result.taskResults[0].error).toMatch(/output reply: \$\.output\.text matched nothing in the answer/)
   })
 
+  it('never lets the secret header back in: an endpoint that echoes it in an error body or a reply is masked', async () => {
+    const seen: string[] = []
+    server = createServer((req, res) => {
+      seen.push(String(req.headers.authorization))
+      const echo = `bad key ${req.headers.authorization} (${String(req.headers.authorization).slice(7)})`
+      if (seen.length === 1) {
+        res.writeHead(401, { 'content-type': 'application/json' })
+        return res.end(JSON.stringify({ error: echo }))
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ choices: [{ message: { content: echo } }] }))
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    // One session at a time: task 1 gets the 401, task 2 the echoing reply.
+    const { factory, domain } = genericHttpTargetFactory(spec(url), { secret: 'Bearer sk-echoed-secret' }, 1)
+    let reply = ''
+    const claim = SecurityClaim.fromTasks([1, 2].map((i) => ({
+      goal: { description: `g${i}` }, configureTarget: () => {},
+      evaluate: async (_t: unknown, target: { query(n: string): string | Promise<string> }) => {
+        reply = String(await target.query('last_reply'))
+        return evaluationResult({ success: false, primaryScore: score(0) })
+      },
+    })))
+    const result = await new Controller({ optimizerFactory: () => new InjectUser(), targetFactory: factory, securityClaim: claim, scope: scopeOf([domain.get('user')!]), maxRunsPerTask: 1 }).run()
+    expect(seen[0]).toBe('Bearer sk-echoed-secret')
+    expect(result.taskResults[0].error).toMatch(/answered 401 .*bad key \[redacted\] \(\[redacted\]\)/)
+    expect(JSON.stringify(result)).not.toContain('sk-echoed-secret')
+    expect(reply).toBe('bad key [redacted] ([redacted])')
+  })
+
   it('lets the attacker rewrite a controllable output after the call', async () => {
     const ep = await endpoint()
     const s = spec(ep.url, { outputs: [{ name: 'reply', path: '$.choices[0].message.content', securityDomain: 'model', description: '', controllable: true }] })

@@ -89,6 +89,14 @@ export class GenericHttpTarget implements Target {
     throw new Error(`unknown query '${name}'`)
   }
 
+  /** The secret cut out of anything the endpoint sends back (an error body may echo the header it got). */
+  private mask(text: string): string {
+    const secret = this.options.secret
+    if (!secret || secret.length < 4) return text
+    const bare = secret.replace(/^\S+\s+/, '')
+    return [secret, ...(bare.length >= 4 && bare !== secret ? [bare] : [])].reduce((t, s) => t.split(s).join('[redacted]'), text)
+  }
+
   async run(emit: Emit, sendEvent: SendEvent, signal?: AbortSignal): Promise<void> {
     const spec = this.s.spec
     const values = { ...this.values }
@@ -106,7 +114,7 @@ export class GenericHttpTarget implements Target {
       maxRetries: spec.maxRetries, maxWaitS: spec.maxRetryWaitS, fetch: this.options.fetch,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     })
-    const text = await response.text()
+    const text = this.mask(await response.text())
     this.lastBody = text
     const endpoint = `${spec.method} ${url.split('?')[0]}`
     if (!response.ok) throw new Error(`${endpoint}: answered ${response.status} ${preview(text)}`)

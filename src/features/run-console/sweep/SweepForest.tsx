@@ -22,7 +22,9 @@ export function SweepForest({ forest, paint }: { forest: Forest; paint: Readonly
   const height = Math.max(...ys) + TAG_NODE_HEIGHT + pad - minY
   return (
     <figure className="rc-forest" aria-label="Success rate per tag">
-      <svg viewBox={`${minX} ${minY} ${width} ${height}`} role="img" aria-label="Forest painted with success rates" style={{ maxHeight: Math.min(height, 520) }}>
+      {/* Never drawn below 70%: a wide forest scrolls sideways rather than shrinking its labels out of reach. */}
+      <div className="rc-forest__scroll">
+      <svg viewBox={`${minX} ${minY} ${width} ${height}`} role="img" aria-label="Forest painted with success rates" style={{ minWidth: width * 0.7, maxHeight: Math.max(Math.min(height, 520), height * 0.7) }}>
         {forest.tags.filter((t) => t.parent !== null && pos.has(t.parent)).map((t) => {
           const a = pos.get(t.parent!)!
           const b = pos.get(t.name)!
@@ -44,6 +46,7 @@ export function SweepForest({ forest, paint }: { forest: Forest; paint: Readonly
           )
         })}
       </svg>
+      </div>
       <figcaption className="rc-hint rc-row">
         <span className="rc-scale" aria-hidden="true"><span>0%</span><span className="rc-scale__bar" style={{ background: `linear-gradient(90deg, ${[0, 0.05, 0.25, 0.5, 1].map(rateColour).join(', ')})` }} /><span>100%</span></span>
         Per tag: successful tasks / completed tasks over the threat models whose scope or read-only covers it (granting a tag covers its subtree).
