@@ -107,6 +107,28 @@ describe('target faults through redscope run', () => {
   }, 60_000)
 })
 
+describe('a long claim through redscope run', () => {
+  let target: ScriptedTarget
+  beforeAll(async () => {
+    target = await startScriptedTarget({ concurrency: 2 })
+  })
+  afterAll(() => target.close())
+
+  it('40 tasks queued for 2 slots: every task runs and stderr stays empty (no listener warning)', async () => {
+    const claim = claimFile('long', Array.from({ length: 40 }, (_, i) => ({ goal: `task ${i + 1}` })))
+    const warnings: string[] = []
+    const onWarning = (w: Error) => warnings.push(w.message)
+    process.on('warning', onWarning)
+    const r = await run('run', '--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', join(dir, 'long-out'))
+    await new Promise((resolve) => setImmediate(resolve))
+    process.off('warning', onWarning)
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(warnings).toEqual([])
+    expect([...taskLines(r.stdout).values()].filter((l) => l.reason === 'success')).toHaveLength(40)
+  }, 30_000)
+})
+
 describe('LLM endpoint faults through redscope run --optimizer llm', () => {
   let target: ScriptedTarget
   let llm: ScriptedLlm

@@ -4,6 +4,7 @@
  * from OPENAI_API_KEY only and the target token from REDSCOPE_TARGET_TOKEN:
  * neither is ever printed or written (superred persists `{model}` only).
  */
+import { setMaxListeners } from 'node:events'
 import { join } from 'node:path'
 import { humanOptimizerFactory, isInjectOn, llmOptimizerFactory, templateOptimizerFactory, type InjectOn } from '../../attackers'
 import { openAiClientFactory } from '../../adapters/llm/openaiClient'
@@ -130,6 +131,9 @@ export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDe
   io.stdout(`${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${listValue(args, 'scope').join(', ')}]` +
     `${listValue(args, 'read-only').length ? `, read-only [${listValue(args, 'read-only').join(', ')}]` : ''}\n`)
   const cancel = new AbortController()
+  // Every task waiting for a slot listens on this signal: past 10 queued tasks Node would print a
+  // "possible memory leak" warning on stderr for what is only a long queue.
+  setMaxListeners(0, cancel.signal)
   const onSigint = () => cancel.abort(new Error('interrupted'))
   process.once('SIGINT', onSigint)
   // A results file that could not be written (disk full, quota) is said at once and fails the command:
