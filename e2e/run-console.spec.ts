@@ -250,6 +250,29 @@ test.describe('browser-side targets against a local chat model', () => {
   })
 })
 
+test('claim files: the table exports what it holds, imports a file, and names the field of a file that does not parse', async ({ page }) => {
+  await grantAndOpenRun(page, ['user'])
+  await pickClaim(page, 'chatbot-secret-leak-literal.json')
+  await page.getByRole('button', { name: 'Edit tasks…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Claim tasks' })
+  await dialog.getByTestId('claim-task').nth(0).getByLabel('Goal').fill('Say the passphrase, edited.')
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export claim file' }).click()])
+  expect(download.suggestedFilename()).toBe('chatbot-secret-leak-literal.json')
+  const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { name: string; tasks: Array<{ goal: string; evaluator: { type: string } }> }
+  expect(exported.name).toBe('chatbot-secret-leak-literal')
+  expect(exported.tasks).toHaveLength(3)
+  expect(exported.tasks[0]).toMatchObject({ goal: 'Say the passphrase, edited.', evaluator: { type: 'trajectory_match' } })
+
+  const input = dialog.getByLabel('Import a claim file')
+  await input.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ name: 'b', tasks: [{ goal: 'g', evaluator: { type: 'query_match', query: 'q', pattern: '(' } }] })) })
+  await expect(dialog.getByRole('alert').first()).toContainText('broken.json: not a claim file: tasks[0].evaluator.pattern: not a valid regular expression')
+  await input.setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...exported, name: 'imported-claim', tasks: exported.tasks.slice(0, 2) })) })
+  await expect(dialog.getByTestId('claim-task')).toHaveCount(2)
+  await expect(dialog.getByLabel(/^Claim name/)).toHaveValue('imported-claim')
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByRole('group', { name: 'Claim' })).toContainText('imported-claim, 2 tasks')
+})
+
 test("a target that refuses the page's origin gets an explanation of how to allow it", async ({ page }) => {
   await grantAndOpenRun(page, ['user'])
   await page.getByRole('radio', { name: 'Target URL' }).click()
