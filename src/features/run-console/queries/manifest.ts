@@ -10,8 +10,9 @@ import { runKeys } from './queryClient'
 
 export const pageFetch = explainingFetch()
 
-export const manifestQuery = (url: string | null, token: string) => queryOptions({
-  queryKey: runKeys.manifest(url ?? '', token !== ''),
+/** `attempt` is bumped by each "Test connection" click, so a retry really asks again. */
+export const manifestQuery = (url: string | null, token: string, attempt = 0) => queryOptions({
+  queryKey: [...runKeys.manifest(url ?? '', token !== ''), attempt],
   queryFn: url === null ? skipToken : async () => (await connectHttpTarget(url, { fetch: pageFetch, token: token || undefined })).manifest,
   staleTime: 30_000,
 })

@@ -6,6 +6,7 @@ import { setupActions, useSetup } from '../setupStore'
 import type { GenericDraft } from '../setupTypes'
 
 const METHODS = ['POST', 'PUT', 'PATCH', 'GET'] as const
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token)$/i
 
 function TagSelect({ value, forest, label, onChange, invalid }: { value: string; forest: Forest; label: string; onChange: (v: string) => void; invalid: boolean }) {
   return (
@@ -57,6 +58,9 @@ export function GenericTargetForm({ forest, forestError }: { forest: Forest; for
         </div>
       ))}
       <button type="button" className="rc-btn rc-btn--small" onClick={() => set({ headers: [...draft.headers, { name: '', value: '' }] })}>+ Header</button>
+      {draft.headers.some((h) => CREDENTIAL_HEADER.test(h.name)) ? (
+        <p className="rc-warn rc-small" role="alert">Headers are saved with the setup in this browser: put a credential in the secret header below instead, which is kept like an API key.</p>
+      ) : null}
       <div className="rc-grid2" style={{ marginTop: 10 }}>
         <Field label="Secret header" value={draft.authHeader} onChange={(authHeader) => set({ authHeader })} hint="e.g. Authorization" />
         <Field label="Its value" value={secret} type="password" onChange={(v) => secretsActions().set('genericSecret', v)} hint="e.g. Bearer sk-…; kept like API keys" />

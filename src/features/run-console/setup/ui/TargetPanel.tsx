@@ -23,15 +23,15 @@ const DEMOS = [
 function HttpForm({ designerTags }: { designerTags: readonly string[] }) {
   const url = useSetup((s) => s.target.httpUrl)
   const token = useSecrets((s) => s.values.targetToken)
-  const [tested, setTested] = useState<string | null>(null)
+  const [tested, setTested] = useState<{ url: string; attempt: number } | null>(null)
   return (
     <>
       <Field label="Target-over-HTTP server" value={url} placeholder="http://127.0.0.1:8765" type="url"
         onChange={(v) => setupActions().setTarget({ httpUrl: v })} hint="Any server speaking superred-target-http/1, e.g. `redscope serve-target chatbot`." />
       <Field label="Bearer token (optional)" value={token} type="password" onChange={(v) => secretsActions().set('targetToken', v)}
         hint="Sent to this target only; never saved in results." />
-      <button type="button" className="rc-btn" disabled={url.trim() === ''} onClick={() => setTested(url.trim().replace(/\/+$/, ''))}>Test connection</button>
-      <ConnectionStatus url={tested} token={token} designerTags={designerTags} />
+      <button type="button" className="rc-btn" disabled={url.trim() === ''} onClick={() => setTested({ url: url.trim().replace(/\/+$/, ''), attempt: (tested?.attempt ?? 0) + 1 })}>Test connection</button>
+      <ConnectionStatus url={tested?.url ?? null} attempt={tested?.attempt} token={token} designerTags={designerTags} />
     </>
   )
 }
