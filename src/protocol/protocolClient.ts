@@ -24,14 +24,21 @@ export interface ProtocolClientOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 2 ** 20
 
-class TooLargeError extends Error {}
+const megabytes = (n: number) => `${(n / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`
+
+export class TooLargeError extends Error {
+  constructor(max: number) {
+    super(`more than ${megabytes(max)} (the limit for one answer); the rest was not read`)
+    this.name = 'TooLargeError'
+  }
+}
 
 /** The body as text, refusing (and cancelling) it once it passes `max` bytes, so a flood never fills memory. */
-async function readCapped(response: Response, max: number): Promise<string> {
+export async function readCapped(response: Response, max: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > max) {
     void response.body?.cancel().catch(() => undefined)
-    throw new TooLargeError()
+    throw new TooLargeError(max)
   }
   if (!response.body) return response.text()
   const reader = response.body.getReader()
@@ -44,7 +51,7 @@ async function readCapped(response: Response, max: number): Promise<string> {
     bytes += value.byteLength
     if (bytes > max) {
       void reader.cancel().catch(() => undefined)
-      throw new TooLargeError()
+      throw new TooLargeError(max)
     }
     parts.push(decoder.decode(value, { stream: true }))
   }
@@ -52,7 +59,6 @@ async function readCapped(response: Response, max: number): Promise<string> {
   return parts.join('')
 }
 
-const megabytes = (n: number) => `${(n / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`
 
 export class TargetRequestError extends Error {
   /** `METHOD url`, credentials removed. */
@@ -176,7 +182,7 @@ export class ProtocolClient {
       text = await readCapped(response, this.maxResponseBytes)
     } catch (e) {
       if (e instanceof TooLargeError) {
-        throw new TargetRequestError(endpoint, `answered with more than ${megabytes(this.maxResponseBytes)} (the limit for one answer); the rest was not read`)
+        throw new TargetRequestError(endpoint, `answered with ${e.message}`)
       }
       if (signal?.aborted) throw signal.reason
       if (timeout.aborted) throw new TargetRequestError(endpoint, `no answer within ${this.timeoutMs / 1000} s (per-request timeout)`)

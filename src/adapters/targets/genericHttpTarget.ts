@@ -11,7 +11,9 @@ import {
   type ConfigSpec, type Controllable, type Emit, type Observable, type ObservableValue, type QuerySpec, type SendEvent,
   type Target, type TargetFactory,
 } from '../../core/engine'
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../core/json'
 import { buildDomain, type SecurityDomain } from '../../core/tags'
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLargeError } from '../../protocol/protocolClient'
 import { fillHeaderTemplate, fillJsonTemplate, fillUrlTemplate, type GenericHttpSpec } from './genericHttpSpec'
 import { fetchWithRetry } from './retryFetch'
 
@@ -20,6 +22,8 @@ export interface GenericHttpOptions {
   readonly secret?: string | null
   readonly fetch?: typeof fetch
   readonly requestTimeoutMs?: number
+  /** An answer longer than this is refused unread (default 32 MiB, as for protocol targets). */
+  readonly maxResponseBytes?: number
 }
 
 /** Surfaces shared by every instance, so that scopes match tags by identity. */
@@ -114,10 +118,19 @@ export class GenericHttpTarget implements Target {
       maxRetries: spec.maxRetries, maxWaitS: spec.maxRetryWaitS, fetch: this.options.fetch,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     })
-    const text = this.mask(await response.text())
-    this.lastBody = text
     const endpoint = `${spec.method} ${url.split('?')[0]}`
+    let raw: string
+    try {
+      raw = await readCapped(response, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)
+    } catch (e) {
+      if (e instanceof TooLargeError) throw new Error(`${endpoint}: answered ${response.status} with ${e.message}`)
+      throw e
+    }
+    const text = this.mask(raw)
+    this.lastBody = text
     if (!response.ok) throw new Error(`${endpoint}: answered ${response.status} ${preview(text)}`)
+    // JSONPath and the results writer walk the answer recursively: refuse what would overflow the stack.
+    if (jsonDeeperThan(text)) throw new Error(`${endpoint}: answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
     let json: unknown
     try {
       json = JSON.parse(text)
