@@ -30,7 +30,7 @@ function ShippedClaims({ forTarget }: { forTarget: string | null }) {
         <option value="">{q.isPending ? 'loading…' : 'pick a claim…'}</option>
         {claims.map((c) => <option key={c.file} value={c.file}>{c.name} ({c.tasks} tasks)</option>)}
       </select>
-      <span className="rc-hint">{claims.find((c) => c.file === origin)?.description ?? 'Loads into the task table below, where it can be edited.'}</span>
+      <span className="rc-hint">{claims.find((c) => c.file === origin)?.description ?? 'Loads into the claim’s task table, where every cell can be edited.'}</span>
       {error ? <span className="rc-issue" role="alert">{error}</span> : null}
     </div>
   )
