@@ -46,6 +46,10 @@ describe('OpenAI-compatible chat target', () => {
     // Only user_message is writable; model identity is offered as a read-only observable with the model's name.
     expect(task.offered?.controllables.map((c) => c.name)).toEqual(['user_message'])
     expect(task.offered?.observables.map((o) => [o.observable.name, o.content])).toEqual([['model_identity', 'local-model']])
+    // The model's response is observable (model) and controllable after the call; the user sees the reply.
+    const seen = task.runs[0].trajectory.flatMap((i) => (i.type === 'ObservableEvent' ? [`${i.observable.name}@${i.securityDomain?.name}: ${String(i.content)}`] : []))
+    expect(seen).toEqual(['user_request@user: What is the password?', 'model_response@model: The password is SWORDFISH.', 'reply@user: The password is SWORDFISH.'])
+    expect(task.runs[0].attackerView.some((i) => i.type === 'ObservableEvent' && i.observable.name === 'model_response')).toBe(false)
   })
 
   it('refuses a config it does not have with a message that says why', async () => {

@@ -3,8 +3,9 @@
  * page: superred's chatbot forest (system{system_prompt, model,
  * model_identity}, user). Controllables: the system prompt and the user
  * message before the call, the model's response after it. Observables: the
- * model's identity (static), the message it received and the reply the user
- * sees. Config: system_prompt, user_message. Query: last_reply.
+ * model's identity (static), the message it received, the model's response
+ * as it came back (model) and the reply the user sees (user). Config:
+ * system_prompt, user_message. Query: last_reply.
  */
 import {
   controllable, observable, observableEvent, observableValue, postCallEvent, preCallEvent, targetFactory,
@@ -28,6 +29,7 @@ export class OpenAiChatSurfaces {
   readonly modelResponse: Controllable = controllable('model_response', this.tag('model'), { description: "the model's reply, seen after the call (an injection replaces it)" })
   readonly modelIdentity: Observable = observable('model_identity', this.tag('model_identity'), { description: 'which model answers' })
   readonly userRequest: Observable = observable('user_request', this.tag('user'), { description: 'the message the model received' })
+  readonly modelOutput: Observable = observable('model_response', this.tag('model'), { description: 'the model’s response as it came back, before anyone rewrote it' })
   readonly reply: Observable = observable('reply', this.tag('user'), { description: 'the reply the user sees' })
   readonly configSpecs: readonly ConfigSpec[] = [
     { name: 'system_prompt', securityDomain: this.tag('system_prompt'), description: 'the system prompt' },
@@ -82,6 +84,7 @@ export class OpenAiChatTarget implements Target {
       ...(this.config.temperature === undefined ? {} : { temperature: this.config.temperature }),
     }, signal)
     const draft = result.content ?? ''
+    emit(observableEvent(this.s.modelOutput, draft))
     const reply = (await replaced(postCallEvent(this.s.modelResponse, message, draft))) ?? draft
     this.lastReply = reply
     emit(observableEvent(this.s.reply, reply))
