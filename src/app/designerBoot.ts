@@ -5,7 +5,7 @@
  * suspends on this promise, so no component ever sees a half-loaded state.
  */
 import { docFromForest } from '../core/model'
-import { CHATBOT_FOREST } from '../core/tags'
+import { demoWorkspace } from './demoWorkspace'
 import { decodePermalink, PermalinkError, permalinkPayload } from '../lib/permalink'
 import { designerStore } from '../stores/designerStore'
 import { newTagId } from '../stores/ids'
@@ -45,7 +45,7 @@ async function boot(): Promise<void> {
     },
   })
   serviceRef.current = service
-  const { damaged } = await service.boot(() => ({ name: 'Chatbot (guide example)', doc: docFromForest(CHATBOT_FOREST, newTagId) }))
+  const { damaged } = await service.boot(() => demoWorkspace())
   if (damaged.length > 0) notify('error', `${damaged.length} saved workspace${damaged.length === 1 ? '' : 's'} could not be read and ${damaged.length === 1 ? 'was' : 'were'} left untouched on disk (${damaged.join(', ')}).`)
   await openSharedLink(service)
   window.addEventListener('hashchange', () => void openSharedLink(service))

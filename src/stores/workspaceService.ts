@@ -11,12 +11,12 @@ import type { DesignerState } from './designerStore'
 import { newWorkspaceId } from './ids'
 import type { WorkspaceRepo } from './workspaceRepo'
 import type { WorkspaceState } from './workspaceStore'
-import { newRecord, summaryOf, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
+import { newRecord, summaryOf, type SavedModel, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
 
 export interface WorkspaceService {
   /** Loads the workspaces; creates the first one from `seed` when there are none. */
-  boot(seed: () => { name: string; doc: DesignDoc }): Promise<{ damaged: string[] }>
-  create(name: string, doc: DesignDoc): Promise<WorkspaceId>
+  boot(seed: () => WorkspaceSeed): Promise<{ damaged: string[] }>
+  create(name: string, doc: DesignDoc, models?: readonly SavedModel[]): Promise<WorkspaceId>
   open(id: WorkspaceId): Promise<void>
   remove(id: WorkspaceId): Promise<void>
   rename(id: WorkspaceId, name: string): Promise<void>
@@ -24,6 +24,13 @@ export interface WorkspaceService {
   flush(): Promise<void>
   /** Stops autosaving (tests). */
   stop(): void
+}
+
+/** What a first visit starts with: a forest, and optionally threat models ready to run. */
+export interface WorkspaceSeed {
+  name: string
+  doc: DesignDoc
+  models?: readonly SavedModel[]
 }
 
 export interface SaveProblems {
@@ -100,11 +107,11 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
     await lastWrite
   }
 
-  const create = async (name: string, doc: DesignDoc) => {
+  const create = async (name: string, doc: DesignDoc, models: readonly SavedModel[] = []) => {
     await flush()
     // Creation time orders the list: strictly increasing, even within one millisecond.
     const latest = Math.max(0, ...workspaces.getState().workspaces.map((w) => w.createdAt))
-    const r = newRecord(newWorkspaceId(), name, doc, Math.max(Date.now(), latest + 1))
+    const r = { ...newRecord(newWorkspaceId(), name, doc, Math.max(Date.now(), latest + 1)), models: [...models] }
     await repo.put(r)
     await repo.setActive(r.id)
     workspaces.setState((s) => ({ workspaces: [...s.workspaces, summaryOf(r)] }))
@@ -117,7 +124,7 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
       const { records, damaged } = await repo.list()
       if (records.length === 0) {
         const s = seed()
-        await create(s.name, s.doc)
+        await create(s.name, s.doc, s.models)
         return { damaged }
       }
       workspaces.setState({ workspaces: records.map(summaryOf) })
