@@ -20,6 +20,8 @@ export interface OpenAiBackendOptions {
   readonly apiKey?: string | null
   readonly maxRetries?: number
   readonly timeoutMs?: number
+  /** The page passes a fetch that explains CORS refusals; Node uses the global one. */
+  readonly fetch?: typeof fetch
 }
 
 /** Reasoning-era models take max_completion_tokens; most compatible servers still read max_tokens. */
@@ -37,10 +39,12 @@ export class OpenAiChatBackend implements ChatBackend {
     this.timeoutMs = options.timeoutMs ?? 600_000
     this.maxRetries = options.maxRetries ?? 2
     this.client = new OpenAI({
-      baseURL: options.baseURL ?? undefined,
+      // An empty base URL (a blank form field) means the SDK's default, like none.
+      baseURL: options.baseURL || undefined,
       apiKey: options.apiKey || 'no-key',
       maxRetries: this.maxRetries,
       timeout: this.timeoutMs,
+      fetch: options.fetch,
       // The page runs attacks too; the key is the user's own, typed into this session.
       dangerouslyAllowBrowser: true,
     })
