@@ -210,8 +210,11 @@ test('multi-selects with Shift-click, moves the selection with one drag, deletes
   await dragTo(page, tag(page, 'model'), await centre(tag(page, 'user')))
   await expect(page.locator('.react-flow__edge')).toHaveCount(3)
   for (const name of ['system_prompt', 'model']) {
-    await tag(page, name).click()
-    await expect(page.locator('#inspector-parent option:checked')).toHaveText('user')
+    // The reparent relayouts the forest: a click during that move can land on the canvas, so click until selected.
+    await expect(async () => {
+      await tag(page, name).click()
+      await expect(page.locator('#inspector-parent option:checked')).toHaveText('user', { timeout: 1_000 })
+    }).toPass({ timeout: 10_000 })
   }
   await tag(page, 'system_prompt').click()
   await tag(page, 'model').click({ modifiers: ['Shift'] })
