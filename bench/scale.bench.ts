@@ -384,6 +384,7 @@ async function chromiumFigures(runFolder: string): Promise<void> {
     row('  viewer with the 100,000-event run open', viewer, ms2)
     row('    ratio to the designer baseline', (viewer / baseline).toFixed(2))
     await ctx.close()
+    if (!process.env.SCALE_SKIP_BROWSER_SWEEP) await browserSweep(browser, base)
   } finally {
     await browser.close()
     if (server?.pid) {
@@ -393,15 +394,71 @@ async function chromiumFigures(runFolder: string): Promise<void> {
   }
 }
 
+/**
+ * The run console's sweep in Chromium: every threat model (scope) of the demo assistant served by the preview
+ * (/targets/assistant/), the exfiltration claim, 3 payloads, 8 threat models at once; results in IndexedDB.
+ * Samples the JS heap every 2 s and how long the page takes to answer while it runs.
+ */
+async function browserSweep(browser: import('@playwright/test').Browser, base: string): Promise<void> {
+  // Every scope of the assistant's forest is 305 threat models (read-only variants, which take the Node sweep to 1,000, are not offered here).
+  row('## sweep of every threat model of the demo assistant in the run console (Chromium)', 'value')
+  const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 1000 } })
+  const page = await ctx.newPage()
+  const cdp = await ctx.newCDPSession(page)
+  await cdp.send('Performance.enable')
+  // The sweep runs over the designer's forest: take the assistant's, from its manifest.
+  await page.goto('/')
+  await page.locator('summary', { hasText: 'Import' }).click()
+  await page.getByLabel('Target URL (GET /manifest)').fill(`${base}/targets/assistant`)
+  await page.getByRole('button', { name: 'Import', exact: true }).click()
+  await page.getByRole('status').filter({ hasText: 'Connected to redscope-assistant' }).waitFor()
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
+  await page.getByRole('radio', { name: /targets\/assistant/ }).click()
+  await page.getByTestId('manifest').filter({ hasText: 'redscope-assistant' }).waitFor()
+  await page.getByLabel(/^Shipped claim/).selectOption('assistant-exfiltration.json')
+  await page.getByRole('button', { name: 'Untick all' }).click()
+  for (const n of ['naive', 'important_instructions', 'spoofed_sender']) await page.getByLabel(`Use payload ${n}`).check()
+  await page.getByLabel('Max runs per task', { exact: true }).fill('3')
+  await page.getByRole('link', { name: 'Sweep threat models' }).click()
+  await page.getByLabel('At most this many threat models').fill('1000')
+  await page.getByLabel('Threat models at once').fill('8')
+  row('  threat models', (await page.getByTestId('sweep-count').textContent()) ?? '?')
+  const before = await heapMbOf(cdp)
+  const t0 = Date.now()
+  await page.getByRole('button', { name: 'Run sweep' }).click()
+  let peak = before
+  let worstAnswer = 0
+  for (;;) {
+    const a0 = Date.now()
+    const state = await page.getByTestId('run-state').textContent()
+    worstAnswer = Math.max(worstAnswer, Date.now() - a0)
+    const { metrics } = await cdp.send('Performance.getMetrics')
+    peak = Math.max(peak, metrics.find((m) => m.name === 'JSHeapUsedSize')!.value / MB)
+    if (state === 'Finished' || state === 'Cancelled' || Date.now() - t0 > 15 * 60_000) break
+    await new Promise((r) => setTimeout(r, 2_000))
+  }
+  const wall = Date.now() - t0
+  const done = await page.getByTestId('stat-done').textContent()
+  const summary = await page.getByTestId('sweep-summary').textContent().catch(() => '')
+  const after = await heapMbOf(cdp)
+  row('  wall (s), tasks done', (wall / 1000).toFixed(1), done ?? '?')
+  row('  summary', summary ?? '')
+  row('  JS heap before / peak (sampled) / after GC (MB)', before, peak, after)
+  row('  slowest page answer while it ran (ms)', worstAnswer)
+  await ctx.close()
+}
+
 export default async function scaleBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'redscope-scale-'))
   try {
-    await forests()
+    // SCALE_SKIP_NODE=1: only what the browser part needs; SCALE_SKIP_BROWSER=1 / SCALE_SKIP_BROWSER_SWEEP=1: no Chromium / no browser sweep.
+    const node = !process.env.SCALE_SKIP_NODE
+    if (node) await forests()
     const traj = join(dir, 'traj')
     mkdirSync(traj)
     await trajectory100k(traj)
-    await experiment1000(dir)
-    await sweep1000(dir)
+    if (node) await experiment1000(dir)
+    if (node) await sweep1000(dir)
     if (process.env.SCALE_SKIP_BROWSER) return
     // The viewer opens the folder that holds experiments.json and the experiment.
     await chromiumFigures(traj)
