@@ -2,7 +2,8 @@
  * A run in the browser loses no finished task when the page goes away in the
  * middle: after a reload, and after a renderer crash (CDP Page.crash), the
  * tasks that had finished are in IndexedDB and open in the viewer, and the
- * same run started again resumes: finished tasks are kept, not rerun.
+ * same run started again resumes: finished tasks are kept, not rerun. And a
+ * run whose results cannot be saved (storage full) says so on its lane.
  */
 import { expect, test, type Page } from '@playwright/test'
 import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
@@ -89,3 +90,29 @@ for (const how of ['reload', 'crash'] as const) {
     }
   })
 }
+
+test('a run whose results the storage refuses (QuotaExceededError) says so on its lane, not only "success"', async ({ page }) => {
+  // The storage fills up while task 2 is being written: its puts throw QuotaExceededError, as a full disk makes them.
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if ((window as unknown as { __quotaFull?: boolean }).__quotaFull && this.transaction.db.name === 'redscope-results' && String(args[1]).includes('/tasks/00002__')) {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
+      }
+      return put.apply(this, args)
+    }
+  })
+  const target = await startScriptedTarget({ concurrency: 1 })
+  try {
+    await setUpRun(page, target, 'full')
+    await page.evaluate(() => ((window as unknown as { __quotaFull?: boolean }).__quotaFull = true))
+    await page.getByRole('button', { name: 'Run threat model' }).click()
+    // The attack itself is unaffected (both tasks succeed); the lane says task 2's results were not saved.
+    await expect(page.getByTestId('task-result')).toHaveCount(2)
+    expect(await taskStatuses(page)).toEqual(['success', 'success'])
+    await expect(page.locator('.rc-problems').first()).toContainText('Not saved (task 2): failed to persist task (continuing): QuotaExceededError')
+    await page.getByRole('button', { name: 'Cancel run' }).click()
+  } finally {
+    await target.close()
+  }
+})

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { humanOptimizerFactory, isInjectOn, llmOptimizerFactory, templateOptimizerFactory, type InjectOn } from '../../attackers'
 import { openAiClientFactory } from '../../adapters/llm/openaiClient'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { combineReporters, Controller, type LLMClient, type LLMConfig, type OptimizerFactory } from '../../core/engine'
+import { combineReporters, Controller, isResultsWriteFailure, type LLMClient, type LLMConfig, type OptimizerFactory } from '../../core/engine'
 import type { Storage } from '../../core/results'
 import { connectHttpTarget, TargetRequestError, type HttpTargetFactory } from '../../protocol'
 import { hasFlag, lastValue, listValue, parseArgs } from '../args'
@@ -54,9 +54,6 @@ async function connect(url: string, requestTimeoutS: number | undefined, concurr
 export interface RunDeps {
   readonly storage?: (out: string) => Storage
 }
-
-/** The engine's diagnostics that mean a results file was not written. */
-const WRITE_FAILURE = /^(failed to persist task|failed to finalize results|could not write domain\.json)/
 
 /** A refused write: a full disk or quota, no permission, a read-only or missing place. */
 function isStorageError(e: unknown): boolean {
@@ -141,7 +138,7 @@ export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDe
   const writeFailures: string[] = []
   const writes = {
     diagnostic: (_info: unknown, level: string, message: string, index?: number) => {
-      if (level !== 'error' || !WRITE_FAILURE.test(message)) return
+      if (level !== 'error' || !isResultsWriteFailure(message)) return
       writeFailures.push(message)
       io.stderr(`redscope run: ${index === undefined ? '' : `task ${index}: `}results not written: ${message}\n`)
     },

@@ -11,7 +11,7 @@ export {
   type Emit, type SendEvent, type Target, type TargetFactory, type Task,
 } from './target'
 export * from './outcomes'
-export { combineReporters, type ProgressReporter, type ThreatModelInfo, type DiagnosticLevel } from './reporter'
+export { combineReporters, isResultsWriteFailure, type ProgressReporter, type ThreatModelInfo, type DiagnosticLevel } from './reporter'
 export {
   BudgetExhaustedError, CostCappedLLMClient, DEFAULT_PRICE_TABLE, noopLLMClient, priceFor, costOf, samplingFor,
   type ChatBackend, type ChatMessage, type ChatRequest, type ChatResult, type Completion, type CompletionOptions,

@@ -22,6 +22,15 @@ export interface ThreatModelInfo {
 
 export type DiagnosticLevel = 'info' | 'warning' | 'error'
 
+/**
+ * Is this diagnostic a results file that could not be written (disk full,
+ * storage quota)? The task itself went fine, so its row shows no error: a
+ * reporter must say this one out loud, or the results are silently incomplete.
+ */
+export function isResultsWriteFailure(message: string): boolean {
+  return /^(failed to persist task|failed to finalize results|could not write domain\.json)/.test(message)
+}
+
 export interface ProgressReporter {
   threatModelStart?(info: ThreatModelInfo): void
   /** A task starts (also reported for tasks that are then skipped). */

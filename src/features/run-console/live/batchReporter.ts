@@ -4,7 +4,7 @@
  * hundreds of runs a second costs the page one store update (and one
  * render) per flush.
  */
-import type { ProgressReporter, RunResult, TaskResult } from '../../../core/engine'
+import { isResultsWriteFailure, type ProgressReporter, type RunResult, type TaskResult } from '../../../core/engine'
 import { taskStatus } from '../../../core/results'
 import type { FinishedTask, LiveEvent } from './liveTypes'
 
@@ -87,9 +87,12 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
     diagnostic: (info, level, message, taskIndex) => {
       // Work abandoned because the user cancelled says so in every lane; the session's state already does.
       if (cancelled?.()) return
-      // A task's own errors are on its row (TaskResult.error); warnings (a time cap hit...) are worth a line.
-      if (taskIndex !== undefined && level === 'error') return
-      push({ t: 'problem', key: info?.key ?? null, level, message: firstLine(message) })
+      // A task's own errors are on its row (TaskResult.error); warnings (a time cap hit...) are worth a line,
+      // and so is a result that could not be saved (storage full): the task's row says it went fine.
+      const unsaved = isResultsWriteFailure(message)
+      if (taskIndex !== undefined && level === 'error' && !unsaved) return
+      push({ t: 'problem', key: info?.key ?? null, level,
+        message: unsaved && taskIndex !== undefined ? `Not saved (task ${taskIndex}): ${firstLine(message)}` : firstLine(message) })
     },
   }
   return { reporter, flush }
