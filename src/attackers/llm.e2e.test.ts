@@ -1,6 +1,6 @@
 // @vitest-environment node
 import type { RunningTargetServer } from '../server'
-import { startOpenAiTestServer, type ChatCall, type OpenAiTestServer } from '../testing/openAiTestServer'
+import { startChatServer, type ChatServer, type ChatServerCall } from '../testing/chatServer'
 import { claimWith, runThreatModel, serveReference, treeText } from '../testing/threatModelHarness'
 import { llmOptimizerFactory } from './llmOptimizer'
 import { fillTemplate, PAYLOAD_LIBRARY } from './payloads'
@@ -9,13 +9,13 @@ import { templateOptimizerFactory } from './templateOptimizer'
 const API_KEY = 'sk-test-DO-NOT-PERSIST-4242'
 let assistant: RunningTargetServer
 let chatbot: RunningTargetServer
-let model: OpenAiTestServer
+let model: ChatServer
 
 /**
  * A scripted red-team model that reads its prompt as a real one would: the
  * goal, and how many earlier attempts failed; attempt n sends library payload n.
  */
-function redTeamReply(call: ChatCall): string {
+function redTeamReply(call: ChatServerCall): string {
   const prompt = call.messages.at(-1)!.content
   if (call.messages[0].content.includes('strict evaluator')) {
     // The judge: the passphrase reversed and spaced, as the chatbot spells it.
@@ -32,7 +32,7 @@ function redTeamReply(call: ChatCall): string {
 beforeAll(async () => {
   assistant = await serveReference('assistant')
   chatbot = await serveReference('chatbot')
-  model = await startOpenAiTestServer(redTeamReply)
+  model = await startChatServer(redTeamReply)
 })
 afterAll(async () => {
   await Promise.all([assistant.close(), chatbot.close(), model.close()])

@@ -3,7 +3,7 @@
  * call too: it answers CORS preflights (echoing the headers asked for, so the
  * SDK's `authorization` and `x-stainless-*` pass) and allows any origin.
  * Each completion's text comes from `reply`; usage is fixed (1000 prompt +
- * 100 completion tokens). Used by the run console's unit and e2e tests.
+ * 100 completion tokens). The one fake LLM endpoint of the unit and e2e tests.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { injection, noInjection, type ObservableEvent, type TrajectoryItem } from '../../core/engine'
-import { startOpenAiTestServer, type OpenAiTestServer } from '../../testing/openAiTestServer'
+import { startChatServer, type ChatServer } from '../../testing/chatServer'
 import { AssistantTarget } from './assistantTarget'
 
-let model: OpenAiTestServer
+let model: ChatServer
 let answer = ''
 beforeAll(async () => {
-  model = await startOpenAiTestServer(() => answer)
+  model = await startChatServer(() => answer)
 })
 afterAll(() => model.close())
 
