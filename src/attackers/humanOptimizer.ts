@@ -4,9 +4,7 @@
  * are asked and turns the answers into responses.
  */
 import {
-  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse,
-  type Controllable, type Event, type EventResponse, type EvaluationResult, type Goal, type LLMClient,
-  type ObservableValue, type TrajectoryItem,
+  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Controllable, type Event, type EventResponse, type EvaluationResult, type ObservableValue, type TrajectoryItem,
 } from '../core/engine'
 
 /** What the person sees at a pause: the attacker's view only (offered surfaces, filtered trajectory). */
@@ -40,9 +38,6 @@ export interface HumanPrompter {
 
 export class HumanOptimizer extends BaseOptimizer {
   private readonly prompter: HumanPrompter
-  private goal = ''
-  private offered: readonly Controllable[] = []
-  private observables: readonly ObservableValue[] = []
   private runNumber = 0
 
   constructor(prompter: HumanPrompter) {
@@ -50,13 +45,6 @@ export class HumanOptimizer extends BaseOptimizer {
     this.prompter = prompter
   }
 
-  override async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
-    llm: LLMClient): Promise<void> {
-    await super.initialize(goal, controllables, observables, llm)
-    this.goal = goal.description
-    this.offered = controllables
-    this.observables = observables
-  }
 
   async onEvent(event: Event): Promise<EventResponse> {
     switch (event.type) {
@@ -66,11 +54,11 @@ export class HumanOptimizer extends BaseOptimizer {
       case 'ControllablePreCallEvent':
       case 'ControllablePostCallEvent': {
         const value = await this.prompter.askInjection({
-          goal: this.goal, runNumber: this.runNumber,
+          goal: this.goalDescription, runNumber: this.runNumber,
           kind: event.type === 'ControllablePreCallEvent' ? 'pre' : 'post',
           controllable: event.controllable, request: event.request,
           answer: event.type === 'ControllablePostCallEvent' ? event.answer : null,
-          offered: this.offered, observables: this.observables,
+          offered: this.offeredControllables, observables: this.offeredObservables,
           seen: this.currentTrajectory?.snapshot() ?? [],
         })
         return value === null ? noInjection(event, 'optimizer') : injection(event, value)

@@ -4,8 +4,7 @@
  * the last template it tells the Controller it is done.
  */
 import {
-  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse,
-  type Controllable, type Event, type EventResponse, type Goal, type LLMClient, type ObservableValue,
+  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Event, type EventResponse,
 } from '../core/engine'
 import { injectsAt, type InjectOn } from './injectOn'
 import { fillTemplate } from './payloads'
@@ -19,7 +18,6 @@ export interface TemplateOptions {
 export class TemplateOptimizer extends BaseOptimizer {
   private readonly templates: readonly string[]
   private readonly injectOn: InjectOn
-  private goal = ''
   /** 0-based: the template of the run in progress. */
   private runIndex = 0
 
@@ -30,11 +28,6 @@ export class TemplateOptimizer extends BaseOptimizer {
     this.injectOn = options.injectOn ?? 'pre'
   }
 
-  override async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
-    llm: LLMClient): Promise<void> {
-    await super.initialize(goal, controllables, observables, llm)
-    this.goal = goal.description
-  }
 
   async onEvent(event: Event): Promise<EventResponse> {
     switch (event.type) {
@@ -42,7 +35,7 @@ export class TemplateOptimizer extends BaseOptimizer {
       case 'ControllablePostCallEvent': {
         const template = this.templates[Math.min(this.runIndex, this.templates.length - 1)]
         if (!injectsAt(this.injectOn, event)) return noInjection(event, 'optimizer')
-        return injection(event, fillTemplate(template, { goal: this.goal, controllable: event.controllable.name, request: event.request }))
+        return injection(event, fillTemplate(template, { goal: this.goalDescription, controllable: event.controllable.name, request: event.request }))
       }
       case 'RunEndEvent':
         this.runIndex += 1

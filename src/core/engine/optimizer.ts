@@ -32,10 +32,28 @@ export abstract class BaseOptimizer implements Optimizer {
   private llmClient: LLMClient | null = null
   private readonly past: ReadableTrajectory[] = []
   private current: ReadableTrajectory | null = null
+  private offer: { goal: Goal; controllables: readonly Controllable[]; observables: readonly ObservableValue[] } | null = null
 
-  async initialize(_goal: Goal, _controllables: readonly Controllable[], _observables: readonly ObservableValue[],
+  /** Keeps what the task offers, for subclasses (superred's optimizer keeps it too). */
+  async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
     llm: LLMClient): Promise<void> {
     this.llmClient = llm
+    this.offer = { goal, controllables, observables }
+  }
+
+  /** The task's goal, as given to `initialize` ('' before it). */
+  get goalDescription(): string {
+    return this.offer?.goal.description ?? ''
+  }
+
+  /** The writable surfaces offered at `initialize`. */
+  get offeredControllables(): readonly Controllable[] {
+    return this.offer?.controllables ?? []
+  }
+
+  /** The visible surfaces offered at `initialize`, read-only controllables included. */
+  get offeredObservables(): readonly ObservableValue[] {
+    return this.offer?.observables ?? []
   }
 
   async run(channel: EventChannel): Promise<void> {

@@ -196,8 +196,6 @@ export interface OptimizerScript {
 
 export class ScriptedOptimizer extends BaseOptimizer {
   readonly script: OptimizerScript
-  offeredControllables: readonly Controllable[] = []
-  offeredObservables: readonly ObservableValue[] = []
   readonly seen: Event[] = []
   run_ = 0
   tornDown = false
@@ -209,8 +207,6 @@ export class ScriptedOptimizer extends BaseOptimizer {
 
   override async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[], llm: LLMClient) {
     await super.initialize(goal, controllables, observables, llm)
-    this.offeredControllables = controllables
-    this.offeredObservables = observables
     await this.script.init?.(llm)
   }
 
