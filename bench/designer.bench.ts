@@ -10,7 +10,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
@@ -18,7 +17,7 @@ import { applyEdit, coverage, docFromForest, scopeFindings, tagIdOf, type Design
 import type { Forest } from '../src/core/tags'
 import { encodePermalink } from '../src/lib/permalink'
 import { layoutTree } from '../src/features/designer/forestLayout'
-import { median, row } from './util'
+import { median, row, freePort, waitForHttp } from './util'
 
 const SIZES = [100, 1_000, 5_000]
 const CLICKS = 9
@@ -34,27 +33,7 @@ function forestOf(size: number): Forest {
   return { tags }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
-async function waitForServer(url: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`vite preview did not answer at ${url}`)
-}
 
 /** navigation start → the first tag node painted, in the page's own clock. */
 async function firstRender(page: Page, url: string): Promise<{ ms: number; inDom: number }> {
@@ -132,7 +111,7 @@ export default async function bench(): Promise<void> {
   try {
     preview = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' })
     const base = `http://127.0.0.1:${port}`
-    await waitForServer(`${base}/`)
+    await waitForHttp(`${base}/`)
     // One throwaway load first, so the first size measured does not pay for a cold HTTP and code cache.
     const warm = await browser.newContext({ bypassCSP: true })
     await firstRender(await warm.newPage(), `${base}/`)

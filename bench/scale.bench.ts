@@ -17,7 +17,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { setMaxListeners } from 'node:events'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import v8 from 'node:v8'
@@ -41,7 +40,7 @@ import { parseSecurityTags } from '../src/lib/pythonTags'
 import { connectHttpTarget } from '../src/protocol'
 import { createTargetServer } from '../src/server'
 import { REFERENCE_TARGETS, referenceTargetOptions } from '../src/targets'
-import { row } from './util'
+import { row, freePort, waitForHttp } from './util'
 
 const MB = 2 ** 20
 
@@ -238,27 +237,7 @@ async function sweep1000(dir: string): Promise<void> {
 // ---------------------------------------------------------------------------
 // Chromium: initial JavaScript, and memory of the big views
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
-async function waitForHttp(url: string, ms: number): Promise<void> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`)
-}
 
 /** The static import closure of a chunk (`import`/`from "./x.js"`, not `import("./x.js")`). */
 function staticClosure(assets: string, entry: string): Set<string> {

@@ -9,14 +9,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { TrajectoryFile } from '../src/core/results/format'
 import { buildReplay, coverageFor, diffRuns, markBins } from '../src/core/replay'
 import { viewTasks } from '../src/features/results/browser/taskTable'
-import { heapMb, median, row, time } from './util'
+import { heapMb, median, row, time, freePort, waitForHttp } from './util'
 
 const EVENTS = 100_000
 const TASKS = 1_000
@@ -87,27 +86,6 @@ function writeTree(root: string, runText: string): void {
   writeFileSync(join(exp, 'domain.json'), JSON.stringify(FOREST))
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
-
-async function waitForHttp(url: string, ms: number): Promise<void> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`)
-}
 
 async function nodeFigures(runText: string): Promise<void> {
   row('pure parts (Node)', 'ms')
