@@ -299,6 +299,8 @@ test('presenter mode shows one step with its tags lit on the forest, and notes a
   // Reload: notes and bookmarks come back from IndexedDB.
   await page.reload()
   await page.getByTestId('folder-input').setInputFiles(FIXTURE)
+  // Escape only means something once the presenter is back on screen (its key handler with it).
+  await expect(page.getByLabel('Presenter').getByRole('status')).toHaveText('Step 4 of 14')
   await page.keyboard.press('Escape')
   await expect(page).not.toHaveURL(/present=1/)
   await page.keyboard.press('G') // previous bookmark
