@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Usage: node scripts/screenshot.mjs URL OUT.png [WIDTH HEIGHT]
+// Usage: [SHOT_WAIT_MS=800] node scripts/screenshot.mjs URL OUT.png [WIDTH HEIGHT]
+// (a dev server optimizing dependencies on first load needs a longer wait)
 // Looks at a page the way a person would, in Debian's Chromium, and prints the
 // page's console so that errors show up next to the picture.
 import { chromium } from '@playwright/test'
@@ -17,6 +18,6 @@ const page = await browser.newPage({ viewport: { width: Number(width), height: N
 page.on('console', (m) => console.log(`console.${m.type()}: ${m.text()}`))
 page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`))
 await page.goto(url)
-await page.waitForTimeout(800)
+await page.waitForTimeout(Number(process.env.SHOT_WAIT_MS ?? 800))
 await page.screenshot({ path: out })
 await browser.close()
