@@ -9,14 +9,13 @@ import { domainOf, type ReadableTrajectory, type TrajectoryItem } from './events
 import { EngineValueError } from './types'
 
 /**
- * The optimizer's view. It holds only the items it was given, never the
- * trajectory itself, so an optimizer cannot reach what it may not see.
+ * Items in emit order, read whole (`snapshot`) or since the last read
+ * (`drain`): what a trajectory and its filtered view have in common.
  */
-export class FilteredTrajectory implements ReadableTrajectory {
+class ItemLog implements ReadableTrajectory {
   readonly #entries: TrajectoryItem[]
   #cursor = 0
 
-  /** `entries` is filled by the owning Trajectory; nothing else should hold it. */
   constructor(entries: TrajectoryItem[]) {
     this.#entries = entries
   }
@@ -36,16 +35,25 @@ export class FilteredTrajectory implements ReadableTrajectory {
   }
 }
 
-export class Trajectory implements ReadableTrajectory {
-  readonly #entries: TrajectoryItem[] = []
+/**
+ * The optimizer's view. It holds only the items it was given, never the
+ * trajectory itself, so an optimizer cannot reach what it may not see.
+ * `entries` is filled by the owning Trajectory; nothing else should hold it.
+ */
+export class FilteredTrajectory extends ItemLog {}
+
+export class Trajectory extends ItemLog {
+  readonly #entries: TrajectoryItem[]
   readonly #filterScope: Scope | null
   readonly #filteredEntries: TrajectoryItem[] = []
   readonly #filtered: FilteredTrajectory | null
   #closed = false
-  #cursor = 0
 
   /** With a scope, items whose domain it covers also go to `filtered`. */
   constructor(filteredScope: Scope | null = null) {
+    const entries: TrajectoryItem[] = []
+    super(entries)
+    this.#entries = entries
     this.#filterScope = filteredScope
     this.#filtered = filteredScope === null ? null : new FilteredTrajectory(this.#filteredEntries)
   }
@@ -65,20 +73,6 @@ export class Trajectory implements ReadableTrajectory {
 
   get closed(): boolean {
     return this.#closed
-  }
-
-  snapshot(): readonly TrajectoryItem[] {
-    return this.#entries.slice()
-  }
-
-  drain(): readonly TrajectoryItem[] {
-    const fresh = this.#entries.slice(this.#cursor)
-    this.#cursor = this.#entries.length
-    return fresh
-  }
-
-  get length(): number {
-    return this.#entries.length
   }
 
   /** The filtered view; throws when no scope was given, as the reference. */
