@@ -73,8 +73,8 @@ describe('live progress', () => {
 
   it('tracks running tasks beneath their lane, their runs, best score and cost, and touches only the lanes an event names', () => {
     const lanes = [
-      { key: 'a', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['user'], readOnly: [], nTasks: 2, maxRunsPerTask: 3 },
-      { key: 'b', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['system'], readOnly: [], nTasks: 2, maxRunsPerTask: 3 },
+      { key: 'a', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['user'], readOnly: [], scopeLabel: null, nTasks: 2, maxRunsPerTask: 3 },
+      { key: 'b', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['system'], readOnly: [], scopeLabel: null, nTasks: 2, maxRunsPerTask: 3 },
     ]
     const s0 = newSession({ id: 's', kind: 'sweep', title: 't', lanes, now: 0 })
     const batch: LiveEvent[] = [

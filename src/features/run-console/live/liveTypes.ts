@@ -4,19 +4,10 @@
  * events the engine's reporter turns into (applied in batches, one store
  * update per animation frame). Totals are derived from lanes, never stored.
  */
-import type { DiagnosticLevel } from '../../../core/engine'
+import type { DiagnosticLevel, ThreatModelInfo } from '../../../core/engine'
 
-export interface LaneInfo {
-  readonly key: string
-  readonly attacker: string
-  readonly target: string
-  readonly claim: string
-  readonly model: string | null
-  readonly scope: readonly string[]
-  readonly readOnly: readonly string[]
-  readonly nTasks: number
-  readonly maxRunsPerTask: number
-}
+/** A lane's identity: exactly what the engine reports for its threat model. */
+export type LaneInfo = ThreatModelInfo
 
 export interface RunningTask {
   readonly index: number
