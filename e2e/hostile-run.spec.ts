@@ -10,7 +10,7 @@ import { HOSTILE_STRINGS, HOSTILE_TEXT } from '../src/testing/hostileContent'
 import { startScriptedLlm, type ScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
 import { expectInert, watch } from './support/inert'
-import { grantAndOpenRun, setField, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, grantAndOpenRun, setField, waitForState } from './runConsole/helpers'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -35,10 +35,7 @@ const claimFile = () => JSON.stringify({
 
 async function connectAndImport(page: Page) {
   await grantAndOpenRun(page, ['user'])
-  await page.getByRole('radio', { name: 'Target URL' }).click()
-  await page.getByLabel('Target-over-HTTP server').fill(target.url)
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByTestId('manifest')).toContainText('scripted <script>window.__pwned=1</script>')
+  await connectTargetUrl(page, target.url, 'scripted <script>window.__pwned=1</script>')
   await page.getByRole('button', { name: 'Write tasks…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Claim tasks' })
   await dialog.getByLabel('Import a claim file').setInputFiles({ name: 'hostile-claim.json', mimeType: 'application/json', buffer: Buffer.from(claimFile()) })

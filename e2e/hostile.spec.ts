@@ -6,7 +6,6 @@
  * target with an LLM attacker whose replies are the corpus and a claim whose
  * goals are the corpus. No script runs, nothing navigates, nothing freezes.
  */
-import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +16,7 @@ import { forestToPython } from '../src/lib/pythonExport'
 import { deeplyNestedJson, HOSTILE_STRINGS, HOSTILE_TEXT, hostileNames } from '../src/testing/hostileContent'
 import { startScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget } from '../src/testing/scriptedTarget'
+import { runCli } from './support/cli'
 import { expectInert, watch } from './support/inert'
 import { EXP, FIXTURE, TASK } from './support/resultsTree'
 
@@ -104,17 +104,6 @@ test('permalinks: a hostile shared threat model opens as data; a bomb and deep n
   await menuStillOpens(page)
 })
 
-/** `node bin/redscope.mjs run ...`, as a user runs it. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/redscope.mjs', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 test('results viewer: a tree the CLI wrote from a hostile target, hostile LLM replies and hostile goals', async ({ page, context }) => {
   test.setTimeout(90_000)
@@ -132,7 +121,7 @@ test('results viewer: a tree the CLI wrote from a hostile target, hostile LLM re
   }))
   const out = join(dir, 'results')
   try {
-    const r = await cli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
+    const r = await runCli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
       '--model', 'gpt-4o-mini', '--base-url', llm.baseURL, '--max-runs', '2', '--attacker-label', HOSTILE_STRINGS[3], '--out', out])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { startChatServer, type ChatServer } from '../src/testing/chatServer'
-import { grantAndOpenRun, onlyTemplates, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, grantAndOpenRun, onlyTemplates, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
 import { startDyingTarget, startRefusingTarget, type Running } from './runConsole/servers'
 
 const KEY = 'sk-e2e-never-persist-7f3a9c'
@@ -161,10 +161,7 @@ test('a sweep of 17 threat models: painted forest, grid, wider-did-worse notes; 
 
 test('tasks written in the table, validated as typed; a target that dies mid-run fails that task with a clear error while the others finish', async ({ page }) => {
   await grantAndOpenRun(page, ['user'])
-  await page.getByRole('radio', { name: 'Target URL' }).click()
-  await page.getByLabel('Target-over-HTTP server').fill(dying.url)
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByTestId('manifest')).toContainText('redscope-chatbot')
+  await connectTargetUrl(page, dying.url, 'redscope-chatbot')
   await page.getByRole('button', { name: 'Write tasks…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Claim tasks' })
   const rows = dialog.getByTestId('claim-task')

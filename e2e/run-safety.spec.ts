@@ -7,17 +7,14 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
-import { grantAndOpenRun, onlyTemplates, setField, taskStatuses, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, grantAndOpenRun, onlyTemplates, setField, taskStatuses, waitForState } from './runConsole/helpers'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
 /** Four tasks on a one-session target: two quick, then two that take 20 s each (never reached before the page goes). */
 async function setUpRun(page: Page, target: ScriptedTarget, label: string) {
   await grantAndOpenRun(page, ['user'])
-  await page.getByRole('radio', { name: 'Target URL' }).click()
-  await page.getByLabel('Target-over-HTTP server').fill(target.url)
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByTestId('manifest')).toContainText('scripted')
+  await connectTargetUrl(page, target.url, 'scripted')
   await page.getByRole('button', { name: 'Write tasks…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Claim tasks' })
   const rows = dialog.getByTestId('claim-task')

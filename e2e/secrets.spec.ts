@@ -9,11 +9,11 @@
  * be found anywhere. (sessionStorage holds keys typed into the run console by
  * design, for the tab's lifetime; it is not a place anything is written to.)
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import { runCli } from './support/cli'
 import { strFromU8, unzipSync } from 'fflate'
 import { startScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget } from '../src/testing/scriptedTarget'
@@ -35,16 +35,6 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)]))
 }
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/redscope.mjs', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 /** Every record of every IndexedDB database of the page, as text. */
 function dumpIndexedDb(page: Page): Promise<string> {
@@ -88,7 +78,7 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
       name: 'secrets', tasks: GOALS.map((goal) => ({ goal, config: { mode: MODE[goal] }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } })),
     }))
     const out = join(dir, 'results')
-    const r = await cli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
+    const r = await runCli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
       '--model', 'gpt-4o-mini', '--base-url', llm.baseURL, '--max-runs', '1', '--out', out], { OPENAI_API_KEY: KEY, REDSCOPE_TARGET_TOKEN: TOKEN })
     expect(r.code).toBe(0)
     // The secrets were used (the target and the model saw them), and the careless servers echoed them back...

@@ -16,6 +16,14 @@ export async function grantAndOpenRun(page: Page, tags: readonly string[]): Prom
   await expect(page.getByRole('group', { name: 'Target' })).toBeVisible()
 }
 
+/** Connects the console to a Target-over-HTTP server by URL and waits for its manifest to show `name`. */
+export async function connectTargetUrl(page: Page, url: string, name: string): Promise<void> {
+  await page.getByRole('radio', { name: 'Target URL' }).click()
+  await page.getByLabel('Target-over-HTTP server').fill(url)
+  await page.getByRole('button', { name: 'Test connection' }).click()
+  await expect(page.getByTestId('manifest')).toContainText(name)
+}
+
 export async function pickClaim(page: Page, file: string): Promise<void> {
   await page.getByLabel(/^Shipped claim/).selectOption(file)
   await expect(page.getByRole('list', { name: 'Tasks of the claim' })).toBeVisible()
