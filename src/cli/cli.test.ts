@@ -108,3 +108,64 @@ describe('the installed bin', () => {
     expect(bad.stderr).toMatch(/absent\.json/)
   }, 20_000)
 })
+
+describe('help and usage', () => {
+  const names = ['combinations', 'check-scope', 'run', 'serve-target', 'results']
+
+  it('every command answers --help (and -h, and `help NAME`) with its usage, options and examples, exit 0', async () => {
+    for (const name of names) {
+      const r = await run(name, '--help')
+      expect(r.code).toBe(0)
+      expect(r.stderr).toBe('')
+      expect(r.stdout).toMatch(new RegExp(`^redscope ${name}: .+\\n\\nUsage: redscope ${name}\\b`))
+      expect(r.stdout).toContain('  -h, --help')
+      expect(r.stdout).toMatch(/\nExamples:\n {2}# .+\n {2}redscope /)
+      expect((await run(name, '-h')).stdout).toBe(r.stdout)
+      expect((await run('help', name)).stdout).toBe(r.stdout)
+      // --help wins over whatever else is wrong on the line.
+      expect((await run(name, '--frobnicate', '--help')).code).toBe(0)
+    }
+    const runHelp = (await run('run', '--help')).stdout
+    for (const flag of ['--target URL', '--claim CLAIM.json', '--scope TAGS', '--optimizer KIND', '--max-runs N', '--no-feedback', '--out DIR']) {
+      expect(runHelp).toContain(flag)
+    }
+  })
+
+  it('the overview lists every command; alone, redscope prints it on stderr with exit 2', async () => {
+    const help = await run('--help')
+    expect(help.code).toBe(0)
+    for (const name of names) expect(help.stdout).toMatch(new RegExp(`\\n {2}${name} +\\S`))
+    const bare = await run()
+    expect(bare.code).toBe(2)
+    expect(bare.stderr).toBe(help.stdout)
+  })
+
+  const oneLine = async (argv: string[], message: string) => {
+    const r = await run(...argv)
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(`${message}\n`)
+  }
+
+  it('usage errors are one line naming what is wrong, exit 2', async () => {
+    await oneLine(['combinations', chatbot, '--frobnicate'], "redscope combinations: unknown option --frobnicate (see 'redscope combinations --help')")
+    await oneLine(['combinations', chatbot, '-x'], "redscope combinations: unknown option -x (see 'redscope combinations --help')")
+    await oneLine(['combinations', chatbot, '--count=yes'], 'redscope combinations: --count takes no value')
+    await oneLine(['check-scope', chatbot, '--scope'], 'redscope check-scope: --scope needs a value (TAGS)')
+    await oneLine(['check-scope', chatbot, '--scope', '--read-only', 'x'], 'redscope check-scope: --scope needs a value (TAGS)')
+    await oneLine(['combinations', chatbot, 'extra'],
+      "redscope combinations: unexpected argument 'extra' (usage: redscope combinations FOREST.json [options]; see 'redscope combinations --help')")
+    await oneLine(['results'], "redscope results: missing DIR (usage: redscope results DIR; see 'redscope results --help')")
+    await oneLine(['run', '--claim', 'c.json'],
+      "redscope run: --target is required (usage: redscope run --target URL --claim CLAIM.json [options]; see 'redscope run --help')")
+    await oneLine(['teleport'], "redscope: unknown command 'teleport' (commands: combinations, check-scope, run, serve-target, results; see 'redscope --help')")
+    await oneLine(['help', 'teleport'], "redscope: unknown command 'teleport' (commands: combinations, check-scope, run, serve-target, results; see 'redscope --help')")
+  })
+
+  it('values: repeated and comma lists add up, --opt=value works, and -- ends the options', async () => {
+    const r = await run('check-scope', chatbot, '--scope=user', '--scope', 'model', '--read-only', 'system_prompt')
+    expect(r.code).toBe(0)
+    // After --, "--count" is the forest file's name, not the option.
+    await oneLine(['combinations', '--', '--count'], 'redscope combinations: --count: no such file')
+  })
+})

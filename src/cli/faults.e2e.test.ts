@@ -15,7 +15,9 @@ import type { Storage } from '../core/results'
 import { startScriptedLlm, type ScriptedLlm } from '../testing/scriptedLlm'
 import { startScriptedTarget, type Mode, type ScriptedTarget } from '../testing/scriptedTarget'
 import { runCommand } from './commands/run'
+import { run as runDefinition } from './definitions/run'
 import { main } from './main'
+import { parseCommandLine } from './parse'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-faults-'))
 
@@ -218,7 +220,7 @@ describe('a disk that fills up under redscope run', () => {
     let stdout = ''
     let stderr = ''
     const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) }
-    const code = await runCommand(argv.slice(1), io, { storage: (o) => fillingDisk(o, (p) => p.includes('/00002__')) })
+    const code = await runCommand(parseCommandLine(runDefinition, argv.slice(1)), io, { storage: (o) => fillingDisk(o, (p) => p.includes('/00002__')) })
     expect(code).toBe(1)
     // The attack itself went on: every task ran and printed its line.
     expect([...taskLines(stdout).values()].map((l) => l.reason)).toEqual(['success', 'success', 'success'])
@@ -238,7 +240,7 @@ describe('a disk that fills up under redscope run', () => {
     const claim = claimFile('disk-full-2', [{ goal: 'only' }])
     const out = join(dir, 'disk-out-2')
     let stderr = ''
-    const code = await runCommand(['--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', out],
+    const code = await runCommand(parseCommandLine(runDefinition, ['--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', out]),
       { stdout: () => {}, stderr: (t) => void (stderr += t) }, { storage: (o) => fillingDisk(o, () => true) })
     expect(code).toBe(1)
     expect(stderr).toMatch(new RegExp(`^redscope run: results could not be written under ${out}: ENOSPC: no space left on device, write '[^']+'\n$`))

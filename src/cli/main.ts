@@ -1,38 +1,36 @@
-import { checkScopeCommand, checkScopeHelp } from './commands/checkScope'
-import { combinationsCommand, combinationsHelp } from './commands/combinations'
-import { resultsCommand, resultsHelp } from './commands/results'
-import { runCommand, runHelp } from './commands/run'
-import { serveTargetCommand, serveTargetHelp } from './commands/serveTarget'
+/**
+ * `redscope COMMAND ...`: finds the command, parses its options from its
+ * definition, answers `--help`, then loads and runs it. Every usage problem is
+ * one line on stderr and exit 2.
+ */
+import { commandHelp, overviewHelp } from './help'
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io'
-
-type Command = { help: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }
-
-/** The command registry: each command registers its usage line and its runner. */
-export const COMMANDS: Record<string, Command> = {
-  combinations: { help: combinationsHelp, run: combinationsCommand },
-  'check-scope': { help: checkScopeHelp, run: checkScopeCommand },
-  run: { help: runHelp, run: runCommand },
-  'serve-target': { help: serveTargetHelp, run: serveTargetCommand },
-  results: { help: resultsHelp, run: resultsCommand },
-}
-
-function usage(): string {
-  return `usage:\n${Object.values(COMMANDS).map((c) => `  ${c.help}`).join('\n')}\n`
-}
+import { asksForHelp, parseCommandLine } from './parse'
+import { COMMANDS, findCommand } from './registry'
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    ;(name === undefined ? io.stderr : io.stdout)(usage())
-    return name === undefined ? EXIT_USAGE : EXIT_OK
-  }
-  const command = COMMANDS[name]
-  if (!command) {
-    io.stderr(`redscope: unknown command '${name}' (try: ${Object.keys(COMMANDS).join(', ')})\n`)
+  if (name === undefined) {
+    io.stderr(overviewHelp(COMMANDS))
     return EXIT_USAGE
   }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    // `redscope help run` is `redscope run --help`.
+    const about = rest[0] === undefined ? undefined : findCommand(rest[0])
+    if (rest[0] !== undefined && about === undefined) return unknownCommand(rest[0], io)
+    io.stdout(about ? commandHelp(about) : overviewHelp(COMMANDS))
+    return EXIT_OK
+  }
+  const command = findCommand(name)
+  if (command === undefined) return unknownCommand(name, io)
+  if (asksForHelp(rest)) {
+    io.stdout(commandHelp(command))
+    return EXIT_OK
+  }
   try {
-    return await command.run(rest, io)
+    const args = parseCommandLine(command, rest)
+    const runner = await command.load()
+    return await runner(args, io)
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`redscope ${name}: ${e.message}\n`)
@@ -40,4 +38,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     throw e
   }
+}
+
+function unknownCommand(name: string, io: CliIo): number {
+  io.stderr(`redscope: unknown command '${name}' (commands: ${COMMANDS.map((c) => c.name).join(', ')}; see 'redscope --help')\n`)
+  return EXIT_USAGE
 }

@@ -11,13 +11,9 @@ import { AssistantTarget } from './assistant/assistantTarget'
 import { ASSISTANT_FOREST } from './assistant/forest'
 import { assistantSurfaces } from './assistant/surfaces'
 import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
+import type { ReferenceTargetName } from './names'
 
-export const REFERENCE_TARGET_NAMES = ['assistant', 'chatbot'] as const
-export type ReferenceTargetName = (typeof REFERENCE_TARGET_NAMES)[number]
-
-export function isReferenceTargetName(name: string): name is ReferenceTargetName {
-  return (REFERENCE_TARGET_NAMES as readonly string[]).includes(name)
-}
+export { REFERENCE_TARGET_NAMES, isReferenceTargetName, type ReferenceTargetName } from './names'
 
 interface ReferenceTarget {
   readonly name: string

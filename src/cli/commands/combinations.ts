@@ -1,16 +1,13 @@
 import { compareNames, countCombinations, distinctCombinations } from '../../core/tags'
-import { hasFlag, parseArgs } from '../args'
+import type { CommandArgs } from '../command'
+import type { combinationsOptions } from '../definitions/combinations'
 import { readForestFile } from '../forestFile'
-import { EXIT_OK, UsageError, type CliIo } from '../io'
-
-export const combinationsHelp = 'redscope combinations FOREST.json [--count]'
+import { EXIT_OK, type CliIo } from '../io'
 
 /** Every distinct combination in the reference order (names sorted inside each), or their exact count. */
-export async function combinationsCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { booleans: ['count'] })
-  if (args.positionals.length !== 1) throw new UsageError(`usage: ${combinationsHelp}`)
+export async function combinationsCommand(args: CommandArgs<typeof combinationsOptions>, io: CliIo): Promise<number> {
   const { domain } = await readForestFile(args.positionals[0])
-  if (hasFlag(args, 'count')) {
+  if (args.options.count) {
     io.stdout(`${countCombinations(domain)}\n`)
     return EXIT_OK
   }

@@ -6,10 +6,9 @@
 import { stat } from 'node:fs/promises'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { listExperiments, readExperiment, readTasks, ResultsFormatError, type Storage } from '../../core/results'
-import { parseArgs } from '../args'
+import type { CommandArgs } from '../command'
+import type { resultsOptions } from '../definitions/results'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
-
-export const resultsHelp = 'redscope results DIR'
 
 async function summarise(storage: Storage, dir: string) {
   const { manifest, result, domain } = await readExperiment(storage, dir)
@@ -33,9 +32,7 @@ async function summarise(storage: Storage, dir: string) {
   }
 }
 
-export async function resultsCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, {})
-  if (args.positionals.length !== 1) throw new UsageError(`usage: ${resultsHelp}`)
+export async function resultsCommand(args: CommandArgs<typeof resultsOptions>, io: CliIo): Promise<number> {
   const root = args.positionals[0]
   try {
     if (!(await stat(root)).isDirectory()) throw new UsageError(`${root}: not a folder`)

@@ -12,30 +12,16 @@ import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { combineReporters, Controller, isResultsWriteFailure, type LLMClient, type LLMConfig, type OptimizerFactory } from '../../core/engine'
 import type { Storage } from '../../core/results'
 import { connectHttpTarget, TargetRequestError, type HttpTargetFactory } from '../../protocol'
-import { hasFlag, lastValue, listValue, parseArgs } from '../args'
+import { splitList, type CommandArgs } from '../command'
+import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { checkClaimAgainstManifest, numberFlag, readClaim, readReplay, replayFactory, resolveScopes } from '../runSetup'
 import { resolveTemplates } from '../templates'
 import { ttyPrompter } from '../ttyPrompter'
 
-export const runHelp = 'redscope run --target URL --claim CLAIM.json --scope a,b [--read-only c] ' +
-  '[--optimizer template --template T ... [--inject-on pre|post|both]] [--optimizer llm --model M --base-url U] ' +
-  '[--optimizer replay --replay RUN.json|TASK_DIR] [--optimizer human] [--judge-model M --judge-base-url U] ' +
-  '[--max-runs N] [--no-feedback] [--concurrency N] [--cost-cap USD] [--time-cap S] [--request-timeout S] [--llm-timeout S] [--out DIR] ' +
-  '[--attacker-label L] [--target-label L] [--claim-label L]'
-
-const VALUES = ['target', 'claim', 'scope', 'read-only', 'optimizer', 'template', 'inject-on', 'model', 'base-url', 'replay',
-  'judge-model', 'judge-base-url', 'max-runs', 'concurrency', 'cost-cap', 'time-cap', 'request-timeout', 'llm-timeout', 'out',
-  'attacker-label', 'target-label', 'claim-label']
-
 const OPTIMIZERS = ['template', 'llm', 'replay', 'human'] as const
 type OptimizerKind = (typeof OPTIMIZERS)[number]
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`--${flag} is required (usage: ${runHelp})`)
-  return value
-}
 
 async function connect(url: string, requestTimeoutS: number | undefined, concurrency: number | undefined): Promise<HttpTargetFactory> {
   try {
@@ -62,32 +48,31 @@ function isStorageError(e: unknown): boolean {
     (typeof code === 'string' && ['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOENT'].includes(code))
 }
 
-export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDeps = {}): Promise<number> {
-  const args = parseArgs(argv, { values: VALUES, booleans: ['no-feedback'] })
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}' (usage: ${runHelp})`)
-  const targetUrl = required(lastValue(args, 'target'), 'target')
-  const claimPath = required(lastValue(args, 'claim'), 'claim')
-  const kind = (lastValue(args, 'optimizer') ?? 'template') as OptimizerKind
+export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo, deps: RunDeps = {}): Promise<number> {
+  // Both required: the parser has already refused a command line without them.
+  const targetUrl = options.target!
+  const claimPath = options.claim!
+  const kind = (options.optimizer ?? 'template') as OptimizerKind
   if (!OPTIMIZERS.includes(kind)) throw new UsageError(`--optimizer ${kind}: must be one of ${OPTIMIZERS.join(', ')}`)
-  const injectOnFlag = lastValue(args, 'inject-on')
+  const injectOnFlag = options['inject-on']
   if (injectOnFlag !== undefined && !isInjectOn(injectOnFlag)) throw new UsageError(`--inject-on ${injectOnFlag}: must be pre, post or both`)
   const int = (n: number) => Number.isInteger(n)
-  const maxRuns = numberFlag('max-runs', lastValue(args, 'max-runs'), (n) => int(n) && n >= 1, 'an integer of at least 1')
-  const concurrency = numberFlag('concurrency', lastValue(args, 'concurrency'), (n) => int(n) && n >= 1, 'an integer of at least 1')
-  const costCap = numberFlag('cost-cap', lastValue(args, 'cost-cap'), (n) => n >= 0, 'a non-negative amount of USD')
-  const timeCap = numberFlag('time-cap', lastValue(args, 'time-cap'), (n) => n > 0, 'a positive number of seconds')
-  const requestTimeout = numberFlag('request-timeout', lastValue(args, 'request-timeout'), (n) => n > 0, 'a positive number of seconds')
-  const llmTimeout = numberFlag('llm-timeout', lastValue(args, 'llm-timeout'), (n) => n > 0, 'a positive number of seconds')
-  const model = lastValue(args, 'model')
+  const maxRuns = numberFlag('max-runs', options['max-runs'], (n) => int(n) && n >= 1, 'an integer of at least 1')
+  const concurrency = numberFlag('concurrency', options.concurrency, (n) => int(n) && n >= 1, 'an integer of at least 1')
+  const costCap = numberFlag('cost-cap', options['cost-cap'], (n) => n >= 0, 'a non-negative amount of USD')
+  const timeCap = numberFlag('time-cap', options['time-cap'], (n) => n > 0, 'a positive number of seconds')
+  const requestTimeout = numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds')
+  const llmTimeout = numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds')
+  const model = options.model
   const apiKey = process.env.OPENAI_API_KEY || null
   if (kind === 'llm' && !model) throw new UsageError('--optimizer llm needs --model M (and --base-url U for a server other than OpenAI)')
-  if (kind === 'replay' && !lastValue(args, 'replay')) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
-  if (hasFlag(args, 'template') && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
+  if (kind === 'replay' && !options.replay) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
+  if (options.template !== undefined && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
 
   // The judge: its own model if given, else the attacker's.
-  const judgeModel = lastValue(args, 'judge-model') ?? model
+  const judgeModel = options['judge-model'] ?? model
   const judgeConfig: LLMConfig | null = judgeModel
-    ? { model: judgeModel, apiBase: lastValue(args, 'judge-base-url') ?? lastValue(args, 'base-url') ?? null, apiKey }
+    ? { model: judgeModel, apiBase: options['judge-base-url'] ?? options['base-url'] ?? null, apiKey }
     : null
   const clients = openAiClientFactory(llmTimeout === undefined ? {} : { timeoutMs: llmTimeout * 1000 })
   const judge = judgeConfig === null ? undefined
@@ -97,11 +82,11 @@ export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDe
   let optimizerFactory: OptimizerFactory
   let closePrompter = () => {}
   if (kind === 'template') {
-    optimizerFactory = templateOptimizerFactory({ templates: await resolveTemplates(listValueRaw(args, 'template')), injectOn: (injectOnFlag as InjectOn) ?? 'pre' })
+    optimizerFactory = templateOptimizerFactory({ templates: await resolveTemplates(options.template ?? []), injectOn: (injectOnFlag as InjectOn) ?? 'pre' })
   } else if (kind === 'llm') {
     optimizerFactory = llmOptimizerFactory({ injectOn: (injectOnFlag as InjectOn) ?? 'both' })
   } else if (kind === 'replay') {
-    optimizerFactory = replayFactory(await readReplay(lastValue(args, 'replay')!))
+    optimizerFactory = replayFactory(await readReplay(options.replay!))
   } else {
     if (!process.stdin.isTTY) throw new UsageError('--optimizer human needs a terminal to ask you at each pause')
     const prompter = ttyPrompter(process.stdin, process.stderr)
@@ -111,22 +96,24 @@ export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDe
 
   const factory = await connect(targetUrl, requestTimeout, concurrency)
   checkClaimAgainstManifest(claimFile, factory.manifest, claimPath)
-  const { scope, readOnly } = resolveScopes(factory.surfaces.domain, listValue(args, 'scope'), listValue(args, 'read-only'), io.stderr)
-  const out = lastValue(args, 'out') ?? './superred-results'
-  const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: lastValue(args, 'base-url') ?? null, apiKey } : null
+  const scopeNames = splitList(options.scope)
+  const readOnlyNames = splitList(options['read-only'])
+  const { scope, readOnly } = resolveScopes(factory.surfaces.domain, scopeNames, readOnlyNames, io.stderr)
+  const out = options.out ?? './superred-results'
+  const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
   const controller = new Controller({
     optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
     llmConfig, llmClientFactory: llmConfig ? clients : null,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
-    includeFeedback: !hasFlag(args, 'no-feedback'),
+    includeFeedback: !options['no-feedback'],
     storage: deps.storage ? deps.storage(out) : new NodeFsStorage(out), domain: factory.surfaces.domain,
-    attackerLabel: lastValue(args, 'attacker-label') ?? null,
-    targetLabel: lastValue(args, 'target-label') ?? factory.manifest.name,
-    claimLabel: lastValue(args, 'claim-label') ?? null,
+    attackerLabel: options['attacker-label'] ?? null,
+    targetLabel: options['target-label'] ?? factory.manifest.name,
+    claimLabel: options['claim-label'] ?? null,
   })
   const total = claimFile.tasks.length
-  io.stdout(`${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${listValue(args, 'scope').join(', ')}]` +
-    `${listValue(args, 'read-only').length ? `, read-only [${listValue(args, 'read-only').join(', ')}]` : ''}\n`)
+  io.stdout(`${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${scopeNames.join(', ')}]` +
+    `${readOnlyNames.length ? `, read-only [${readOnlyNames.join(', ')}]` : ''}\n`)
   const cancel = new AbortController()
   // Every task waiting for a slot listens on this signal: past 10 queued tasks Node would print a
   // "possible memory leak" warning on stderr for what is only a long queue.
@@ -159,9 +146,4 @@ export async function runCommand(argv: readonly string[], io: CliIo, deps: RunDe
     return EXIT_FINDINGS
   }
   return EXIT_OK
-}
-
-/** Template values as given: unlike scopes, a template may contain commas. */
-function listValueRaw(args: ReturnType<typeof parseArgs>, name: string): string[] {
-  return (args.flags.get(name) ?? []).filter((v): v is string => typeof v === 'string')
 }

@@ -5,23 +5,19 @@
  */
 import { createTargetServer } from '../../server'
 import { isReferenceTargetName, REFERENCE_TARGET_NAMES, referenceTargetOptions } from '../../targets'
-import { lastValue, listValue, parseArgs } from '../args'
+import { splitList, type CommandArgs } from '../command'
+import { DEFAULT_TARGET_PORT, type serveTargetOptions } from '../definitions/serveTarget'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
 import { numberFlag } from '../runSetup'
 
-export const serveTargetHelp = `redscope serve-target ${REFERENCE_TARGET_NAMES.join('|')} [--port N] [--token T] [--allow-origin O ...] [--idle-timeout S]`
-
-export const DEFAULT_TARGET_PORT = 8801
-
-export async function serveTargetCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { values: ['port', 'token', 'allow-origin', 'idle-timeout'] })
-  const [name, ...extra] = args.positionals
-  if (name === undefined || extra.length > 0) throw new UsageError(`usage: ${serveTargetHelp}`)
+export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOptions>, io: CliIo): Promise<number> {
+  const name = args.positionals[0]
   if (!isReferenceTargetName(name)) throw new UsageError(`no reference target '${name}' (known: ${REFERENCE_TARGET_NAMES.join(', ')})`)
-  const port = numberFlag('port', lastValue(args, 'port'), (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0 for any free port)')
-  const idle = numberFlag('idle-timeout', lastValue(args, 'idle-timeout'), (n) => n > 0, 'a positive number of seconds')
-  const token = lastValue(args, 'token') ?? (process.env.REDSCOPE_TARGET_TOKEN || undefined)
-  const origins = listValue(args, 'allow-origin')
+  const { options } = args
+  const port = numberFlag('port', options.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0 for any free port)')
+  const idle = numberFlag('idle-timeout', options['idle-timeout'], (n) => n > 0, 'a positive number of seconds')
+  const token = options.token ?? (process.env.REDSCOPE_TARGET_TOKEN || undefined)
+  const origins = splitList(options['allow-origin'])
   const server = createTargetServer(referenceTargetOptions(name, {
     token,
     idleTimeoutMs: idle === undefined ? undefined : idle * 1000,

@@ -1,0 +1,32 @@
+/**
+ * The option groups of every command that attacks a target (`run`, and the
+ * commands that run many threat models): spread them into a definition's
+ * options so that the flags mean the same everywhere.
+ */
+import type { OptionsSpec } from '../command'
+
+export const TARGET_OPTIONS = {
+  target: { type: 'string', value: 'URL', group: 'Target and claim', description: 'the target server (Target-over-HTTP); its token from $REDSCOPE_TARGET_TOKEN' },
+  claim: { type: 'string', value: 'CLAIM.json', group: 'Target and claim', description: 'the claim file: tasks, their config and evaluator' },
+  'request-timeout': { type: 'string', value: 'S', group: 'Target and claim', description: 'seconds before a target request fails its task' },
+} as const satisfies OptionsSpec
+
+export const ATTACKER_OPTIONS = {
+  optimizer: { type: 'string', value: 'KIND', group: 'Attacker', description: 'template (default), llm, replay or human' },
+  template: { type: 'string', multiple: true, value: 'T', group: 'Attacker', description: 'a payload name, @FILE, or the text itself (default: the whole library)' },
+  'inject-on': { type: 'string', value: 'WHEN', group: 'Attacker', description: 'pre, post or both (default: pre for template, both for llm)' },
+  model: { type: 'string', value: 'M', group: 'Attacker', description: "the llm attacker's model; its key from $OPENAI_API_KEY only" },
+  'base-url': { type: 'string', value: 'U', group: 'Attacker', description: 'an OpenAI-compatible endpoint (default: OpenAI)' },
+  'llm-timeout': { type: 'string', value: 'S', group: 'Attacker', description: 'seconds per LLM call (the SDK retries a timeout or a 429 twice)' },
+  replay: { type: 'string', value: 'PATH', group: 'Attacker', description: "a run's trajectory (run_NNNNN.json) or a task folder to replay" },
+  'judge-model': { type: 'string', value: 'M', group: 'Attacker', description: "the llm_judge evaluator's model (default: --model)" },
+  'judge-base-url': { type: 'string', value: 'U', group: 'Attacker', description: "the judge's endpoint (default: --base-url)" },
+} as const satisfies OptionsSpec
+
+export const BUDGET_OPTIONS = {
+  'max-runs': { type: 'string', value: 'N', group: 'Budget', description: 'runs per task at most' },
+  'cost-cap': { type: 'string', value: 'USD', group: 'Budget', description: 'LLM spend per task at most' },
+  'time-cap': { type: 'string', value: 'S', group: 'Budget', description: 'seconds per task at most' },
+  concurrency: { type: 'string', value: 'N', group: 'Budget', description: 'tasks (and target sessions) at once' },
+  'no-feedback': { type: 'boolean', group: 'Budget', description: "don't pass the evaluator's feedback to the attacker between runs" },
+} as const satisfies OptionsSpec

@@ -1,0 +1,39 @@
+import { defineCommand, type OptionsSpec } from '../command'
+import { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
+
+export const runOptions = {
+  ...TARGET_OPTIONS,
+  scope: { type: 'string', multiple: true, value: 'TAGS', group: 'Threat model', description: 'tags the attacker reads and writes (a,b)' },
+  'read-only': { type: 'string', multiple: true, value: 'TAGS', group: 'Threat model', description: 'tags the attacker only reads' },
+  ...ATTACKER_OPTIONS,
+  ...BUDGET_OPTIONS,
+  out: { type: 'string', value: 'DIR', group: 'Output', description: 'the results root (default ./superred-results); a rerun resumes' },
+  'attacker-label': { type: 'string', value: 'L', group: 'Output', description: "the attacker's name in the experiment's slug" },
+  'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slug (default: its manifest's name)" },
+  'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slug" },
+} as const satisfies OptionsSpec
+
+export const run = defineCommand({
+  name: 'run',
+  summary: "one threat model against a live target, written as superred's results tree",
+  synopsis: '',
+  positionals: { min: 0, max: 0 },
+  required: ['target', 'claim'],
+  options: runOptions,
+  description: [
+    'Prints one line per task (stop reason, runs, best score, cost, its config) and a summary (ASR, stop reasons, ' +
+    'where the results went). The model key comes from $OPENAI_API_KEY and the target token from ' +
+    '$REDSCOPE_TARGET_TOKEN only; neither is printed or written.',
+    'Exit 0 once the threat model ran, whatever the attacks achieved; 2 for a bad option, claim file, scope tag or an ' +
+    'unreachable target; 1 when results could not be written (run the same command again to resume).',
+  ],
+  examples: [
+    ['template payloads against the demo assistant', 'redscope run --target http://127.0.0.1:8801 --claim public/claims/assistant-exfiltration.json --scope inbox'],
+    ['an LLM attacker on a local OpenAI-compatible server, three runs per task',
+      'OPENAI_API_KEY=... redscope run --target URL --claim claim.json --scope user --optimizer llm --model gpt-4o-mini --max-runs 3'],
+    ['replay the winning run of a task against a patched target', 'redscope run --target URL --claim claim.json --scope inbox --optimizer replay --replay superred-results/EXP/tasks/00001__x'],
+  ],
+  load: async () => (await import('../commands/run')).runCommand,
+})
+
+export type RunOptions = typeof runOptions

@@ -1,0 +1,25 @@
+import { defineCommand, type OptionsSpec } from '../command'
+import { REFERENCE_TARGET_NAMES } from '../../targets/names'
+
+export const DEFAULT_TARGET_PORT = 8801
+
+export const serveTargetOptions = {
+  port: { type: 'string', value: 'N', description: `port on 127.0.0.1 (default ${DEFAULT_TARGET_PORT}; 0 for any free port)` },
+  token: { type: 'string', value: 'T', description: 'require this bearer token (default: $REDSCOPE_TARGET_TOKEN); never printed' },
+  'allow-origin': { type: 'string', multiple: true, value: 'O', description: 'browser origins allowed by CORS (default: loopback origins)' },
+  'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
+} as const satisfies OptionsSpec
+
+export const serveTarget = defineCommand({
+  name: 'serve-target',
+  summary: `a keyless reference target (${REFERENCE_TARGET_NAMES.join(', ')}) over the Target-over-HTTP protocol`,
+  synopsis: REFERENCE_TARGET_NAMES.join('|'),
+  positionals: { min: 1, max: 1 },
+  options: serveTargetOptions,
+  description: ['Serves until Ctrl-C (or SIGTERM). Deterministic and needs no API key; see docs/targets-claims-attackers.md.'],
+  examples: [
+    ['the assistant with its inbox, calendar, drive and bank account', 'redscope serve-target assistant'],
+    ['the guarded chatbot on any free port, with a token', 'REDSCOPE_TARGET_TOKEN=s3cret redscope serve-target chatbot --port 0'],
+  ],
+  load: async () => (await import('../commands/serveTarget')).serveTargetCommand,
+})

@@ -1,0 +1,26 @@
+/**
+ * Every command, in the order `redscope --help` lists them. Only definitions
+ * are imported here (names, options, examples); each command's code loads
+ * when it runs. To add a command, see src/cli/README.md.
+ */
+import type { CommandDefinition, OptionsSpec } from './command'
+import { checkScope } from './definitions/checkScope'
+import { combinations } from './definitions/combinations'
+import { results } from './definitions/results'
+import { run } from './definitions/run'
+import { serveTarget } from './definitions/serveTarget'
+
+// Each definition is typed by its own options; the registry only needs what they share.
+const erase = <O extends OptionsSpec>(c: CommandDefinition<O>) => c as unknown as CommandDefinition
+
+export const COMMANDS: readonly CommandDefinition[] = [
+  erase(combinations),
+  erase(checkScope),
+  erase(run),
+  erase(serveTarget),
+  erase(results),
+]
+
+export function findCommand(name: string): CommandDefinition | undefined {
+  return COMMANDS.find((c) => c.name === name)
+}
