@@ -6,6 +6,8 @@ const outDir = `node_modules/.cache/e2e-dist-${appPort}`
 
 export default defineConfig({
   testDir: './e2e',
+  // Specs spawn bin/redscope.mjs: a stale CLI build is rebuilt first (the bin refuses to run one).
+  globalSetup: './scripts/ensureCliBuilt.mjs',
   workers: 1,
   timeout: 30_000,
   forbidOnly: !!process.env.CI,

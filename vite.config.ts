@@ -62,6 +62,8 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/setupTests.ts'],
+    // Some tests spawn bin/redscope.mjs: it must run this checkout's code.
+    globalSetup: ['./scripts/ensureCliBuilt.mjs'],
     include: ['src/**/*.test.{ts,tsx}'],
   },
 })
