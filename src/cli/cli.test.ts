@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AGENTDOJO_FOREST, CHATBOT_FOREST } from '../core/tags'
 import { main } from './main'
+import { COMMANDS } from './registry'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-cli-'))
 const file = (name: string, content: unknown) => {
@@ -110,7 +111,8 @@ describe('the installed bin', () => {
 })
 
 describe('help and usage', () => {
-  const names = ['combinations', 'check-scope', 'run', 'serve-target', 'results']
+  // Every registered command, so that a new one is checked without editing this test.
+  const names = COMMANDS.map((c) => c.name)
 
   it('every command answers --help (and -h, and `help NAME`) with its usage, options and examples, exit 0', async () => {
     for (const name of names) {
@@ -158,8 +160,9 @@ describe('help and usage', () => {
     await oneLine(['results'], "redscope results: missing DIR (usage: redscope results DIR; see 'redscope results --help')")
     await oneLine(['run', '--claim', 'c.json'],
       "redscope run: --target is required (usage: redscope run --target URL --claim CLAIM.json [options]; see 'redscope run --help')")
-    await oneLine(['teleport'], "redscope: unknown command 'teleport' (commands: combinations, check-scope, run, serve-target, results; see 'redscope --help')")
-    await oneLine(['help', 'teleport'], "redscope: unknown command 'teleport' (commands: combinations, check-scope, run, serve-target, results; see 'redscope --help')")
+    const unknown = `redscope: unknown command 'teleport' (commands: ${names.join(', ')}; see 'redscope --help')`
+    await oneLine(['teleport'], unknown)
+    await oneLine(['help', 'teleport'], unknown)
   })
 
   it('values: repeated and comma lists add up, --opt=value works, and -- ends the options', async () => {

@@ -32,7 +32,8 @@ function fakePackage() {
 const built = async (root: string) => writeStamp(root, join(root, 'dist-cli', 'build-inputs.json'), ['src/cli/main.ts', 'src/cli/other.ts'])
 const bin = (root: string, ...args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'redscope.mjs'), ...args], { encoding: 'utf8' })
 
-describe('bin/redscope.mjs and its build', () => {
+// Each test starts node a few times: on a busy machine that takes seconds.
+describe('bin/redscope.mjs and its build', { timeout: 60_000 }, () => {
   it('runs the compiled CLI when the build matches its sources, also after a checkout touched them', async () => {
     const { root } = fakePackage()
     await built(root)
