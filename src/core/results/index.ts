@@ -12,3 +12,7 @@ export { computeSummary, isKept, type TaskView } from './summary'
 export { pyDumps, pyFloat, pyFloatRepr, PyFloat } from './pyjson'
 export { sha256Hex } from './sha256'
 export { itemJson, taskStatus, trajectoryFileJson } from './serialize'
+export {
+  copyText, disagreement, MergeConflictError, planTreeMerge, writeTreeMerge,
+  type FileCopier, type TreeMergePlan, type TreeSource, type PlannedExperiment,
+} from './mergeTrees'

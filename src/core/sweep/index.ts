@@ -1,2 +1,20 @@
 export { paintForest, widerDidWorse, worstPerWider, rateOf, type ModelOutcome, type TagPaint, type WiderWorse } from './analysis'
-export { countPick, expandPick, SweepPickError, type SweepPick, type SweepModel } from './select'
+export {
+  countPick, expandPick, selectionOf, SweepPickError,
+  type NamedThreatModel, type SelectedModel, type Selection, type SweepPick, type SweepModel,
+} from './select'
+export { parseIndexRanges, type IndexRanges } from './ranges'
+export {
+  ownerOf, parseShard, shardFromEnv, shardItems, shardOf, shardSize, shardText, ShardError, WHOLE,
+  type Indexed, type Shard,
+} from './shard'
+export {
+  compareModelEntries, digestOf, sweepIdOf, sweepRecordText, SWEEP_FILE, SweepModelEntrySchema, SweepPlanSchema, SweepRecordSchema,
+  SweepSelectionSchema, type SweepModelEntry, type SweepPlan, type SweepRecord, type SweepSelection,
+} from './record'
+export { mergeSweepRecords, SweepMismatchError, type LabelledRecord } from './mergeRecords'
+export { isComplete, mergeSweepTrees, type SweepMergeReport } from './mergeSweep'
+export {
+  claimSweepFile, isSettled, modelEntry, runSweep, shardRecord,
+  type ModelRunOutcome, type RunSweepOptions, type SweepDefinition, type SweepProgress, type SweepRunSummary,
+} from './runSweep'

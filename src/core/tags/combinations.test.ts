@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { distinctCombinations } from './combinations'
-import { combinationAt, countCombinations } from './count'
+import { combinationAt, combinationIndex, countCombinations } from './count'
 import { buildDomain, type Forest } from './forest'
 import { AGENTDOJO_FOREST, CHATBOT_FOREST } from './templates'
 import type { SecurityDomain } from './domain'
@@ -40,6 +40,9 @@ describe('distinctCombinations: the reference order', () => {
   it('counts a 10,000-tag chain without overflowing the stack', () => {
     const tags = Array.from({ length: 10_000 }, (_, i) => ({ name: `t${i}`, parent: i ? `t${i - 1}` : null, description: '' }))
     expect(countCombinations(buildDomain({ tags }))).toBe(10_001n)
+    const chain = buildDomain({ tags })
+    expect(combinationIndex(chain, [chain.get('t9999')!])).toBe(1n)
+    expect(combinationIndex(chain, [chain.get('t0')!])).toBe(10_000n)
   })
 })
 
@@ -82,6 +85,20 @@ describe('distinctCombinations: properties on random forests', () => {
       all.forEach((combo, i) => {
         expect(combinationAt(d, BigInt(i)).map((t) => t.name).sort()).toEqual(combo.map((t) => t.name).sort())
       })
+    }))
+
+  it('combinationIndex inverts combinationAt, whatever order the tags come in', () =>
+    withDomain((d) => {
+      distinctCombinations(d).forEach((combo, i) => {
+        expect(combinationIndex(d, [...combo].reverse())).toBe(BigInt(i))
+      })
+    }))
+
+  it('combinationIndex: null for a tag with its ancestor, or a look-alike tag', () =>
+    withDomain((d) => {
+      for (const a of d.tags) for (const b of d.tags) if (a !== b && isAncestor(a, b)) expect(combinationIndex(d, [a, b])).toBeNull()
+      const other = buildDomain({ tags: d.tags.map((t) => ({ name: t.name, parent: t.parent?.name ?? null, description: '' })) })
+      if (other.tags.length > 0) expect(combinationIndex(d, [other.tags[0]])).toBeNull()
     }))
 
   it('every antichain of the forest is enumerated (checked by brute force)', () =>

@@ -56,3 +56,46 @@ export function combinationAt(
   }
   return out
 }
+
+/**
+ * The inverse of `combinationAt`: the index of a set of tags in the reference
+ * order, or null when the set is not one of the distinct combinations (a tag
+ * with one of its ancestors, or a tag of another forest). Linear in the
+ * forest's size; iterative, so deep chains cannot overflow the stack.
+ */
+export function combinationIndex(
+  domain: SecurityDomain,
+  tags: Iterable<SecurityDomainTag>,
+  counts: Map<SecurityDomainTag, bigint> = subtreeCounts(domain),
+): bigint | null {
+  const chosen = new Set<SecurityDomainTag>()
+  for (const t of tags) {
+    if (domain.get(t.name) !== t) return null
+    chosen.add(t)
+  }
+  // Per tag: its digit, and whether anything in its subtree is chosen.
+  const digit = new Map<SecurityDomainTag, bigint>()
+  const used = new Set<SecurityDomainTag>()
+  for (const tag of postOrder(domain, domain.roots)) {
+    const kids = domain.childrenOf(tag)
+    let inner = 0n
+    let below = false
+    for (const kid of kids) {
+      inner = inner * counts.get(kid)! + digit.get(kid)!
+      if (used.has(kid)) below = true
+    }
+    if (chosen.has(tag)) {
+      if (below) return null
+      let product = 1n
+      for (const kid of kids) product *= counts.get(kid)!
+      digit.set(tag, product)
+      used.add(tag)
+    } else {
+      digit.set(tag, inner)
+      if (below) used.add(tag)
+    }
+  }
+  let index = 0n
+  for (const root of domain.roots) index = index * counts.get(root)! + digit.get(root)!
+  return index
+}

@@ -1,7 +1,7 @@
 export { SecurityDomainTag, scopeOf, scopeIncludes, scopeNames, compareNames, type Scope } from './tag'
 export { SecurityDomain, SecurityDomainError, type DomainErrorCode } from './domain'
 export { distinctCombinations, postOrder } from './combinations'
-export { countCombinations, combinationAt, subtreeCounts } from './count'
+export { countCombinations, combinationAt, combinationIndex, subtreeCounts } from './count'
 export { ForestSchema, ForestTagSchema, buildDomain, forestOf, describeForestIssues, formatPath, type Forest, type ForestTag } from './forest'
 export { validateScope, hasErrors, type ScopeFinding, type FindingCode, type Severity } from './scopeValidation'
 export { CHATBOT_FOREST, AGENTDOJO_FOREST } from './templates'

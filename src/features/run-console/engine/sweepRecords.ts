@@ -1,26 +1,15 @@
 /**
- * A sweep's record: which threat models it ran (their experiment folders,
- * scopes and combination indices) over which forest, so that the sweep's
- * grid and painted forest come back after a reload and the whole sweep can
- * be downloaded. Kept in its own IndexedDB database beside the results;
- * parsed with zod when read.
+ * This browser's sweep records (src/core/sweep/record.ts): which threat
+ * models a sweep ran over which forest, so that the sweep's grid and painted
+ * forest come back after a reload and the whole sweep can be downloaded.
+ * Kept in their own IndexedDB database beside the results; parsed with zod
+ * when read.
  */
-import { z } from 'zod'
-import { ForestSchema } from '../../../core/tags'
+import { SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
 import { sweepsStorage } from './resultsStorage'
 
-export const SweepRecordSchema = z.object({
-  v: z.literal(1),
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
-  createdAt: z.number(),
-  title: z.string(),
-  target: z.string(),
-  claim: z.string(),
-  attacker: z.string(),
-  forest: ForestSchema,
-  models: z.array(z.object({ dir: z.string(), index: z.string(), scope: z.array(z.string()), readOnly: z.array(z.string()) })),
-})
-export type SweepRecord = z.infer<typeof SweepRecordSchema>
+// One definition of the record, in the engine: `redscope sweep` writes the same file.
+export { SweepRecordSchema, type SweepRecord }
 
 export async function saveSweep(record: SweepRecord): Promise<void> {
   await sweepsStorage().writeTextAtomic(`${record.id}.json`, JSON.stringify(record))

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { ExperimentsIndexRow } from '../../../core/results'
+import { sweepRecordText, SWEEP_FILE } from '../../../core/sweep'
 import { Link } from 'wouter'
 import { downloadExperimentsZip } from '../engine/downloadZip'
 import { experimentsQuery, sweepsQuery } from '../queries/results'
@@ -21,7 +22,7 @@ function Sweeps() {
         {q.data.map((s) => (
           <li key={s.id} className="rc-row rc-row--spread" data-testid="sweep-record">
             <span><Link href={`/sweep/${s.id}`} className="rc-link">{s.title}</Link> <span className="rc-muted">{new Date(s.createdAt).toLocaleString()} · {s.models.length} threat models</span></span>
-            <button type="button" className="rc-btn rc-btn--small" onClick={() => void downloadExperimentsZip(s.models.map((m) => m.dir), s.id, { 'sweep.json': `${JSON.stringify(s, null, 2)}\n` })}>Download sweep (.zip)</button>
+            <button type="button" className="rc-btn rc-btn--small" onClick={() => void downloadExperimentsZip(s.models.map((m) => m.dir), s.id, { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep (.zip)</button>
           </li>
         ))}
       </ul>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
-import { paintForest, widerDidWorse, worstPerWider } from '../../../core/sweep'
+import { paintForest, sweepRecordText, SWEEP_FILE, widerDidWorse, worstPerWider } from '../../../core/sweep'
 import { downloadExperimentsZip } from '../engine/downloadZip'
 import type { SweepRecord } from '../engine/sweepRecords'
 import { useLiveStore } from '../live/liveStore'
@@ -33,7 +33,7 @@ function Analysis({ record, rows }: { record: SweepRecord; rows: readonly SweepR
         <button type="button" className="rc-btn" disabled={busy !== null} onClick={async () => {
           setBusy('Zipping…')
           try {
-            await downloadExperimentsZip(record.models.map((m) => m.dir), record.id, { 'sweep.json': `${JSON.stringify(record, null, 2)}\n` })
+            await downloadExperimentsZip(record.models.map((m) => m.dir), record.id, { [SWEEP_FILE]: sweepRecordText(record) })
             setBusy(null)
           } catch (e) {
             setBusy(`Could not zip: ${(e as Error).message}`)
