@@ -6,6 +6,7 @@ import { ExperimentPage } from './browser/ExperimentPage'
 import { TaskPage } from './browser/TaskPage'
 import { RunPage } from './viewer/RunPage'
 import { DiffPage } from './diff/DiffPage'
+import { SweepPage } from './browser/SweepPage'
 import './results.css'
 
 /** The results browser and trajectory viewer, mounted under /results. */
@@ -16,6 +17,8 @@ export function ResultsSection() {
         <Switch>
           <Route path="/" component={HomePage} />
           <Route path="/diff" component={DiffPage} />
+          {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep". */}
+          <Route path="/sweep" component={SweepPage} />
           <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
           <Route path="/:experiment/:task" component={TaskPage} />
           <Route path="/:experiment" component={ExperimentPage} />

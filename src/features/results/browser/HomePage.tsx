@@ -2,12 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { ErrorBox } from '../common/ErrorBox'
 import { experimentsQuery } from '../queries/experiments'
+import { sweepRecordQuery } from '../queries/sweep'
 import { resultsKeys } from '../queries/keys'
 import { SourcePicker } from '../sources/SourcePicker'
 import { useResolvedSource } from '../sources/openSource'
 import { useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
 import { experimentHref } from '../paths'
+import { shardNote } from './sweepNote'
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`)
 
@@ -54,6 +56,7 @@ function ExperimentList({ source, src }: { source: OpenSource; src: string }) {
   }
   return (
     <section aria-label="Experiments">
+      <SweepBanner source={source} src={src} />
       <h2>Experiments in {source.label}</h2>
       <table className="results-table">
         <thead>
@@ -78,5 +81,19 @@ function ExperimentList({ source, src }: { source: OpenSource; src: string }) {
         </tbody>
       </table>
     </section>
+  )
+}
+
+/** A tree that holds a sweep (its sweep.json) says so, with the way to the painted forest and grid. */
+function SweepBanner({ source, src }: { source: OpenSource; src: string }) {
+  const { data, error } = useQuery(sweepRecordQuery(source, src))
+  if (error) return <ErrorBox title={`${source.label} has a sweep.json that cannot be read; its experiments are listed below`} error={error} />
+  if (!data) return null
+  const note = shardNote(data)
+  return (
+    <p className="results-note" data-testid="sweep-banner">
+      This folder holds a sweep: <strong>{data.title}</strong>, {data.models.length.toLocaleString('en-US')} threat models{note ? ` (${note.charAt(0).toLowerCase()}${note.slice(1)})` : ''}.{' '}
+      <Link href={`/sweep?src=${encodeURIComponent(src)}`}>Open the sweep</Link>
+    </p>
   )
 }

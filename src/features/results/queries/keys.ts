@@ -2,6 +2,8 @@
 export const resultsKeys = {
   source: (source: string) => ['results', source] as const,
   experiments: (source: string) => ['results', source, 'experiments'] as const,
+  sweep: (source: string) => ['results', source, 'sweep'] as const,
+  sweepManifests: (source: string) => ['results', source, 'sweep', 'manifests'] as const,
   experiment: (source: string, dir: string) => ['results', source, 'experiment', dir] as const,
   task: (source: string, taskDir: string) => ['results', source, 'task', taskDir] as const,
   trajectory: (source: string, taskDir: string, run: number, view: 'full' | 'attacker') =>

@@ -2,7 +2,6 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { Link } from 'wouter'
 import { rateOf, type WiderWorse } from '../../../core/sweep'
-import { viewerHref } from '../engine/resultsStorage'
 import { ScopeChips } from '../ui/Chips'
 import { pct } from '../ui/format'
 import type { SweepRow } from './sweepRows'
@@ -10,8 +9,10 @@ import type { SweepRow } from './sweepRows'
 const ROW = 38
 
 /** One row per threat model: its scope, one cell per task, its ASR, and the wider-did-worse note where there is one. */
-export function SweepGrid({ rows, worse, byDir }: {
+export function SweepGrid({ rows, worse, byDir, openHref }: {
   rows: readonly SweepRow[]
+  /** The "open" link of a row: the experiment in the viewer. */
+  openHref: (dir: string) => string
   worse: ReadonlyMap<string, { pair: WiderWorse; count: number }>
   byDir: ReadonlyMap<string, SweepRow>
 }) {
@@ -39,7 +40,7 @@ export function SweepGrid({ rows, worse, byDir }: {
             return (
               <div key={r.dir} role="row" data-testid="sweep-row" data-dir={r.dir} className={`rc-sgrid__row${note ? ' rc-sgrid__row--worse' : ''}`}
                 style={{ gridTemplateColumns: columns, position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${v.start}px)` }}>
-                <span role="cell" className="rc-muted">#{r.index}</span>
+                <span role="cell" className="rc-muted">{r.index === '' ? '–' : `#${r.index}`}</span>
                 <span role="cell" className="rc-clip"><ScopeChips scope={r.scope} readOnly={r.readOnly} /></span>
                 <span role="cell" className="rc-cells">
                   {r.cells.length === 0 ? <span className="rc-muted rc-small">{r.state}</span> : r.cells.slice(0, 12).map((c) => (
@@ -52,7 +53,7 @@ export function SweepGrid({ rows, worse, byDir }: {
                     <span className="rc-worse" data-testid="wider-worse">
                       ⚠ wider, did worse than {narrower ? <ScopeChips scope={narrower.scope} readOnly={narrower.readOnly} /> : note.pair.narrower} ({pct(note.pair.widerRate)} vs {pct(note.pair.narrowerRate)}){note.count > 1 ? ` and ${note.count - 1} more` : ''}
                     </span>
-                  ) : r.state !== 'queued' && r.state !== 'missing' ? <Link className="rc-link" href={`~${viewerHref(r.dir)}`}>open</Link> : null}
+                  ) : r.state !== 'queued' && r.state !== 'missing' ? <Link className="rc-link" href={openHref(r.dir)}>open</Link> : null}
                 </span>
               </div>
             )

@@ -4,10 +4,10 @@
  * and the outcomes the forest painting and the wider-did-worse check read.
  */
 import { queryOptions } from '@tanstack/react-query'
-import { ManifestFile, readOptional, joinPath, type ManifestFile as Manifest } from '../../../core/results'
+import { ManifestFile, readOptional, joinPath, type ManifestFile as Manifest, type Storage } from '../../../core/results'
 import type { ModelOutcome } from '../../../core/sweep'
 import { resultsStorage } from '../engine/resultsStorage'
-import type { SweepRecord } from '../engine/sweepRecords'
+import type { SweepRecord } from '../../../core/sweep'
 import { laneTotals } from '../live/liveSelectors'
 import type { RunSession } from '../live/liveTypes'
 import { runKeys } from '../queries/queryClient'
@@ -60,12 +60,22 @@ export function outcomesOf(rows: readonly SweepRow[]): ModelOutcome[] {
   return rows.map((r) => ({ key: r.dir, scope: r.scope, readOnly: r.readOnly, nSuccess: r.nSuccess, nCompleted: r.nCompleted }))
 }
 
+/** Each model's manifest.json under a results root, or null where it is missing or unreadable (that row says so). */
+export async function readSweepManifests(storage: Storage, record: SweepRecord, root = ''): Promise<Map<string, Manifest | null>> {
+  const out = new Map<string, Manifest | null>()
+  // A few at a time: a merged sweep can list tens of thousands of experiments.
+  const dirs = record.models.map((m) => m.dir)
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(16, dirs.length) }, async () => {
+    while (next < dirs.length) {
+      const dir = dirs[next++]
+      out.set(dir, await readOptional(storage, joinPath(root, dir, 'manifest.json'), ManifestFile).catch(() => null))
+    }
+  }))
+  return out
+}
+
 export const sweepManifestsQuery = (record: SweepRecord) => queryOptions({
   queryKey: [...runKeys.sweep(record.id), 'manifests'],
-  queryFn: async () => {
-    const storage = resultsStorage()
-    const entries = await Promise.all(record.models.map(async (m) =>
-      [m.dir, await readOptional(storage, joinPath(m.dir, 'manifest.json'), ManifestFile).catch(() => null)] as const))
-    return new Map(entries)
-  },
+  queryFn: () => readSweepManifests(resultsStorage(), record),
 })

@@ -1,0 +1,22 @@
+import { queryOptions, skipToken } from '@tanstack/react-query'
+import { readOptional } from '../../../core/results'
+import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
+import { readSweepManifests } from '../../run-console/sweep/sweepRows'
+import type { OpenSource } from '../sourcesStore'
+import { resultsKeys } from './keys'
+
+/** The tree's sweep.json (a sweep's zip, or a tree merged by `redscope merge`), or null for a plain results tree. */
+export function sweepRecordQuery(source: OpenSource | undefined, sourceKey: string) {
+  return queryOptions({
+    queryKey: resultsKeys.sweep(sourceKey),
+    queryFn: source ? () => readOptional(source.storage, SWEEP_FILE, SweepRecordSchema) : skipToken,
+  })
+}
+
+/** Every listed experiment's manifest.json: the grid's cells and each model's outcome. */
+export function sweepManifestsQuery(source: OpenSource, sourceKey: string, record: SweepRecord) {
+  return queryOptions({
+    queryKey: [...resultsKeys.sweepManifests(sourceKey), record.id],
+    queryFn: () => readSweepManifests(source.storage, record),
+  })
+}
