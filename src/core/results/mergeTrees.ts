@@ -104,9 +104,14 @@ export function disagreement(a: ExperimentCopy, b: ExperimentCopy): [string, str
   return null
 }
 
-/** Copies agreeing on every outcome: the one kept does not depend on the order the inputs came in. */
-function preferred(a: ExperimentCopy, b: ExperimentCopy): ExperimentCopy {
+/**
+ * Copies agreeing on every outcome: the one kept does not depend on the order
+ * the inputs came in. Between identical copies, the one already in the output
+ * stays (nothing to copy), else the first by label.
+ */
+function preferred(a: ExperimentCopy, b: ExperimentCopy, inPlace: Storage | undefined): ExperimentCopy {
   if (a.manifestText !== b.manifestText) return a.manifestText < b.manifestText ? a : b
+  if (inPlace !== undefined && (a.source.storage === inPlace) !== (b.source.storage === inPlace)) return a.source.storage === inPlace ? a : b
   return a.source.label <= b.source.label ? a : b
 }
 
@@ -151,13 +156,15 @@ async function readCopies(source: TreeSource, notes: string[]): Promise<Experime
   return out
 }
 
-export async function planTreeMerge(sources: readonly TreeSource[]): Promise<TreeMergePlan> {
+/** `inPlace`: the output, when it is also one of the sources (an earlier merge). */
+export async function planTreeMerge(sources: readonly TreeSource[], inPlace?: Storage): Promise<TreeMergePlan> {
   const notes: string[] = []
   const byDir = new Map<string, ExperimentCopy[]>()
   for (const source of sources) {
     for (const copy of await readCopies(source, notes)) byDir.set(copy.dir, [...(byDir.get(copy.dir) ?? []), copy])
   }
   const experiments: PlannedExperiment[] = []
+  const reruns: string[] = []
   for (const dir of [...byDir.keys()].sort()) {
     const copies = byDir.get(dir)!
     let chosen = copies[0]
@@ -167,11 +174,16 @@ export async function planTreeMerge(sources: readonly TreeSource[]): Promise<Tre
         throw new MergeConflictError(dir, diff[0], `${chosen.source.label} and ${other.source.label} disagree about experiment ${dir}: ${diff[1]}. ` +
           'Each threat model should be run by one shard: merge one copy (drop the other input, or rerun that shard into a fresh folder)')
       }
-      chosen = preferred(chosen, other)
+      chosen = preferred(chosen, other, inPlace)
     }
     const labels = [...new Set(copies.map((c) => c.source.label))].sort()
-    if (labels.length > 1) notes.push(`${dir} is in ${labels.join(' and ')} with the same outcomes: merged once (from ${chosen.source.label})`)
+    // The same copy twice (an earlier merge, an artifact downloaded twice) is nothing to say; two runs that agree are.
+    if (new Set(copies.map((c) => c.manifestText)).size > 1) reruns.push(`${dir} (in ${labels.join(' and ')})`)
     experiments.push({ dir, chosen, foundIn: labels })
+  }
+  if (reruns.length > 0) {
+    notes.push(`${reruns.length} experiment(s) were run more than once with the same outcomes, and are merged once: ` +
+      `${reruns.slice(0, 3).join(', ')}${reruns.length > 3 ? ` and ${reruns.length - 3} more` : ''}`)
   }
   return { experiments, notes }
 }
@@ -197,7 +209,8 @@ async function filesUnder(storage: Storage, dir: string): Promise<string[]> {
     for (const e of await storage.list(d)) {
       const p = joinPath(d, e.name)
       if (e.kind === 'dir') stack.push(p)
-      else out.push(p)
+      // An atomic write cut short by a kill leaves its temp file: never part of a tree.
+      else if (!e.name.endsWith('.tmp')) out.push(p)
     }
   }
   return out.sort()

@@ -100,7 +100,7 @@ describe('merging the shards of a sweep', () => {
     const out = new MemoryStorage()
     const report = await mergeSweepTrees([{ label: 'a', storage: a.storage }, { label: 'b', storage: b.storage }], out)
     expect(report.experiments).toBe(3)
-    expect(report.notes.join('\n')).toMatch(/is in a and b with the same outcomes: merged once/)
+    expect(report.notes.join('\n')).toMatch(/3 experiment\(s\) were run more than once with the same outcomes, and are merged once: scripted__stub__leaks__no-llm-[0-9a-f]{8} \(in a and b\)/)
 
     const flipped = await runShard(indices, WHOLE, { flip: true })
     const untouched = new MemoryStorage()

@@ -57,7 +57,7 @@ export async function mergeSweepTrees(sources: readonly TreeSource[], out: Stora
   if (sources.length === 0) throw new Error('mergeSweepTrees: nothing to merge')
   const records = await readRecords(sources)
   const record = records.length === 0 ? null : mergeSweepRecords(records)
-  const plan = await planTreeMerge(sources)
+  const plan = await planTreeMerge(sources, out)
   const notes = [...plan.notes]
   const byDir = new Map(plan.experiments.map((e) => [e.dir, e]))
   let inProgress: string[] = []

@@ -79,7 +79,7 @@ export async function claimSweepFile(storage: Storage, record: SweepRecord, wher
     if (was === undefined || was.count !== now.count || JSON.stringify(was.indices) !== JSON.stringify(now.indices)) {
       const whose = was === undefined ? 'a whole run of this sweep' : was.indices.length === 1 ? `shard ${was.indices[0]}/${was.count} of this sweep` : `a merge of this sweep's shards`
       throw new SweepMismatchError('plan.shards', `${where} holds ${whose}, and this is shard ${shardText({ index: now.indices[0], count: now.count })}:` +
-        ' give each shard its own folder (e.g. results/shard-2), then merge them with redscope merge')
+        ` give each shard its own folder (e.g. results/shard-${now.indices[0]}), then merge them with redscope merge`)
     }
     out = { ...record, createdAt: existing.createdAt }
   }
