@@ -8,7 +8,7 @@ import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import { formatPath } from '../core/tags'
 import type { EvaluatorDeps } from '../claims'
-import type { Manifest } from '../protocol'
+import { connectHttpTarget, TargetRequestError, type HttpTargetFactory, type Manifest } from '../protocol'
 import { UsageError } from './io'
 
 export async function readClaim(path: string, deps: EvaluatorDeps) {
@@ -105,4 +105,25 @@ export function checkClaimAgainstManifest(file: ClaimFile, manifest: Manifest, w
       throw new UsageError(`${where}: tasks[${i}].evaluator.query: ${manifest.name} has no query '${query}' (known: ${known(queries)})`)
     }
   })
+}
+
+/** Reads the target's manifest; an unreachable or foreign server is a usage error naming the endpoint. */
+export async function connectTarget(url: string, requestTimeoutS: number | undefined, concurrency: number | undefined): Promise<HttpTargetFactory> {
+  try {
+    return await connectHttpTarget(url, {
+      token: process.env.REDSCOPE_TARGET_TOKEN || undefined,
+      requestTimeoutMs: requestTimeoutS === undefined ? undefined : requestTimeoutS * 1000,
+      maxConcurrency: concurrency,
+    })
+  } catch (e) {
+    if (e instanceof TargetRequestError) throw new UsageError(`target unreachable or not a superred-target-http/1 target: ${e.message}`)
+    throw e
+  }
+}
+
+/** A refused write: a full disk or quota, no permission, a read-only or missing place. */
+export function isStorageError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code
+  return (e as { name?: string })?.name === 'QuotaExceededError' ||
+    (typeof code === 'string' && ['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOENT'].includes(code))
 }

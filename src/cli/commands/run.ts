@@ -6,101 +6,39 @@
  */
 import { setMaxListeners } from 'node:events'
 import { join } from 'node:path'
-import { humanOptimizerFactory, isInjectOn, llmOptimizerFactory, templateOptimizerFactory, type InjectOn } from '../../attackers'
-import { openAiClientFactory } from '../../adapters/llm/openaiClient'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { combineReporters, Controller, isResultsWriteFailure, type LLMClient, type LLMConfig, type OptimizerFactory } from '../../core/engine'
+import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import type { Storage } from '../../core/results'
-import { connectHttpTarget, TargetRequestError, type HttpTargetFactory } from '../../protocol'
 import { splitList, type CommandArgs } from '../command'
 import type { RunOptions } from '../definitions/run'
-import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
+import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
-import { checkClaimAgainstManifest, numberFlag, readClaim, readReplay, replayFactory, resolveScopes } from '../runSetup'
-import { resolveTemplates } from '../templates'
-import { ttyPrompter } from '../ttyPrompter'
-
-const OPTIMIZERS = ['template', 'llm', 'replay', 'human'] as const
-type OptimizerKind = (typeof OPTIMIZERS)[number]
-
-async function connect(url: string, requestTimeoutS: number | undefined, concurrency: number | undefined): Promise<HttpTargetFactory> {
-  try {
-    return await connectHttpTarget(url, {
-      token: process.env.REDSCOPE_TARGET_TOKEN || undefined,
-      requestTimeoutMs: requestTimeoutS === undefined ? undefined : requestTimeoutS * 1000,
-      maxConcurrency: concurrency,
-    })
-  } catch (e) {
-    if (e instanceof TargetRequestError) throw new UsageError(`target unreachable or not a superred-target-http/1 target: ${e.message}`)
-    throw e
-  }
-}
+import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
+import { checkClaimAgainstManifest, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
 
 /** What the command builds that a test may replace (a storage that fills up). */
 export interface RunDeps {
   readonly storage?: (out: string) => Storage
 }
 
-/** A refused write: a full disk or quota, no permission, a read-only or missing place. */
-function isStorageError(e: unknown): boolean {
-  const code = (e as { code?: unknown })?.code
-  return (e as { name?: string })?.name === 'QuotaExceededError' ||
-    (typeof code === 'string' && ['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOENT'].includes(code))
-}
-
 export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo, deps: RunDeps = {}): Promise<number> {
   // Both required: the parser has already refused a command line without them.
   const targetUrl = options.target!
   const claimPath = options.claim!
-  const kind = (options.optimizer ?? 'template') as OptimizerKind
-  if (!OPTIMIZERS.includes(kind)) throw new UsageError(`--optimizer ${kind}: must be one of ${OPTIMIZERS.join(', ')}`)
-  const injectOnFlag = options['inject-on']
-  if (injectOnFlag !== undefined && !isInjectOn(injectOnFlag)) throw new UsageError(`--inject-on ${injectOnFlag}: must be pre, post or both`)
-  const int = (n: number) => Number.isInteger(n)
-  const maxRuns = numberFlag('max-runs', options['max-runs'], (n) => int(n) && n >= 1, 'an integer of at least 1')
-  const concurrency = numberFlag('concurrency', options.concurrency, (n) => int(n) && n >= 1, 'an integer of at least 1')
-  const costCap = numberFlag('cost-cap', options['cost-cap'], (n) => n >= 0, 'a non-negative amount of USD')
-  const timeCap = numberFlag('time-cap', options['time-cap'], (n) => n > 0, 'a positive number of seconds')
-  const requestTimeout = numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds')
-  const llmTimeout = numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds')
-  const model = options.model
-  const apiKey = process.env.OPENAI_API_KEY || null
-  if (kind === 'llm' && !model) throw new UsageError('--optimizer llm needs --model M (and --base-url U for a server other than OpenAI)')
-  if (kind === 'replay' && !options.replay) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
-  if (options.template !== undefined && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
+  const budget = readBudget(options)
+  const { maxRuns, concurrency, costCap, timeCap, requestTimeout } = budget
+  const choice = chooseAttacker(options, budget)
+  const { file: claimFile, claim } = await readClaim(claimPath, { judge: choice.judge })
+  const attacker = await buildAttacker(choice, options)
+  const { optimizerFactory, close: closePrompter } = attacker
+  const { llmConfig, clients } = choice
 
-  // The judge: its own model if given, else the attacker's.
-  const judgeModel = options['judge-model'] ?? model
-  const judgeConfig: LLMConfig | null = judgeModel
-    ? { model: judgeModel, apiBase: options['judge-base-url'] ?? options['base-url'] ?? null, apiKey }
-    : null
-  const clients = openAiClientFactory(llmTimeout === undefined ? {} : { timeoutMs: llmTimeout * 1000 })
-  const judge = judgeConfig === null ? undefined
-    : (): LLMClient => clients(judgeConfig, costCap ?? null, new AbortController().signal)
-  const { file: claimFile, claim } = await readClaim(claimPath, { judge })
-
-  let optimizerFactory: OptimizerFactory
-  let closePrompter = () => {}
-  if (kind === 'template') {
-    optimizerFactory = templateOptimizerFactory({ templates: await resolveTemplates(options.template ?? []), injectOn: (injectOnFlag as InjectOn) ?? 'pre' })
-  } else if (kind === 'llm') {
-    optimizerFactory = llmOptimizerFactory({ injectOn: (injectOnFlag as InjectOn) ?? 'both' })
-  } else if (kind === 'replay') {
-    optimizerFactory = replayFactory(await readReplay(options.replay!))
-  } else {
-    if (!process.stdin.isTTY) throw new UsageError('--optimizer human needs a terminal to ask you at each pause')
-    const prompter = ttyPrompter(process.stdin, process.stderr)
-    closePrompter = () => prompter.close()
-    optimizerFactory = humanOptimizerFactory(prompter)
-  }
-
-  const factory = await connect(targetUrl, requestTimeout, concurrency)
+  const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
   checkClaimAgainstManifest(claimFile, factory.manifest, claimPath)
   const scopeNames = splitList(options.scope)
   const readOnlyNames = splitList(options['read-only'])
   const { scope, readOnly } = resolveScopes(factory.surfaces.domain, scopeNames, readOnlyNames, io.stderr)
   const out = options.out ?? './superred-results'
-  const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
   const controller = new Controller({
     optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
     llmConfig, llmClientFactory: llmConfig ? clients : null,

@@ -1,0 +1,107 @@
+/**
+ * The attacker, its LLM, the judge and the budget from the flags every
+ * attacking command shares (definitions/attackOptions.ts), so that `run` and
+ * `sweep` read them the same way. Keys come from OPENAI_API_KEY only.
+ */
+import { humanOptimizerFactory, isInjectOn, llmOptimizerFactory, templateOptimizerFactory, type InjectOn } from '../attackers'
+import { openAiClientFactory } from '../adapters/llm/openaiClient'
+import type { LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
+import type { ParsedOptions } from './command'
+import type { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './definitions/attackOptions'
+import { UsageError } from './io'
+import { numberFlag, readReplay, replayFactory } from './runSetup'
+import { resolveTemplates } from './templates'
+import { ttyPrompter } from './ttyPrompter'
+
+export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout'>>
+
+export const OPTIMIZERS = ['template', 'llm', 'replay', 'human'] as const
+export type OptimizerKind = (typeof OPTIMIZERS)[number]
+
+export interface Budget {
+  readonly maxRuns?: number
+  readonly concurrency?: number
+  readonly costCap?: number
+  readonly timeCap?: number
+  readonly requestTimeout?: number
+  readonly llmTimeout?: number
+}
+
+export function readBudget(options: AttackFlags): Budget {
+  const int = (n: number) => Number.isInteger(n)
+  return {
+    maxRuns: numberFlag('max-runs', options['max-runs'], (n) => int(n) && n >= 1, 'an integer of at least 1'),
+    concurrency: numberFlag('concurrency', options.concurrency, (n) => int(n) && n >= 1, 'an integer of at least 1'),
+    costCap: numberFlag('cost-cap', options['cost-cap'], (n) => n >= 0, 'a non-negative amount of USD'),
+    timeCap: numberFlag('time-cap', options['time-cap'], (n) => n > 0, 'a positive number of seconds'),
+    requestTimeout: numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds'),
+    llmTimeout: numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds'),
+  }
+}
+
+export interface AttackerChoice {
+  readonly kind: OptimizerKind
+  readonly injectOn: InjectOn | undefined
+  readonly model: string | undefined
+  readonly llmConfig: LLMConfig | null
+  /** Builds each task's LLM client (for the attacker and the judge). */
+  readonly clients: LLMClientFactory
+  /** The llm_judge evaluator's client, when a judge model is known. */
+  readonly judge: (() => LLMClient) | undefined
+}
+
+/** Checks the attacker flags against each other before anything is read or connected. */
+export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: readonly OptimizerKind[] = OPTIMIZERS): AttackerChoice {
+  const kind = (options.optimizer ?? 'template') as OptimizerKind
+  if (!allowed.includes(kind)) {
+    const why = kind === 'human' ? ': a sweep runs unattended (use redscope run to be the attacker yourself)' : ''
+    throw new UsageError(`--optimizer ${kind}: must be one of ${allowed.join(', ')}${why}`)
+  }
+  const injectOn = options['inject-on']
+  if (injectOn !== undefined && !isInjectOn(injectOn)) throw new UsageError(`--inject-on ${injectOn}: must be pre, post or both`)
+  const model = options.model
+  const apiKey = process.env.OPENAI_API_KEY || null
+  if (kind === 'llm' && !model) throw new UsageError('--optimizer llm needs --model M (and --base-url U for a server other than OpenAI)')
+  if (kind === 'replay' && !options.replay) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
+  if (options.template !== undefined && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
+  const clients = openAiClientFactory(budget.llmTimeout === undefined ? {} : { timeoutMs: budget.llmTimeout * 1000 })
+  // The judge: its own model if given, else the attacker's.
+  const judgeModel = options['judge-model'] ?? model
+  const judgeConfig: LLMConfig | null = judgeModel
+    ? { model: judgeModel, apiBase: options['judge-base-url'] ?? options['base-url'] ?? null, apiKey }
+    : null
+  const judge = judgeConfig === null ? undefined : (): LLMClient => clients(judgeConfig, budget.costCap ?? null, new AbortController().signal)
+  const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
+  return { kind, injectOn: injectOn as InjectOn | undefined, model, llmConfig, clients, judge }
+}
+
+export interface Attacker {
+  readonly optimizerFactory: OptimizerFactory
+  /** What tells this attacker from another of its kind (payloads, inject-on, the replayed run), never a key. */
+  readonly options: unknown
+  close(): void
+}
+
+/** Reads what the attacker needs (payload files, a recorded run) and builds its factory. */
+export async function buildAttacker(choice: AttackerChoice, options: AttackFlags): Promise<Attacker> {
+  switch (choice.kind) {
+    case 'template': {
+      const templates = await resolveTemplates(options.template ?? [])
+      const injectOn = choice.injectOn ?? 'pre'
+      return { optimizerFactory: templateOptimizerFactory({ templates, injectOn }), options: { templates, injectOn }, close: () => {} }
+    }
+    case 'llm': {
+      const injectOn = choice.injectOn ?? 'both'
+      return { optimizerFactory: llmOptimizerFactory({ injectOn }), options: { model: choice.model, injectOn }, close: () => {} }
+    }
+    case 'replay': {
+      const run = await readReplay(options.replay!)
+      return { optimizerFactory: replayFactory(run), options: { replay: run }, close: () => {} }
+    }
+    case 'human': {
+      if (!process.stdin.isTTY) throw new UsageError('--optimizer human needs a terminal to ask you at each pause')
+      const prompter = ttyPrompter(process.stdin, process.stderr)
+      return { optimizerFactory: humanOptimizerFactory(prompter), options: { human: true }, close: () => prompter.close() }
+    }
+  }
+}
