@@ -7,8 +7,10 @@ import type { CommandDefinition, OptionsSpec } from './command'
 import { checkScope } from './definitions/checkScope'
 import { combinations } from './definitions/combinations'
 import { results } from './definitions/results'
+import { merge } from './definitions/merge'
 import { run } from './definitions/run'
 import { serveTarget } from './definitions/serveTarget'
+import { sweep } from './definitions/sweep'
 
 // Each definition is typed by its own options; the registry only needs what they share.
 const erase = <O extends OptionsSpec>(c: CommandDefinition<O>) => c as unknown as CommandDefinition
@@ -17,6 +19,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   erase(combinations),
   erase(checkScope),
   erase(run),
+  erase(sweep),
+  erase(merge),
   erase(serveTarget),
   erase(results),
 ]

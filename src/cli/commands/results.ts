@@ -5,7 +5,8 @@
  */
 import { stat } from 'node:fs/promises'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { listExperiments, readExperiment, readTasks, ResultsFormatError, type Storage } from '../../core/results'
+import { listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, type Storage } from '../../core/results'
+import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../core/sweep'
 import type { CommandArgs } from '../command'
 import type { resultsOptions } from '../definitions/results'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
@@ -32,6 +33,17 @@ async function summarise(storage: Storage, dir: string) {
   }
 }
 
+/** What a tree's sweep.json says, and how much of it the tree holds finished. */
+function sweepSummary(r: SweepRecord, finished: ReadonlySet<string>) {
+  return {
+    id: r.id, title: r.title, target: r.target, claim: r.claim, attacker: r.attacker,
+    threat_models: r.plan ? Number(r.plan.total) : r.models.length,
+    listed: r.models.length,
+    finished: r.models.filter((m) => finished.has(m.dir)).length,
+    shards: r.plan ? { count: r.plan.shards.count, present: r.plan.shards.indices } : null,
+  }
+}
+
 export async function resultsCommand(args: CommandArgs<typeof resultsOptions>, io: CliIo): Promise<number> {
   const root = args.positionals[0]
   try {
@@ -49,7 +61,11 @@ export async function resultsCommand(args: CommandArgs<typeof resultsOptions>, i
     }
     const experiments = []
     for (const dir of dirs) experiments.push(await summarise(storage, dir))
-    io.stdout(`${JSON.stringify({ root, experiments }, null, 2)}\n`)
+    // A sweep's tree (run by redscope sweep, merged, or a sweep's zip unpacked) says so first.
+    const record = await readOptional(storage, SWEEP_FILE, SweepRecordSchema)
+    const finished = new Set(experiments.filter((e) => e.complete).map((e) => e.dir))
+    const sweep = record === null ? {} : { sweep: sweepSummary(record, finished) }
+    io.stdout(`${JSON.stringify({ root, ...sweep, experiments }, null, 2)}\n`)
     return EXIT_OK
   } catch (e) {
     if (e instanceof ResultsFormatError) throw new UsageError(`${root}: not a readable results tree: ${e.message}`)

@@ -1,9 +1,9 @@
 /**
  * `redscope serve-target assistant|chatbot`: serves a reference target over
- * the protocol on 127.0.0.1 until interrupted. The token (flag or
+ * the protocol (on 127.0.0.1 unless --host says otherwise) until interrupted. The token (flag or
  * REDSCOPE_TARGET_TOKEN) is never printed.
  */
-import { createTargetServer } from '../../server'
+import { createTargetServer, isLoopbackHostname } from '../../server'
 import { isReferenceTargetName, REFERENCE_TARGET_NAMES, referenceTargetOptions } from '../../targets'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_TARGET_PORT, type serveTargetOptions } from '../definitions/serveTarget'
@@ -17,19 +17,28 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
   const port = numberFlag('port', options.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0 for any free port)')
   const idle = numberFlag('idle-timeout', options['idle-timeout'], (n) => n > 0, 'a positive number of seconds')
   const token = options.token ?? (process.env.REDSCOPE_TARGET_TOKEN || undefined)
+  const concurrency = numberFlag('concurrency', options.concurrency, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1')
+  const host = options.host ?? '127.0.0.1'
+  // Beyond loopback, anyone who can reach the port could drive the target: a token is the price of listening there.
+  if (!isLoopbackHostname(host) && host !== '::1' && !token) {
+    throw new UsageError(`--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_TARGET_TOKEN), which clients send as a bearer token`)
+  }
   const origins = splitList(options['allow-origin'])
+  const hosts = splitList(options['allow-host'])
   const server = createTargetServer(referenceTargetOptions(name, {
     token,
     idleTimeoutMs: idle === undefined ? undefined : idle * 1000,
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
     // Loopback origins by default; --allow-origin replaces them with exactly the ones given.
     ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
   }))
   let running
   try {
-    running = await server.listen(port ?? DEFAULT_TARGET_PORT, '127.0.0.1')
+    running = await server.listen(port ?? DEFAULT_TARGET_PORT, host)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    throw new UsageError(`cannot listen on 127.0.0.1:${port ?? DEFAULT_TARGET_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
+    throw new UsageError(`cannot listen on ${host}:${port ?? DEFAULT_TARGET_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
   }
   io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}; Ctrl-C to stop\n`)
   await new Promise<void>((resolve) => {

@@ -4,7 +4,10 @@ import { REFERENCE_TARGET_NAMES } from '../../targets/names'
 export const DEFAULT_TARGET_PORT = 8801
 
 export const serveTargetOptions = {
-  port: { type: 'string', value: 'N', description: `port on 127.0.0.1 (default ${DEFAULT_TARGET_PORT}; 0 for any free port)` },
+  port: { type: 'string', value: 'N', description: `port (default ${DEFAULT_TARGET_PORT}; 0 for any free port)` },
+  host: { type: 'string', value: 'H', description: 'address to listen on (default 127.0.0.1); any other than loopback needs a token' },
+  'allow-host': { type: 'string', multiple: true, value: 'NAME', description: 'Host header names accepted besides loopback ones (.suffix for a domain and its subdomains)' },
+  concurrency: { type: 'string', value: 'N', description: 'sessions open at once; more wait on 503 capacity (default 8)' },
   token: { type: 'string', value: 'T', description: 'require this bearer token (default: $REDSCOPE_TARGET_TOKEN); never printed' },
   'allow-origin': { type: 'string', multiple: true, value: 'O', description: 'browser origins allowed by CORS (default: loopback origins)' },
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
@@ -16,10 +19,16 @@ export const serveTarget = defineCommand({
   synopsis: REFERENCE_TARGET_NAMES.join('|'),
   positionals: { min: 1, max: 1 },
   options: serveTargetOptions,
-  description: ['Serves until Ctrl-C (or SIGTERM). Deterministic and needs no API key; see docs/targets-claims-attackers.md.'],
+  description: [
+    'Serves until Ctrl-C (or SIGTERM). Deterministic and needs no API key; see docs/targets-claims-attackers.md.',
+    'In a cluster (docs/scale-out.md), listen on every address with a token, and accept the names clients use: ' +
+    'requests whose Host header is not loopback or one of --allow-host are refused (against DNS rebinding).',
+  ],
   examples: [
     ['the assistant with its inbox, calendar, drive and bank account', 'redscope serve-target assistant'],
     ['the guarded chatbot on any free port, with a token', 'REDSCOPE_TARGET_TOKEN=s3cret redscope serve-target chatbot --port 0'],
+    ['one replica of a StatefulSet behind the headless Service redscope-target',
+      'REDSCOPE_TARGET_TOKEN=... redscope serve-target assistant --host 0.0.0.0 --allow-host .redscope-target'],
   ],
   load: async () => (await import('../commands/serveTarget')).serveTargetCommand,
 })
