@@ -12,7 +12,13 @@ stamp="$venv/.requirements"
 if [ ! -x "$venv/bin/python" ] || ! cmp -s deploy/lint-requirements.txt "$stamp"; then
   echo "Installing the deploy validators into $venv..."
   rm -rf "$venv"
-  python3 -m venv "$venv"
+  if ! python3 -m venv "$venv" 2> /dev/null; then
+    # Debian's python3 comes without venv: add it, as test-all.sh adds chromium.
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv > /dev/null
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+  fi
   "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r deploy/lint-requirements.txt
   cp deploy/lint-requirements.txt "$stamp"
 fi

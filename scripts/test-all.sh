@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything and runs every test: typecheck, lint, unit, e2e.
+# Installs everything and runs every test: typecheck, lint, deploy/ validation, unit, e2e.
 # Ends with the plain line "N passed, N failed" (unit + e2e tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,8 @@ fi
 npm ci --no-audit --no-fund
 npx tsc -b
 npx eslint .
+# deploy/: the Dockerfile, the Kubernetes manifests and the CI workflow against their linters and schemas, offline.
+bash scripts/lint-deploy.sh
 
 rm -rf reports && mkdir -p reports
 status=0
