@@ -92,7 +92,7 @@ function SweepBanner({ source, src }: { source: OpenSource; src: string }) {
   const note = shardNote(data)
   return (
     <p className="results-note" data-testid="sweep-banner">
-      This folder holds a sweep: <strong>{data.title}</strong>, {data.models.length.toLocaleString('en-US')} threat models{note ? ` (${note.charAt(0).toLowerCase()}${note.slice(1)})` : ''}.{' '}
+      This folder holds a sweep: <strong>{data.title}</strong>{note ? ` (${note.charAt(0).toLowerCase()}${note.slice(1)})` : ''}.{' '}
       <Link href={`/sweep?src=${encodeURIComponent(src)}`}>Open the sweep</Link>
     </p>
   )
