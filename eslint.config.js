@@ -21,7 +21,7 @@ const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionS
   'WebSocket', 'indexedDB', 'location', 'HTMLElement']
 
 export default defineConfig([
-  globalIgnores(['dist', 'dist-cli', 'playwright-report', 'test-results', 'reports', 'node_modules']),
+  globalIgnores(['.venv', '.venv-deploy', 'python', 'dist', 'dist-cli', 'playwright-report', 'test-results', 'reports', 'node_modules']),
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, tseslint.configs.recommended, reactHooks.configs.flat.recommended,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything and runs every test: typecheck, lint, deploy/ validation, unit, e2e.
-# Ends with the plain line "N passed, N failed" (unit + e2e tests).
+# Installs everything and runs every test: typecheck, lint, deploy/ validation, unit, e2e, and the
+# Python bridge (a .venv with python3.11, ruff, mypy, pytest). Ends with the plain line
+# "N passed, N failed" (unit + e2e + pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Hermetic by default: fresh servers for e2e, no .only left in a spec.
@@ -19,8 +20,22 @@ npx eslint .
 # deploy/: the Dockerfile, the Kubernetes manifests and the CI workflow against their linters and schemas, offline.
 bash scripts/lint-deploy.sh
 
+# The Python bridge: its own venv (git-ignored), the pinned superred packages, lint, types.
+PY="${PYTHON:-python3.11}"
+command -v "$PY" >/dev/null || { echo "test-all: $PY is required for the Python bridge (python/)"; exit 1; }
+py_started=$(date +%s)
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/pip install -q --disable-pip-version-check -c python/constraints.txt -e 'python[test]'
+# litellm (under superred) would fetch its model cost map at import; never in tests.
+export LITELLM_LOCAL_MODEL_COST_MAP=True
+# The TypeScript tests that drive the bridge fail, not skip, without the venv.
+export REDSCOPE_REQUIRE_PYTHON=1
+(cd python && ../.venv/bin/ruff check . && ../.venv/bin/ruff format --check . && ../.venv/bin/mypy)
+
 rm -rf reports && mkdir -p reports
 status=0
+(cd python && ../.venv/bin/pytest -q -p no:cacheprovider --junitxml=../reports/pytest.xml) || status=1
+echo "python stage (venv, lint, types, pytest): $(( $(date +%s) - py_started )) s"
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/unit.json || status=1
 npx playwright test || status=1
 
@@ -28,7 +43,11 @@ node -e '
 const fs = require("fs");
 const read = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : null);
 const u = read("reports/unit.json"), e = read("reports/e2e.json");
-const passed = (u ? u.numPassedTests : 0) + (e ? e.stats.expected : 0);
+// pytest JUnit XML: <testsuite ... errors="0" failures="0" skipped="0" tests="N">
+const px = fs.existsSync("reports/pytest.xml") ? fs.readFileSync("reports/pytest.xml", "utf8") : null;
+const attr = (name) => { const m = px && new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(px); return m ? Number(m[1]) : 0; };
+const py = px ? { total: attr("tests"), failed: attr("failures") + attr("errors"), skipped: attr("skipped") } : null;
+const passed = (u ? u.numPassedTests : 0) + (e ? e.stats.expected : 0) + (py ? py.total - py.failed - py.skipped : 0);
 // A test that failed once and passed on its retry counts as passed, and is named here.
 const flaky = [];
 const walk = (suite) => {
@@ -38,8 +57,8 @@ const walk = (suite) => {
 if (e) (e.suites || []).forEach(walk);
 for (const f of flaky) console.log(`flaky (passed on retry): ${f}`);
 const passed2 = passed + (e ? e.stats.flaky : 0);
-const failed = (u ? u.numFailedTests : 1) + (e ? e.stats.unexpected : 1);
-const skipped = (u ? u.numPendingTests + u.numTodoTests : 0) + (e ? e.stats.skipped : 0);
+const failed = (u ? u.numFailedTests : 1) + (e ? e.stats.unexpected : 1) + (py ? py.failed : 1);
+const skipped = (u ? u.numPendingTests + u.numTodoTests : 0) + (e ? e.stats.skipped : 0) + (py ? py.skipped : 0);
 console.log(`${passed2} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 '
 exit $status

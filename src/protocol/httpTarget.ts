@@ -95,10 +95,11 @@ export class HttpTarget implements Target {
         if (pause === null) throw new TargetRequestError(endpoint, 'a paused run without a pause') // schema forbids; for the type checker
         let event: ControllableEvent
         try {
-          const c = this.surfaces.controllable(pause.controllable)
+          const c = this.surfaces.pausedAt(pause.controllable, pause.descriptor)
+          const options = { eventId: pause.event_id === undefined ? undefined : eventIdOf(pause.event_id), timestamp: pause.timestamp }
           event = pause.type === 'ControllablePreCallEvent'
-            ? preCallEvent(c, pause.request)
-            : postCallEvent(c, pause.request, pause.answer)
+            ? preCallEvent(c, pause.request, options)
+            : postCallEvent(c, pause.request, pause.answer, options)
         } catch (e) {
           throw new TargetRequestError(endpoint, (e as Error).message)
         }

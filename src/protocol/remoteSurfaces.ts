@@ -8,7 +8,7 @@ import {
   type ConfigSpec, type Controllable, type Observable, type ObservableValue, type QuerySpec,
 } from '../core/engine'
 import { buildDomain, type SecurityDomain, type SecurityDomainTag } from '../core/tags'
-import { forestFromManifest, type Manifest, type ObservableSpec } from './schemas'
+import { forestFromManifest, type Manifest, type ObservableSpec, type PauseDescriptor } from './schemas'
 
 export class RemoteSurfaces {
   readonly manifest: Manifest
@@ -19,6 +19,7 @@ export class RemoteSurfaces {
   readonly querySpecs: readonly QuerySpec[]
   private readonly controllableByName: ReadonlyMap<string, Controllable>
   private readonly observableCache = new Map<string, Observable>()
+  private readonly pausedCache = new Map<string, Controllable>()
 
   /** The manifest must have passed ManifestSchema (which also checks that its forest builds). */
   constructor(manifest: Manifest) {
@@ -45,6 +46,25 @@ export class RemoteSurfaces {
   controllable(name: string): Controllable {
     const c = this.controllableByName.get(name)
     if (!c) throw new Error(`the target paused at controllable '${name}', which its manifest does not declare`)
+    return c
+  }
+
+  /**
+   * The controllable a pause names: the manifest's, or, when the pause carries a
+   * descriptor that differs from it, a controllable of that name built from the
+   * descriptor (its tag must be the manifest's). The name must be declared either way.
+   */
+  pausedAt(name: string, descriptor: PauseDescriptor | undefined): Controllable {
+    const declared = this.controllable(name)
+    if (descriptor === undefined) return declared
+    if (descriptor.security_domain === declared.securityDomain?.name && descriptor.description === declared.description &&
+      descriptor.value_type === declared.valueType) return declared
+    const key = JSON.stringify([name, descriptor.security_domain, descriptor.description, descriptor.value_type])
+    let c = this.pausedCache.get(key)
+    if (!c) {
+      c = controllable(name, this.tag(descriptor.security_domain), { description: descriptor.description, valueType: descriptor.value_type })
+      this.pausedCache.set(key, c)
+    }
     return c
   }
 

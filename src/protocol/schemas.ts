@@ -156,11 +156,27 @@ export const ObservableEventWireSchema = z.object({
 /** Only observations travel in `events`; pauses travel in `pause`. */
 export const RunEventSchema = z.discriminatedUnion('type', [ObservableEventWireSchema])
 
+/**
+ * Addition: the controllable as the target built it for this call. superred
+ * targets may pause with a Controllable other than the one their
+ * get_controllables() lists (another description, even another tag); the
+ * client records this one, as superred's Controller would.
+ */
+export const PauseDescriptorSchema = z.object({
+  security_domain: z.string().min(1, 'must be a tag name'),
+  description: z.string().optional().default(''),
+  value_type: z.string().optional().default('text'),
+})
+
 export const PreCallPauseSchema = z.object({
   call_id: name,
   type: z.literal('ControllablePreCallEvent'),
   controllable: name,
   request: z.string(),
+  descriptor: PauseDescriptorSchema.optional(),
+  /** Addition: the server's event id and timestamp, kept when well-formed (as on events). */
+  event_id: z.string().regex(UUID).optional().catch(undefined),
+  timestamp: z.string().regex(NAIVE_ISO).optional().catch(undefined),
 })
 export const PostCallPauseSchema = PreCallPauseSchema.extend({
   type: z.literal('ControllablePostCallEvent'),
@@ -195,6 +211,7 @@ export type RunEvent = z.infer<typeof RunEventSchema>
 export type PreCallPause = z.infer<typeof PreCallPauseSchema>
 export type PostCallPause = z.infer<typeof PostCallPauseSchema>
 export type Pause = z.infer<typeof PauseSchema>
+export type PauseDescriptor = z.infer<typeof PauseDescriptorSchema>
 export type RunStatus = z.infer<typeof RunStatusSchema>
 export type RunStep = z.infer<typeof RunStepSchema>
 
@@ -236,7 +253,7 @@ export const QueryAnswerSchema = z.object({ value: z.string() })
 export const ERROR_CODES = [
   'bad_request', 'unauthorized', 'unknown_session', 'unknown_config', 'unknown_query', 'not_pending', 'capacity',
   'not_found', 'method_not_allowed', 'payload_too_large', 'invalid_config', 'run_active', 'target_error', 'internal',
-  'forbidden_host',
+  'forbidden_host', 'missing_param',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

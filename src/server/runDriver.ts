@@ -113,9 +113,14 @@ export class RunDriver {
       return Promise.reject(new Error('the target paused again before its previous pause was answered'))
     }
     const callId = `c${++this.calls}`
+    const c = event.controllable
+    const common = {
+      call_id: callId, controllable: c.name, request: event.request, event_id: event.eventId, timestamp: event.timestamp,
+      ...(c.securityDomain === null ? {} : { descriptor: { security_domain: c.securityDomain.name, description: c.description, value_type: c.valueType } }),
+    }
     const pause: Pause = event.type === 'ControllablePreCallEvent'
-      ? { call_id: callId, type: event.type, controllable: event.controllable.name, request: event.request }
-      : { call_id: callId, type: event.type, controllable: event.controllable.name, request: event.request, answer: event.answer }
+      ? { ...common, type: event.type }
+      : { ...common, type: event.type, answer: event.answer }
     return new Promise((resolve, reject) => {
       this.pending = { callId, pause, event, resolve, reject }
       this.wake()

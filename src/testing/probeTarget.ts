@@ -40,12 +40,15 @@ export function probeFactory(stats: ProbeStats = { created: 0, tornDown: 0 }): (
     const target: Target = {
       securityDomain: domain,
       configSpecs: [{ name: 'mode', securityDomain: tag('system'), description: 'ok | fail | slow' }],
-      querySpecs: [{ name: 'injections', description: 'values injected in the last run', params: [] }],
+      querySpecs: [
+        { name: 'injections', description: 'values injected in the last run', params: [] },
+        { name: 'lookup', description: 'a value by key', params: [{ name: 'key', description: 'which value' }] },
+      ],
       setConfig(name, value) {
         if (!['ok', 'fail', 'slow'].includes(value)) throw new Error(`mode must be ok, fail or slow (got '${value}')`)
         if (name === 'mode') mode = value
       },
-      query: () => JSON.stringify(injected),
+      query: (name, params) => (name === 'lookup' ? `value of ${params?.key}` : JSON.stringify(injected)),
       getControllables: () => [userMessage, inboxEmail],
       getObservables: () => [observableValue(identity, 'probe-1')],
       async run(emit: Emit, sendEvent: SendEvent, signal?: AbortSignal) {

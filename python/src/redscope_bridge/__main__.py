@@ -1,0 +1,5 @@
+import sys
+
+from redscope_bridge.cli import main
+
+sys.exit(main())

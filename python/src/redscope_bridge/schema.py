@@ -1,0 +1,60 @@
+"""The protocol's JSON Schema (generated from redscope's zod schemas) and validation against it."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from redscope_bridge.errors import ProtocolError
+
+MESSAGES = (
+    "Manifest",
+    "SessionCreated",
+    "EmptyBody",
+    "ConfigBody",
+    "QueryBody",
+    "QueryAnswer",
+    "RunStep",
+    "ResponseBody",
+    "ErrorBody",
+)
+
+
+@cache
+def protocol_schema() -> dict[str, Any]:
+    """The whole document, as committed beside this module."""
+    text = resources.files("redscope_bridge").joinpath("protocol.schema.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def _validator(message: str) -> Draft202012Validator:
+    if message not in MESSAGES:
+        raise KeyError(f"no protocol message {message!r} (known: {', '.join(MESSAGES)})")
+    doc = protocol_schema()
+    return Draft202012Validator({"$ref": f"#/$defs/{message}", "$defs": doc["$defs"]})
+
+
+def _path(parts: Any) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(root)"
+
+
+def problems(message: str, data: object) -> list[str]:
+    """Every way *data* breaks the schema of *message*, each ``path: reason``; empty when valid."""
+    errors = sorted(_validator(message).iter_errors(data), key=lambda e: list(e.absolute_path))
+    return [f"{_path(e.absolute_path)}: {e.message}" for e in errors]
+
+
+def require(message: str, data: object) -> None:
+    """Raises 400 ``bad_request`` naming the first bad fields (a request body the server received)."""
+    found = problems(message, data)
+    if found:
+        raise ProtocolError(400, "bad_request", f"malformed body: {'; '.join(found[:3])}")

@@ -1,0 +1,1 @@
+"""Test helpers that ship with the bridge: a deterministic fake OpenAI-compatible LLM and protocol test targets."""

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from superred.core.controller import TargetFactory
+
+from redscope_bridge.app import RunningServer, ServeOptions, start
+from redscope_bridge.codec import manifest_of
+from redscope_bridge.testing import fake_llm
+
+
+class LoopThread:
+    """An asyncio loop in a thread for servers: superred's blocking calls in the test's loop never deadlock."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Any, timeout: float = 60) -> Any:
+        fut: Future[Any] = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return fut.result(timeout)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def loop_thread() -> Iterator[LoopThread]:
+    lt = LoopThread()
+    yield lt
+    lt.stop()
+
+
+ServeFn = Callable[..., RunningServer]
+
+
+@pytest.fixture
+def serve(loop_thread: LoopThread) -> Iterator[ServeFn]:
+    """Serves a TargetFactory over the protocol on 127.0.0.1 (a free port); stopped after the test."""
+    running: list[RunningServer] = []
+
+    def _serve(factory: TargetFactory, name: str = "target", **options: Any) -> RunningServer:
+        probe = factory.create()
+        manifest = manifest_of(probe, name=name, description="", concurrency=factory.concurrency)
+        loop_thread.run(probe.teardown())
+        opts = ServeOptions(
+            factory=factory, manifest=manifest, concurrency=factory.concurrency, log=lambda _l: None, **options
+        )
+        server: RunningServer = loop_thread.run(start(opts))
+        running.append(server)
+        return server
+
+    yield _serve
+    for server in running:
+        loop_thread.run(server.close())
+
+
+@pytest.fixture
+def fake_llm_url(loop_thread: LoopThread) -> Iterator[str]:
+    running = loop_thread.run(fake_llm.start(0))
+    yield running.url
+    loop_thread.run(running.close())
