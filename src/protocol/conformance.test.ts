@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http'
 import { createTargetServer } from '../server'
 import { probeFactory } from '../testing/probeTarget'
 import { pythonBridgeAvailable, spawnBridge } from '../testing/pythonBridge'
-import { ErrorBodySchema, ManifestSchema, RunStepSchema, SessionCreatedSchema } from './schemas'
+import { ErrorBodySchema, ManifestSchema, RunStepSchema, SessionCreatedSchema, SessionObservablesSchema } from './schemas'
 
 const TOKEN = 'conformance-token-5f2c'
 const AUTH = { Authorization: `Bearer ${TOKEN}` }
@@ -175,6 +175,16 @@ describe.each(kinds)('Target-over-HTTP conformance: %s', (_kind, start) => {
     const sid = await session()
     expectError(await call(servers.main, 'POST', `/sessions/${sid}/config`, { name: 'mode', value: 'x'.repeat(1_100_000) }), 413, 'payload_too_large')
     expect((await call(servers.main, 'DELETE', '/sessions/never-was')).status).toBe(204)
+  })
+
+  it("GET /sessions/{sid}/observables: the session's static observables now (config may change them)", async () => {
+    const sid = await session()
+    const r = await call(servers.main, 'GET', `/sessions/${sid}/observables`)
+    expect(r.status).toBe(200)
+    expect(SessionObservablesSchema.parse(r.json).observables).toEqual(
+      [{ name: 'model_identity', security_domain: 'system', description: 'which model', observable_type: 'text', content: 'probe-1' }])
+    expectError(await call(servers.main, 'POST', `/sessions/${sid}/observables`, {}), 405, 'method_not_allowed')
+    expectError(await call(servers.main, 'GET', '/sessions/nope/observables'), 404, 'unknown_session')
   })
 
   it('capacity: past concurrency sessions a 503 capacity with Retry-After; a deleted session frees its slot', async () => {

@@ -4,7 +4,7 @@
  * each pause is one round trip through `sendEvent`.
  */
 import {
-  eventIdOf, observableEvent, postCallEvent, preCallEvent,
+  eventIdOf, observableEvent, observableValue, postCallEvent, preCallEvent,
   type ConfigSpec, type Controllable, type ControllableEvent, type ControllableResponse, type Emit,
   type ObservableValue, type QuerySpec, type SendEvent, type Target,
 } from '../core/engine'
@@ -12,7 +12,7 @@ import type { SecurityDomain } from '../core/tags'
 import type { ProtocolClient } from './protocolClient'
 import { TargetRequestError } from './protocolClient'
 import type { RemoteSurfaces } from './remoteSurfaces'
-import { QueryAnswerSchema, RunStepSchema, type RunStep, type WireResponse } from './schemas'
+import { QueryAnswerSchema, RunStepSchema, SessionObservablesSchema, type RunStep, type WireResponse } from './schemas'
 
 /** Teardown's DELETE is best effort and short: the server expires idle sessions anyway. */
 const TEARDOWN_TIMEOUT_MS = 5_000
@@ -38,6 +38,8 @@ export class HttpTarget implements Target {
   private readonly client: ProtocolClient
   private readonly surfaces: RemoteSurfaces
   private deleted: Promise<void> | null = null
+  /** The session's observables after the last config, when the server tells them (else the manifest's). */
+  private observables: readonly ObservableValue[] | null = null
 
   constructor(client: ProtocolClient, surfaces: RemoteSurfaces, sessionId: string) {
     this.client = client
@@ -62,7 +64,7 @@ export class HttpTarget implements Target {
   }
 
   getObservables(): readonly ObservableValue[] {
-    return this.surfaces.observables
+    return this.observables ?? this.surfaces.observables
   }
 
   private get path(): string {
@@ -71,6 +73,14 @@ export class HttpTarget implements Target {
 
   async setConfig(name: string, value: string): Promise<void> {
     await this.client.call('POST', `${this.path}/config`, { name, value }, null)
+    // Config may change what a target shows (superred offers observables after configure): read them again.
+    try {
+      const now = await this.client.call('GET', `${this.path}/observables`, undefined, SessionObservablesSchema)
+      this.observables = now.observables.map((o) => observableValue(this.surfaces.observableOf(o), o.content))
+    } catch (e) {
+      // A server without the addition answers 404 not_found: the manifest's observables stand.
+      if (!(e instanceof TargetRequestError && e.status === 404 && e.code === 'not_found')) throw e
+    }
   }
 
   async query(name: string, params: Readonly<Record<string, string>> = {}): Promise<string> {

@@ -11,13 +11,14 @@
 import { z } from 'zod'
 import {
   ConfigBodySchema, EmptyBodySchema, ErrorBodySchema, ManifestSchema, PROTOCOL_VERSION, QueryAnswerSchema, QueryBodySchema,
-  ResponseBodySchema, RunStepSchema, SessionCreatedSchema,
+  ResponseBodySchema, RunStepSchema, SessionCreatedSchema, SessionObservablesSchema,
 } from './schemas'
 
 /** Every message of the protocol by name: the `$defs` of the document. */
 export const PROTOCOL_MESSAGES = {
   Manifest: ManifestSchema,
   SessionCreated: SessionCreatedSchema,
+  SessionObservables: SessionObservablesSchema,
   EmptyBody: EmptyBodySchema,
   ConfigBody: ConfigBodySchema,
   QueryBody: QueryBodySchema,

@@ -243,6 +243,13 @@ export type QueryBody = z.infer<typeof QueryBodySchema>
 // Answers
 
 export const SessionCreatedSchema = z.object({ session_id: name })
+/**
+ * Addition: `GET /sessions/{sid}/observables`, the session's static observables
+ * now. superred targets may derive them from config (ChatbotTarget shows the
+ * configured system prompt), and superred's Controller offers them after
+ * `configure_target`; the manifest's are read before any config.
+ */
+export const SessionObservablesSchema = z.object({ observables: z.array(ManifestObservableSchema) })
 export const QueryAnswerSchema = z.object({ value: z.string() })
 
 /**

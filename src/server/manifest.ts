@@ -27,19 +27,24 @@ export function manifestOf(target: Target, info: ManifestInfo): Manifest {
       description: c.description,
       value_type: c.valueType,
     })),
-    observables: target.getObservables().map((o) => ({
-      name: o.observable.name,
-      security_domain: o.observable.securityDomain?.name ?? missing('observable', o.observable.name),
-      description: o.observable.description,
-      observable_type: o.observable.observableType,
-      content: o.content ?? null,
-    })),
+    observables: observablesOf(target),
     config_specs: target.configSpecs.map((c) => ({ name: c.name, security_domain: c.securityDomain?.name ?? null, description: c.description })),
     query_specs: target.querySpecs.map((q) => ({
       name: q.name, description: q.description, params: q.params.map((p) => ({ name: p.name, description: p.description })),
     })),
     concurrency: info.concurrency,
   }
+}
+
+/** The target's static observables as they are now (GET /sessions/{sid}/observables answers these). */
+export function observablesOf(target: Target): Manifest['observables'] {
+  return target.getObservables().map((o) => ({
+    name: o.observable.name,
+    security_domain: o.observable.securityDomain?.name ?? missing('observable', o.observable.name),
+    description: o.observable.description,
+    observable_type: o.observable.observableType,
+    content: o.content ?? null,
+  }))
 }
 
 function missing(kind: string, name: string): never {

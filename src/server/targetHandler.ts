@@ -10,7 +10,7 @@ import { ConfigBodySchema, EmptyBodySchema, QueryBodySchema, ResponseBodySchema,
 import { applyCors, isLoopbackOrigin, type OriginPolicy } from './cors'
 import { hostAllowed, type HostPolicy } from './hostCheck'
 import { DEFAULT_MAX_BODY_BYTES, ProtocolHttpError, readJson, sendError, sendJson, sendNoContent } from './httpIo'
-import { manifestOf } from './manifest'
+import { manifestOf, observablesOf } from './manifest'
 import { TargetSession } from './session'
 
 export interface TargetServerOptions {
@@ -142,6 +142,11 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
       // 204 also for an unknown or expired session: teardown is idempotent.
       await s?.close('session deleted')
       return sendNoContent(res)
+    }
+    if (parts.length === 3 && parts[2] === 'observables') {
+      const s = session(sid)
+      if (method !== 'GET') throw notAllowed(method)
+      return sendJson(res, 200, { observables: observablesOf(s.target) })
     }
     if (method !== 'POST') {
       session(sid)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from superred.core.controller import TargetFactory
 
+from redscope_bridge.codec import observables_json
 from redscope_bridge.errors import ProtocolError, error_text
 from redscope_bridge.schema import require
 from redscope_bridge.session import TargetSession
@@ -192,6 +193,12 @@ class BridgeServer:
             if s is not None:
                 await s.close()  # 204 also for an unknown or expired session: teardown is idempotent
             return web.Response(status=204)
+        if len(parts) == 3 and parts[2] == "observables":
+            s = await self._session(sid)
+            if method != "GET":
+                raise _not_allowed(method)
+            # The session's static observables now: config may change them (ChatbotTarget's system prompt).
+            return _json(200, {"observables": observables_json(s.target)})
         if method != "POST":
             await self._session(sid)
             raise _not_allowed(method)
@@ -199,7 +206,7 @@ class BridgeServer:
         if rest == "config":
             s = await self._session(sid)
             body = await self._body(request, "ConfigBody")
-            s.set_config(body["name"], body["value"])
+            await s.set_config(body["name"], body["value"])
             return web.Response(status=204)
         if rest == "runs":
             s = await self._session(sid)
@@ -212,7 +219,7 @@ class BridgeServer:
         if rest == "query":
             s = await self._session(sid)
             body = await self._body(request, "QueryBody")
-            return _json(200, {"value": s.query(body["name"], body.get("params") or {})})
+            return _json(200, {"value": await s.query(body["name"], body.get("params") or {})})
         if rest == "reset":
             s = await self._session(sid)
             await self._body(request, "EmptyBody")

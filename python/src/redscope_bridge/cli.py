@@ -5,15 +5,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+from superred.core.controller import TargetFactory
+from superred.core.interfaces.target import Target
+from superred.core.interfaces.task import Task
 
 from redscope_bridge.app import ServeOptions, start
+from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, load_claim
 from redscope_bridge.codec import first_paragraph, manifest_of
 from redscope_bridge.errors import error_text
-from redscope_bridge.loader import StartupError, load_factory, load_kwargs
+from redscope_bridge.loader import Loaded, StartupError, load_factory, load_kwargs
 from redscope_bridge.schema import problems
 
 EXIT_USAGE = 2
@@ -48,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--idle-timeout", type=float, default=600.0, metavar="S", help="idle sessions expire (default 600 s)"
     )
+    s.add_argument("--claim", metavar="MODULE:ATTR", help="serve a superred claim beside the target (see claim-file)")
+    s.add_argument("--claim-kwargs", help="keyword arguments for a callable --claim, as a JSON object")
+    c = sub.add_parser("claim-file", help="print the redscope claim file for a claim served with serve --claim")
+    c.add_argument("claim", metavar="MODULE:ATTR")
+    c.add_argument("--claim-kwargs", help="keyword arguments for a callable claim, as a JSON object")
+    c.add_argument("--name", help="the claim file's name (default: ATTR)")
     return p
 
 
@@ -65,6 +78,10 @@ async def _serve(args: argparse.Namespace) -> int:
             raise StartupError(f"--token-env {args.token_env}: that variable is not set or empty")
     kwargs = load_kwargs(args.kwargs, args.kwargs_file)
     loaded = load_factory(args.target, kwargs, args.concurrency)
+    if args.claim is not None:
+        loaded = with_claim(loaded, load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs")))
+    elif args.claim_kwargs is not None:
+        raise StartupError("--claim-kwargs needs --claim")
     # One probe at start-up: a factory or target that fails is said now, not at the first session.
     try:
         probe = loaded.probe or loaded.factory.create()
@@ -113,11 +130,30 @@ async def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def with_claim(loaded: Loaded, tasks: list[Task[Any]]) -> Loaded:
+    inner = loaded.factory
+
+    def create() -> Target:
+        return ClaimHostedTarget(inner.create(), tasks)
+
+    probe = ClaimHostedTarget(loaded.probe, tasks) if loaded.probe is not None else None
+    return Loaded(TargetFactory(create=create, concurrency=inner.concurrency), loaded.name, loaded.description, probe)
+
+
+def _claim_file(args: argparse.Namespace) -> int:
+    tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
+    name = args.name or args.claim.partition(":")[2].split(".")[-1]
+    print(json.dumps(claim_file(tasks, name, args.claim), indent=2, ensure_ascii=False))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # litellm fetches a model cost map at import unless told not to; the bridge never needs the network for it.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     args = _parser().parse_args(argv)
     try:
+        if args.command == "claim-file":
+            return _claim_file(args)
         return asyncio.run(_serve(args))
     except StartupError as exc:
         print(f"redscope-bridge: {exc}", file=sys.stderr, flush=True)

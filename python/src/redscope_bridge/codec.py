@@ -67,9 +67,7 @@ def manifest_of(target: Target, *, name: str, description: str, concurrency: int
             for t in domain_tags(target.security_domain)
         ],
         "controllables": [controllable_json(c) for c in target.get_controllables()],
-        "observables": [
-            {**observable_json(o.observable), "content": jsonable(o.content)} for o in target.get_observables()
-        ],
+        "observables": observables_json(target),
         "config_specs": [
             {"name": c.name, "security_domain": _tag_name(c.security_domain), "description": c.description}
             for c in target.config_specs
@@ -84,6 +82,11 @@ def manifest_of(target: Target, *, name: str, description: str, concurrency: int
         ],
         "concurrency": concurrency,
     }
+
+
+def observables_json(target: Target) -> list[dict[str, Any]]:
+    """The target's static observables as they are now, with their content."""
+    return [{**observable_json(o.observable), "content": jsonable(o.content)} for o in target.get_observables()]
 
 
 def controllable_json(c: Controllable) -> dict[str, Any]:

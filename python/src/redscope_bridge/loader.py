@@ -28,12 +28,12 @@ class Loaded:
     probe: Target | None = None
 
 
-def load_kwargs(inline: str | None, path: str | None) -> dict[str, Any]:
+def load_kwargs(inline: str | None, path: str | None, flag: str = "--kwargs") -> dict[str, Any]:
     if inline is not None and path is not None:
-        raise StartupError("give --kwargs or --kwargs-file, not both")
+        raise StartupError(f"give {flag} or {flag}-file, not both")
     if inline is None and path is None:
         return {}
-    where = "--kwargs" if inline is not None else f"--kwargs-file {path}"
+    where = flag if inline is not None else f"{flag}-file {path}"
     if path is not None:
         try:
             inline = Path(path).read_text("utf-8")

@@ -332,6 +332,7 @@ class RemoteTarget(Target):
         self._surfaces = surfaces or read_manifest(url, token, timeout_s)
         self._client = _Client(url, token, timeout_s)
         self._deleted = False
+        self._observables: list[ObservableValue] | None = None
         self.session_id = self._open_session(capacity_wait_s)
         self._path = f"/sessions/{quote(self.session_id, safe='')}"
 
@@ -360,6 +361,16 @@ class RemoteTarget(Target):
 
     def set_config(self, name: str, value: str) -> None:
         self._client.call("POST", f"{self._path}/config", {"name": name, "value": value}, None)
+        # Config may change what a target shows (superred offers observables after configure): read them again.
+        try:
+            now = self._client.call("GET", f"{self._path}/observables", None, "SessionObservables")
+        except RemoteTargetError as exc:
+            if exc.status == 404 and exc.code == "not_found":
+                return  # a server without this addition: the manifest's observables stand
+            raise
+        self._observables = [
+            ObservableValue(self._surfaces.observable(o), o.get("content")) for o in now["observables"]
+        ]
 
     @property
     def query_specs(self) -> list[QuerySpec]:
@@ -377,7 +388,7 @@ class RemoteTarget(Target):
         return list(self._surfaces.controllables)
 
     def get_observables(self) -> list[ObservableValue]:
-        return list(self._surfaces.observables)
+        return list(self._observables if self._observables is not None else self._surfaces.observables)
 
     # -- the run ----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from redscope_bridge.errors import ProtocolError
 MESSAGES = (
     "Manifest",
     "SessionCreated",
+    "SessionObservables",
     "EmptyBody",
     "ConfigBody",
     "QueryBody",

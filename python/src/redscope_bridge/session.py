@@ -144,18 +144,22 @@ class TargetSession:
         self._runs = 0
         self._closed = False
 
-    def set_config(self, name: str, value: str) -> None:
+    async def set_config(self, name: str, value: str) -> None:
         known = [c.name for c in self.target.config_specs]
         if name not in known:
             raise ProtocolError(
                 422, "unknown_config", f"no config named '{name}' (known: {', '.join(known) or 'none'})"
             )
         try:
-            self.target.set_config(name, value)
+            hook = getattr(self.target, "aset_config", None)  # a served claim configures asynchronously
+            if hook is not None:
+                await hook(name, value)
+            else:
+                self.target.set_config(name, value)
         except Exception as exc:
             raise ProtocolError(422, "invalid_config", f"config '{name}': {exc}") from exc
 
-    def query(self, name: str, params: dict[str, str]) -> str:
+    async def query(self, name: str, params: dict[str, str]) -> str:
         spec = next((q for q in self.target.query_specs if q.name == name), None)
         if spec is None:
             known = ", ".join(q.name for q in self.target.query_specs) or "none"
@@ -166,7 +170,8 @@ class TargetSession:
             names = ", ".join(f"'{p}'" for p in missing)
             raise ProtocolError(422, "missing_param", f"query '{name}' needs parameter{plural} {names}")
         try:
-            value = self.target.query(name, **params)
+            hook = getattr(self.target, "aquery", None)  # a served claim evaluates asynchronously
+            value = await hook(name, **params) if hook is not None else self.target.query(name, **params)
         except Exception as exc:
             raise ProtocolError(500, "target_error", f"query '{name}' failed: {error_text(exc)}") from exc
         if not isinstance(value, str):

@@ -7,11 +7,11 @@
 import { setMaxListeners } from 'node:events'
 import { join } from 'node:path'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
+import { combineReporters, Controller, ENGINE_SEMANTICS, isResultsWriteFailure, type EngineSemantics } from '../../core/engine'
 import type { Storage } from '../../core/results'
-import { splitList, type CommandArgs } from '../command'
+import { splitList, type CommandArgs, type ParsedOptions } from '../command'
 import type { RunOptions } from '../definitions/run'
-import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io'
+import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { checkClaimAgainstManifest, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
@@ -32,6 +32,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const attacker = await buildAttacker(choice, options)
   const { optimizerFactory, close: closePrompter } = attacker
   const { llmConfig, clients } = choice
+  const { semantics, resultsSchema } = readCompatibility(options, timeCap)
 
   const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
   checkClaimAgainstManifest(claimFile, factory.manifest, claimPath)
@@ -48,6 +49,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     attackerLabel: options['attacker-label'] ?? null,
     targetLabel: options['target-label'] ?? factory.manifest.name,
     claimLabel: options['claim-label'] ?? null,
+    semantics, resultsSchema,
   })
   const total = claimFile.tasks.length
   io.stdout(`${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${scopeNames.join(', ')}]` +
@@ -84,4 +86,16 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     return EXIT_FINDINGS
   }
   return EXIT_OK
+}
+
+/** superred 0.3.0's behaviour and results schema, for comparing with the published package exactly. */
+function readCompatibility(options: Pick<ParsedOptions<RunOptions>, 'semantics' | 'results-schema'>, timeCap: number | undefined): { semantics: EngineSemantics; resultsSchema: 4 | 5 | undefined } {
+  const semantics = (options.semantics ?? 'redscope') as EngineSemantics
+  if (!ENGINE_SEMANTICS.includes(semantics)) throw new UsageError(`--semantics ${semantics}: must be one of ${ENGINE_SEMANTICS.join(', ')}`)
+  const schema = options['results-schema']
+  if (schema !== undefined && schema !== '4' && schema !== '5') throw new UsageError(`--results-schema ${schema}: must be 4 or 5`)
+  if (timeCap !== undefined && semantics === 'superred-0.3.0') {
+    throw new UsageError('--time-cap: superred 0.3.0 has no task time cap (leave it out with --semantics superred-0.3.0)')
+  }
+  return { semantics, resultsSchema: schema === undefined ? undefined : (Number(schema) as 4 | 5) }
 }

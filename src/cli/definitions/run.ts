@@ -11,6 +11,10 @@ export const runOptions = {
   'attacker-label': { type: 'string', value: 'L', group: 'Output', description: "the attacker's name in the experiment's slug" },
   'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slug (default: its manifest's name)" },
   'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slug" },
+  semantics: { type: 'string', value: 'redscope|superred-0.3.0', group: 'Compatibility',
+    description: "the Controller's behaviour: redscope's (default; stops a task at its first success) or the published superred 0.3.0's" },
+  'results-schema': { type: 'string', value: '4|5', group: 'Compatibility',
+    description: 'the results schema to write (default 5; 4 under --semantics superred-0.3.0, which its reader expects)' },
 } as const satisfies OptionsSpec
 
 export const run = defineCommand({

@@ -17,7 +17,8 @@ import type { DiagnosticLevel, ProgressReporter, ThreatModelInfo } from './repor
 import { emptyTaskResult } from './runTask'
 import { validateScopeArgs, type ScopeMode, type ScopeSpec } from './scopeResolution'
 import type { SecurityClaim, Target, TargetFactory, Task } from './target'
-import { EngineValueError, type LLMConfig } from './types'
+import { EngineValueError, type EngineSemantics, type LLMConfig } from './types'
+import type { ResultsSchemaVersion } from '../results/format'
 
 export const DEFAULT_MAX_RUNS_PER_TASK = 100
 export const CLEANUP_GRACE_MS = 5000
@@ -51,6 +52,10 @@ export interface ControllerOptions {
   readonly domain?: SecurityDomain | null
   /** Cleanup budget under cancellation (default 5 s, as the reference). */
   readonly cleanupGraceMs?: number
+  /** Whose semantics: 'redscope' (default) or the published 'superred-0.3.0' (EngineSemantics). */
+  readonly semantics?: EngineSemantics
+  /** The results schema written: 5 by default, 4 (what superred 0.3.0 writes) by default under 'superred-0.3.0'. */
+  readonly resultsSchema?: ResultsSchemaVersion
 }
 
 export interface RunOptions {
@@ -72,11 +77,26 @@ export class Controller {
     if (cap !== null && cap < 0) throw new EngineValueError('task_cost_cap_usd must be non-negative')
     const time = options.taskTimeCapS ?? null
     if (time !== null && time <= 0) throw new EngineValueError('task_time_cap_s must be positive')
+    if (time !== null && options.semantics === 'superred-0.3.0') {
+      throw new EngineValueError('task_time_cap_s does not exist in superred 0.3.0: leave it out with semantics superred-0.3.0')
+    }
+    if (options.resultsSchema !== undefined && options.resultsSchema !== 4 && options.resultsSchema !== 5) {
+      throw new EngineValueError(`results schema ${String(options.resultsSchema)} cannot be written (4 or 5)`)
+    }
     if ((options.llmConfig ?? null) !== null && !options.llmClientFactory) {
       throw new EngineValueError('llmConfig needs an llmClientFactory (e.g. openAiClientFactory from src/adapters/llm)')
     }
     this.options = options
     this.maxRunsPerTask = maxRuns
+  }
+
+  get semantics(): EngineSemantics {
+    return this.options.semantics ?? 'redscope'
+  }
+
+  /** The schema this controller writes: as given, else 4 under superred-0.3.0 semantics, else 5. */
+  get resultsSchema(): ResultsSchemaVersion {
+    return this.options.resultsSchema ?? (this.semantics === 'superred-0.3.0' ? 4 : 5)
   }
 
   /** The run-level scope (empty in resolver mode, where each task has its own). */
@@ -147,7 +167,7 @@ export class Controller {
     try {
       if (o.storage && (o.persist ?? true)) {
         session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
-          { overwrite: o.overwrite ?? false })
+          { overwrite: o.overwrite ?? false, schema: this.resultsSchema })
         if (o.domain) await session.writeDomain(o.domain)
       }
       const kept = new Map<number, TaskResult>()
@@ -214,7 +234,7 @@ export class Controller {
           optimizerFactory: o.optimizerFactory, llmConfig: o.llmConfig ?? null, llmClientFactory: o.llmClientFactory ?? null,
           taskCostCapUsd: o.taskCostCapUsd ?? null, maxRunsPerTask: this.maxRunsPerTask, includeFeedback: o.includeFeedback ?? true,
           graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
-          targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null,
+          targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null, semantics: this.semantics,
           onRunComplete: (run) => reporter.runComplete?.(info, index, run),
           diagnostic: (level, message) => diagnostic(level, message, index),
           onTargetCreated: async (target: Target) => {

@@ -17,7 +17,7 @@ import type { Target, Task } from './target'
 import { Trajectory } from './trajectory'
 import {
   evaluationResult, score, subtractUsage, ZERO_USAGE,
-  type EvaluationResult, type LLMConfig, type LLMUsage, type Score, type StopReason,
+  type EngineSemantics, type EvaluationResult, type LLMConfig, type LLMUsage, type Score, type StopReason,
 } from './types'
 
 export interface TaskEnv {
@@ -30,6 +30,8 @@ export interface TaskEnv {
   /** Cleanup budget once a cancellation is in flight (the reference's 5 s). */
   readonly graceMs: number
   readonly onRunComplete: (run: RunResult) => void
+  /** 'superred-0.3.0': no success stop, and one more reset after the loop (see EngineSemantics). */
+  readonly semantics: EngineSemantics
   readonly diagnostic: (level: 'info' | 'warning' | 'error', message: string) => void
 }
 
@@ -160,7 +162,8 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       record({ runNumber, trajectory: trajectory.snapshot(), attackerView: trajectory.filtered.snapshot(),
         evaluation: outcome.evaluation, startedAt, endedAt: new Date(), evaluated: true, errored: false, done: outcome.done })
       // The claim decides success: stop without asking the optimizer, and without a reset.
-      if (outcome.evaluation.success) {
+      // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
+      if (outcome.evaluation.success && env.semantics === 'redscope') {
         stopReason = 'success'
         break
       }
@@ -192,6 +195,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       env.diagnostic('warning', 'optimizer did not finish within the cleanup budget, abandoning it')
     }
     await cleanupOptimizer('post-run')
+    if (env.semantics === 'superred-0.3.0') {
+      // 0.3.0 resets once more after the loop, so the target ends reset even after its last run; failures only logged.
+      const reset = await finishOrAbandon(() => target.resetEphemeralState(), signal, env.graceMs)
+      if (!reset.ok) env.diagnostic('error', `target.resetEphemeralState post-task ${'error' in reset ? `failed: ${describeError(reset.error)}` : 'abandoned'}`)
+    }
   }
 
   const best = progress.best

@@ -81,6 +81,16 @@ export const STOP_REASONS: readonly StopReason[] = ['success', 'done', 'max_runs
 
 export type DeclinedBy = 'scope' | 'optimizer'
 
+/**
+ * Whose Controller semantics to follow. 'redscope' (the default) is superred's
+ * later development, which ../docs/engine.md describes: a task stops on its first
+ * success, stop reasons include success and timeout. 'superred-0.3.0' is the
+ * published superred 0.3.0 exactly: no success stop (every run is reset and the
+ * optimizer decides), a final reset after the loop, no task time cap.
+ */
+export type EngineSemantics = 'redscope' | 'superred-0.3.0'
+export const ENGINE_SEMANTICS: readonly EngineSemantics[] = ['redscope', 'superred-0.3.0']
+
 // ---------------------------------------------------------------------------
 // Constructors with the reference's defaults and validation.
 

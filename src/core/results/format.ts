@@ -7,6 +7,8 @@ import { z } from 'zod'
 
 export const SCHEMA_VERSION = 5
 export const READABLE_SCHEMA_VERSIONS: readonly number[] = [4, 5]
+/** What a writer can write: 5 (redscope's default) or 4 (superred 0.3.0's, see schema4.ts). */
+export type ResultsSchemaVersion = 4 | 5
 
 const SchemaVersion = z.number().int().refine((v) => READABLE_SCHEMA_VERSIONS.includes(v),
   { message: 'schema_version is not one this reader knows (4 or 5)' })

@@ -9,7 +9,8 @@ import type { TaskResult } from '../engine/outcomes'
 import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
-import { SCHEMA_VERSION, TaskFile } from './format'
+import { SCHEMA_VERSION, TaskFile, type ResultsSchemaVersion } from './format'
+import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
 import { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { pyDumps, pyFloat } from './pyjson'
 import {
@@ -74,8 +75,12 @@ export class ExperimentSession {
   private manifestQueue: Promise<unknown> = Promise.resolve()
   private domainWritten = false
   private closed = false
+  /** The schema every file is written in (4 drops what superred 0.3.0 does not know). */
+  readonly schema: ResultsSchemaVersion
 
-  private constructor(storage: Storage, root: string, meta: ExperimentMeta, plan: ResumePlan, views: Map<number, TaskView>) {
+  private constructor(storage: Storage, root: string, meta: ExperimentMeta, plan: ResumePlan, views: Map<number, TaskView>,
+    schema: ResultsSchemaVersion) {
+    this.schema = schema
     this.storage = storage
     this.root = root
     this.meta = meta
@@ -86,7 +91,7 @@ export class ExperimentSession {
 
   /** Resolves the folder, locks it (in this process), plans the resume, snapshots prior state before any rerun. */
   static async open(storage: Storage, root: string, meta: ExperimentMeta, goals: readonly string[],
-    options: { overwrite?: boolean } = {}): Promise<ExperimentSession> {
+    options: { overwrite?: boolean; schema?: ResultsSchemaVersion } = {}): Promise<ExperimentSession> {
     const dir = joinPath(root, experimentDirName(meta))
     const held = locks.get(storage) ?? new Set<string>()
     locks.set(storage, held)
@@ -112,7 +117,7 @@ export class ExperimentSession {
         for (const e of stale) await storage.remove(joinPath(dir, 'tasks', e.name))
         for (const i of keep) views.set(i, prior.get(i)!)
       }
-      const session = new ExperimentSession(storage, root, meta, { keep, rerun, isFresh: fresh }, views)
+      const session = new ExperimentSession(storage, root, meta, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION)
       await session.writeManifest('in_progress', null, null)
       return session
     } catch (error) {
@@ -168,18 +173,19 @@ export class ExperimentSession {
     const taskDir = joinPath(this.dir, 'tasks', name)
     await this.storage.remove(taskDir)
     const writes: Array<[string, unknown]> = []
+    const as = (kind: ResultsFileKind, payload: Record<string, unknown>) => asSchema(this.schema, kind, payload)
     tr.runs.forEach((run, i) => {
-      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), trajectoryFileJson(run.trajectory, i + 1)])
-      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), trajectoryFileJson(run.attackerView, i + 1)])
+      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), as('trajectory', trajectoryFileJson(run.trajectory, i + 1))])
+      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), as('trajectory', trajectoryFileJson(run.attackerView, i + 1))])
     })
-    writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileJson(tr, index)])
-    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileJson(tr.scope, tr.readOnly, tr.offered)])
+    writes.push([joinPath(taskDir, 'iterations.json'), as('iterations', iterationsFileJson(tr, index))])
+    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), as('attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered))])
     for (let i = 0; i < writes.length; i += 16) {
       await Promise.all(writes.slice(i, i + 16).map(([path, payload]) => this.storage.writeTextAtomic(path, dumpFile(payload))))
     }
     const lines = this.taskLogs.get(index) ?? []
     if (lines.length > 0) await this.storage.writeTextAtomic(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
-    const taskJson = taskFileJson(tr, index, this.meta)
+    const taskJson = as('task', taskFileJson(tr, index, this.meta))
     await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), dumpFile(taskJson))
     this.taskLogs.delete(index)
     this.views.set(index, taskViewOf(TaskFile.parse(JSON.parse(dumpFile(taskJson))), `tasks/${name}`))
@@ -198,10 +204,10 @@ export class ExperimentSession {
       const summary = computeSummary(views, this.skipped.size)
       const completed = utcIso(endedAt)
       await this.writeExperimentLog()
-      await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), dumpFile({
+      await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), dumpFile(asSchema(this.schema, 'result', {
         schema_version: SCHEMA_VERSION, experiment: this.experimentBlock(),
         timing: { started_at: utcIso(startedAt), completed_at: completed }, summary,
-      }))
+      })))
       await this.writeManifest('complete', completed, startedAt)
       await this.updateExperimentsIndex(summary, completed)
     } finally {
@@ -247,11 +253,11 @@ export class ExperimentSession {
           stop_reason: 'skipped', n_runs: 0, cost_usd: pyFloat(0), has_error: false, started_at: null, ended_at: null })
       }
       entries.sort((a, b) => Number(a.index) - Number(b.index))
-      await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), dumpFile({
+      await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), dumpFile(asSchema(this.schema, 'manifest', {
         schema_version: SCHEMA_VERSION, status, experiment: this.experimentBlock(),
         timing: { started_at: startedAt === null ? null : utcIso(startedAt), completed_at: completedAt },
         summary: computeSummary(views, this.skipped.size), tasks: entries,
-      }))
+      })))
     }
     const next = this.manifestQueue.then(write, write)
     this.manifestQueue = next.catch(() => {})
@@ -270,13 +276,14 @@ export class ExperimentSession {
         rows = []
       }
       rows = rows.filter((r) => r.dir !== dirName)
-      rows.push({
+      rows.push(indexRowAsSchema(this.schema, {
         dir: dirName, slug: slugOf(this.meta), hash: identityHash(this.meta), status: 'complete', experiment: this.experimentBlock(),
         summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
         completed_at: completedAt,
-      })
+      }) as { dir: string })
       rows.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
-      await this.storage.writeTextAtomic(path, dumpFile({ schema_version: SCHEMA_VERSION, experiments: rows }))
+      // The last writer's schema; each row is its own experiment's (redscope and superred read 4 and 5).
+      await this.storage.writeTextAtomic(path, dumpFile({ schema_version: this.schema, experiments: rows }))
     }
     // One read-modify-write at a time per storage (the reference takes a file lock).
     const previous = indexQueues.get(this.storage) ?? Promise.resolve()

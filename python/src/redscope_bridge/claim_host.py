@@ -1,0 +1,165 @@
+"""A superred claim served beside its target, so redscope's Controller judges runs with the real claim.
+
+``redscope-bridge serve TARGET --claim MODULE:ATTR`` wraps every session's target: config
+``superred_task`` = i runs task i's ``configure_target`` on it, and query ``superred_evaluation``
+answers that task's ``evaluate`` of the last run (as EvaluationResult JSON, which redscope's
+``query_evaluation`` evaluator reads). The trajectory it evaluates is recorded on the server exactly
+as superred's Controller records it in process: every emitted event, every pause and its answer.
+``redscope-bridge claim-file`` prints the matching redscope claim file.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from superred.core.interfaces.security_claim import SecurityClaim
+from superred.core.interfaces.target import Target
+from superred.core.interfaces.task import NotApplicable, Task
+from superred.core.types.controllable import Controllable
+from superred.core.types.evaluation import EvaluationResult, Score
+from superred.core.types.event import Event, EventHandler, EventResponse, EventResponseHandler
+from superred.core.types.observable import ObservableValue
+from superred.core.types.security_domain import SecurityDomain
+from superred.core.types.state import ConfigSpec, QuerySpec
+from superred.core.types.trajectory import Trajectory
+
+from redscope_bridge.loader import StartupError, resolve
+
+TASK_CONFIG = "superred_task"
+EVALUATION_QUERY = "superred_evaluation"
+
+
+def load_claim(spec: str, kwargs: dict[str, Any]) -> list[Task[Any]]:
+    """``MODULE:ATTR``: a SecurityClaim, or a callable returning one (with *kwargs*)."""
+    obj = resolve(spec)
+    if not isinstance(obj, SecurityClaim) and callable(obj):
+        try:
+            obj = obj(**kwargs)
+        except Exception as exc:
+            raise StartupError(f"{spec}(**claim_kwargs) raised {type(exc).__name__}: {exc}") from exc
+    elif kwargs:
+        raise StartupError(f"{spec} is a SecurityClaim: it takes no --claim-kwargs")
+    if not isinstance(obj, SecurityClaim):
+        raise StartupError(f"{spec} is {type(obj).__name__}, not a superred SecurityClaim")
+    return list(obj)
+
+
+def score_json(s: Score) -> dict[str, Any]:
+    return {"name": s.name, "value": s.value, "security_domain": s.security_domain.name if s.security_domain else None}
+
+
+def evaluation_json(e: EvaluationResult) -> dict[str, Any]:
+    return {
+        "success": e.success,
+        "primary_score": score_json(e.primary_score),
+        "sub_scores": {k: score_json(v) for k, v in e.sub_scores.items()},
+        "rationale": e.rationale,
+    }
+
+
+def claim_file(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
+    """The redscope claim file whose tasks are judged on the bridge by the served claim."""
+    return {
+        "name": name,
+        "description": f"superred claim {spec}, configured and evaluated on the bridge (redscope-bridge serve --claim)",
+        "tasks": [
+            {
+                "goal": t.goal.description,
+                "config": {TASK_CONFIG: str(i)},
+                "evaluator": {"type": "query_evaluation", "query": EVALUATION_QUERY},
+            }
+            for i, t in enumerate(tasks, start=1)
+        ],
+    }
+
+
+class ClaimHostedTarget(Target):
+    """The served target plus the claim's two hooks; everything else is the target's own."""
+
+    def __init__(self, inner: Target, tasks: list[Task[Any]]) -> None:
+        self.inner = inner
+        self._tasks = tasks
+        self._task: Task[Any] | None = None
+        self._trajectory: Trajectory | None = None
+
+    @property
+    def config_specs(self) -> list[ConfigSpec]:
+        n = len(self._tasks)
+        spec = ConfigSpec(TASK_CONFIG, None, f"1-based task of the served claim (1..{n}): runs its configure_target")  # type: ignore[arg-type]
+        return [*self.inner.config_specs, spec]
+
+    def set_config(self, name: str, value: str) -> None:
+        if name == TASK_CONFIG:
+            raise RuntimeError(f"{TASK_CONFIG} is asynchronous: the session calls aset_config")
+        self.inner.set_config(name, value)
+
+    async def aset_config(self, name: str, value: str) -> None:
+        if name != TASK_CONFIG:
+            self.inner.set_config(name, value)
+            return
+        if not value.strip().isdigit() or not 1 <= int(value) <= len(self._tasks):
+            raise ValueError(f"must be a task number from 1 to {len(self._tasks)} (got '{value}')")
+        task = self._tasks[int(value) - 1]
+        try:
+            await task.configure_target(self.inner)
+        except NotApplicable as exc:
+            raise ValueError(f"NotApplicable: task {value} does not apply to this target ({exc})") from exc
+        self._task = task
+
+    @property
+    def query_specs(self) -> list[QuerySpec]:
+        return [
+            *self.inner.query_specs,
+            QuerySpec(EVALUATION_QUERY, "the served claim's evaluate() of the last run, as JSON"),
+        ]
+
+    def query(self, name: str, **params: str) -> str:
+        return self.inner.query(name, **params)
+
+    async def aquery(self, name: str, **params: str) -> str:
+        if name != EVALUATION_QUERY:
+            return self.inner.query(name, **params)
+        if self._task is None:
+            raise RuntimeError(f"no task configured: set config {TASK_CONFIG} first")
+        if self._trajectory is None:
+            raise RuntimeError("no run to evaluate yet")
+        import json
+
+        return json.dumps(evaluation_json(await self._task.evaluate(self._trajectory, self.inner)))
+
+    @property
+    def security_domain(self) -> SecurityDomain:
+        return self.inner.security_domain
+
+    def get_controllables(self) -> list[Controllable]:
+        return self.inner.get_controllables()
+
+    def get_observables(self) -> list[ObservableValue]:
+        return self.inner.get_observables()
+
+    async def run(self, emit: EventHandler, send_event: EventResponseHandler) -> None:
+        trajectory = Trajectory()
+        self._trajectory = trajectory
+
+        def record(item: Event) -> None:
+            trajectory.emit(item)  # raises as superred's own trajectory would, before anything is sent
+            emit(item)
+
+        async def recording(event: Event) -> EventResponse:
+            trajectory.emit(event)
+            response = await send_event(event)
+            trajectory.emit(response)
+            return response
+
+        await self.inner.run(record, recording)
+
+    async def reset_ephemeral_state(self) -> None:
+        await self.inner.reset_ephemeral_state()
+
+    async def teardown(self) -> None:
+        await self.inner.teardown()
+
+
+def is_async_hook(target: Target, name: str) -> bool:
+    return inspect.iscoroutinefunction(getattr(target, name, None))
