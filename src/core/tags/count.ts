@@ -1,4 +1,4 @@
-import { postOrder } from './combinations'
+import { postOrder } from './postOrder'
 import type { SecurityDomain } from './domain'
 import type { SecurityDomainTag } from './tag'
 
