@@ -8,22 +8,19 @@
  * In Node: the pure work behind one click on the 5,000-tag forest. Figures
  * are printed, never asserted.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium, type Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { applyEdit, coverage, docFromForest, scopeFindings, tagIdOf, type DesignDoc } from '../src/core/model'
 import type { Forest } from '../src/core/tags'
 import { encodePermalink } from '../src/lib/permalink'
 import { layoutTree } from '../src/features/designer/forestLayout'
-import { median, row, freePort, waitForHttp } from './util'
+import { withApp } from './app'
+import { med, median, quantile, row } from './util'
 
 const SIZES = [100, 1_000, 5_000]
 const CLICKS = 9
 
 /** A deterministic forest: a few roots, each tag under an earlier one, 2-6 children per inner tag. */
-function forestOf(size: number): Forest {
+export function forestOf(size: number): Forest {
   let s = size
   const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
   const tags = Array.from({ length: size }, (_, i) => {
@@ -52,7 +49,7 @@ async function firstRender(page: Page, url: string): Promise<{ ms: number; inDom
  * only (covered by scope), not granted (no finding). Times each click until
  * the node shows its new state and finding, plus one painted frame.
  */
-async function clickToValidated(page: Page): Promise<number[]> {
+export async function clickToValidated(page: Page, clicks = CLICKS): Promise<number[]> {
   await page.getByRole('radio', { name: 'Pick scope' }).click()
   const pair = await page.evaluate(`(() => {
     const rendered = new Set([...document.querySelectorAll('.react-flow__node')].map((n) => n.dataset.id))
@@ -67,7 +64,7 @@ async function clickToValidated(page: Page): Promise<number[]> {
   await node(pair.parent).click()
   const samples: number[] = []
   const expected = ['scope', 'read_only', 'none'] as const
-  for (let i = 0; i < CLICKS; i++) {
+  for (let i = 0; i < clicks; i++) {
     const want = expected[i % 3]
     // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
     samples.push(await page.evaluate(`new Promise((resolve, reject) => {
@@ -88,7 +85,32 @@ async function clickToValidated(page: Page): Promise<number[]> {
   return samples
 }
 
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+/** Opens a forest of `size` tags by permalink in a fresh page; returns the page and its first render. */
+export async function openForest(browser: Browser, base: string, size: number) {
+  // The probes are strings (tsx's helpers do not exist in the page), which the app's CSP would refuse to evaluate.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true })
+  const page = await context.newPage()
+  const link = `${base}/#${encodePermalink({ name: `bench ${size}`, forest: forestOf(size), scope: [], readOnly: [] })}`
+  const first = await firstRender(page, link)
+  return { page, first, close: () => context.close() }
+}
+
+/** The page's idle frame interval (rAF to rAF, nothing to do): the same-run baseline of the browser figures. */
+export async function idleFrameMs(page: Page, frames = 60): Promise<number> {
+  const samples = await page.evaluate(`new Promise((resolve) => {
+    const out = []
+    let last = performance.now()
+    const tick = () => {
+      const now = performance.now()
+      out.push(now - last)
+      last = now
+      if (out.length < ${frames}) requestAnimationFrame(tick)
+      else resolve(out)
+    }
+    requestAnimationFrame(tick)
+  })`) as number[]
+  return med(samples.slice(1))
+}
 
 export default async function bench(): Promise<void> {
   // In Node: what one click costs the engine and the reducers, without React.
@@ -102,34 +124,20 @@ export default async function bench(): Promise<void> {
   row('  scope findings (engine validateScope)', await median(20, () => scopeFindings(doc)))
   row('  tidy-tree layout (d3-hierarchy)', await median(5, () => layoutTree(doc.tags)))
 
-  const outDir = mkdtempSync(join(tmpdir(), 'redscope-bench-designer-'))
-  const port = await freePort()
-  let preview: ChildProcess | null = null
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { stdio: 'inherit' })
-  if (build.status !== 0) throw new Error('vite build failed')
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] })
-  try {
-    preview = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' })
-    const base = `http://127.0.0.1:${port}`
-    await waitForHttp(`${base}/`)
+  await withApp(async ({ base, browser }) => {
     // One throwaway load first, so the first size measured does not pay for a cold HTTP and code cache.
     const warm = await browser.newContext({ bypassCSP: true })
     await firstRender(await warm.newPage(), `${base}/`)
     await warm.close()
-    row('in Chromium (vite preview of a production build)', 'first render ms', 'tags in DOM', 'click→validated ms (median)', 'min', 'max')
+    row('in Chromium (vite preview of a production build)', 'first render ms', 'tags in DOM', 'click→validated ms (median)', 'p95', 'min', 'max')
     for (const size of SIZES) {
-      // The probes below are strings (tsx's helpers do not exist in the page), which the app's CSP would refuse to evaluate.
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true })
-      const page = await context.newPage()
-      const link = `${base}/#${encodePermalink({ name: `bench ${size}`, forest: forestOf(size), scope: [], readOnly: [] })}`
-      const first = await firstRender(page, link)
-      const clicks = await clickToValidated(page)
-      row(`  forest of ${size.toLocaleString('en-US')} tags`, first.ms, first.inDom, med(clicks), Math.min(...clicks), Math.max(...clicks))
-      await context.close()
+      const { page, first, close } = await openForest(browser, base, size)
+      try {
+        const clicks = await clickToValidated(page)
+        row(`  forest of ${size.toLocaleString('en-US')} tags`, first.ms, first.inDom, med(clicks), quantile(clicks, 0.95), Math.min(...clicks), Math.max(...clicks))
+      } finally {
+        await close()
+      }
     }
-  } finally {
-    await browser.close()
-    preview?.kill()
-    rmSync(outDir, { recursive: true, force: true })
-  }
+  })
 }

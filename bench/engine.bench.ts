@@ -7,71 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { NodeFsStorage } from '../src/adapters/storage/nodeFsStorage'
-import { SecurityDomain, SecurityDomainTag, scopeOf } from '../src/core/tags'
-import {
-  BaseOptimizer, Controller, SecurityClaim, controllable, evaluationResult, injection, plainResponse, preCallEvent, runEndResponse,
-  score, targetFactory, type Controllable, type Emit, type Event, type EventResponse, type SendEvent, type Target, type Task,
-} from '../src/core/engine'
 import { ExperimentSession, listExperiments, readExperiment, readTasks, readTrajectory } from '../src/core/results'
+import { bareLoop as bare, controllerFor as controllerOf } from './controllerShape'
 import { heapMb, row, time } from './util'
 
 const RUNS = 10_000
 const CONTROLLABLES = 10
 
-const user = new SecurityDomainTag('user')
-const domain = new SecurityDomain([user])
-const surfaces: Controllable[] = Array.from({ length: CONTROLLABLES }, (_, i) => controllable(`c${i}`, user))
-
-class BenchTarget implements Target {
-  readonly securityDomain = domain
-  readonly configSpecs = []
-  readonly querySpecs = []
-  setConfig(): void {}
-  query(): string { return '' }
-  getControllables() { return surfaces }
-  getObservables() { return [] }
-  async run(_emit: Emit, sendEvent: SendEvent): Promise<void> {
-    for (const c of surfaces) await sendEvent(preCallEvent(c, 'request'))
-  }
-  async resetEphemeralState(): Promise<void> {}
-  async teardown(): Promise<void> {}
-}
-
-class EchoOptimizer extends BaseOptimizer {
-  async onEvent(event: Event): Promise<EventResponse> {
-    if (event.type === 'ControllablePreCallEvent' || event.type === 'ControllablePostCallEvent') return injection(event, 'payload')
-    if (event.type === 'RunEndEvent') return runEndResponse(event, false)
-    return plainResponse(event)
-  }
-}
-
-const judged = evaluationResult({ success: false, primaryScore: score(0.5), rationale: 'bench' })
-const task = (goal: string): Task => ({ goal: { description: goal }, configureTarget: () => {}, evaluate: async () => judged })
-
-function controllerFor(runs: number, tasks: number) {
-  return new Controller({
-    optimizerFactory: () => new EchoOptimizer(), targetFactory: targetFactory(() => new BenchTarget()),
-    securityClaim: SecurityClaim.fromTasks(Array.from({ length: tasks }, (_, i) => task(`bench goal ${i + 1}`))),
-    scope: scopeOf([user]), maxRunsPerTask: runs, attackerLabel: 'bench', targetLabel: 'bench-target', claimLabel: 'bench',
-  })
-}
-
-/** The same awaits without the Controller: a target loop calling the optimizer's handler directly. */
-async function bareLoop(): Promise<number> {
-  const optimizer = new EchoOptimizer()
-  const target = new BenchTarget()
-  let events = 0
-  const send: SendEvent = async (event) => {
-    events++
-    const response = await optimizer.onEvent(event)
-    return response as Awaited<ReturnType<SendEvent>>
-  }
-  for (let run = 0; run < RUNS; run++) {
-    await target.run(() => {}, send)
-    await task('bare').evaluate({ snapshot: () => [], drain: () => [] }, target)
-  }
-  return events
-}
+const controllerFor = (runs: number, tasks: number) => controllerOf(runs, tasks, CONTROLLABLES)
+const bareLoop = () => bare(RUNS, CONTROLLABLES)
 
 export default async function (): Promise<void> {
   const events = RUNS * CONTROLLABLES

@@ -43,12 +43,12 @@ function peakSampler() {
 interface Model { readonly scope: string[]; readonly readOnly: string[] }
 
 /** 1,000 distinct identities: each non-empty combination as the scope, with read_only none, then one visible tag it does not cover. */
-function threatModels(domain: SecurityDomain): Model[] {
+export function threatModels(domain: SecurityDomain, count = MODELS): Model[] {
   const counts = subtreeCounts(domain)
   const total = countCombinations(domain)
   const models: Model[] = []
   for (const ro of [null, 'model_identity', 'user', 'inbox', 'calendar', 'drive', 'system_prompt']) {
-    for (let i = 1n; i < total && models.length < MODELS; i++) {
+    for (let i = 1n; i < total && models.length < count; i++) {
       const tags = combinationAt(domain, i, counts)
       if (ro !== null && tags.some((t) => t.includes(domain.get(ro)!))) continue
       models.push({ scope: tags.map((t) => t.name), readOnly: ro === null ? [] : [ro] })
@@ -57,7 +57,7 @@ function threatModels(domain: SecurityDomain): Model[] {
   return models
 }
 
-async function sweep(models: readonly Model[], storage: Storage | null) {
+export async function sweep(models: readonly Model[], storage: Storage | null) {
   const make = REFERENCE_TARGETS.assistant.factory()
   const domain = make().securityDomain
   const file = parseClaimFile(readFileSync('public/claims/assistant-exfiltration.json', 'utf8'), 'assistant-exfiltration.json')

@@ -1,4 +1,4 @@
-import { buildDomain, countCombinations, distinctCombinations, type Forest, AGENTDOJO_FOREST } from '../src/core/tags'
+import { buildDomain, CombinationCursor, countCombinations, distinctCombinations, type Forest, type SecurityDomain, AGENTDOJO_FOREST } from '../src/core/tags'
 import { heapMb, median, row, time } from './util'
 
 /** A deterministic random forest: each tag hangs under an earlier one or starts a new root. */
@@ -14,6 +14,14 @@ function randomForest(size: number, seed: number): Forest {
   }
 }
 
+/** Visits every combination with a cursor (nothing built); returns how many. */
+function walk(domain: SecurityDomain): number {
+  const cursor = new CombinationCursor(domain)
+  let n = 0
+  while (cursor.next()) n++
+  return n
+}
+
 export default async function bench(): Promise<void> {
   const dojo = buildDomain(AGENTDOJO_FOREST)
   row('forest', 'combinations', 'count ms', 'enumerate ms', 'heap Δ MB')
@@ -21,6 +29,7 @@ export default async function bench(): Promise<void> {
   const before = heapMb()
   const { ms: enumMs, value } = await time(() => distinctCombinations(dojo))
   row('AgentDojo (guide, travel leaf)', value.length, countMs, enumMs, heapMb() - before)
+  row('  the same walked by a cursor (nothing built)', walk(dojo), '', await median(9, () => walk(dojo)), '')
 
   for (const size of [1_000, 10_000]) {
     const domain = buildDomain(randomForest(size, size))

@@ -49,3 +49,15 @@ export async function waitForHttp(url: string, ms = 30_000): Promise<void> {
   }
   throw new Error(`${url} did not answer within ${ms} ms`)
 }
+
+/** Median of numbers (the upper one of an even count). */
+export function med(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+/** The value at quantile `q` (0..1) of numbers, nearest rank. */
+export function quantile(xs: readonly number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
+}

@@ -7,17 +7,17 @@
  * opening the 100,000-event run, scrolling through all of it and jumping to
  * its end. Figures are printed, never asserted.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { withApp } from './app'
 import { TrajectoryFile } from '../src/core/results/format'
 import { buildReplay, coverageFor, diffRuns, markBins } from '../src/core/replay'
 import { viewTasks } from '../src/features/results/browser/taskTable'
-import { heapMb, median, row, time, freePort, waitForHttp } from './util'
+import { heapMb, median, row, time } from './util'
 
-const EVENTS = 100_000
+export const EVENTS = 100_000
 const TASKS = 1_000
 const EXP = 'bench__target__claim__no-llm-00000000'
 
@@ -27,7 +27,7 @@ const FOREST = { tags: [
 ] }
 
 /** A run of `n` items cycling through calls, injections, declines and observations over four domains. */
-function trajectory(n: number, variant = 0): unknown[] {
+export function trajectory(n: number, variant = 0): unknown[] {
   const items: unknown[] = []
   const ts = '2026-11-29T18:44:16.404489'
   for (let i = 0; items.length < n; i++) {
@@ -55,7 +55,7 @@ const summary = { asr: 0.5, n_tasks: TASKS, n_success: TASKS / 2, n_completed: T
   n_timeout: 0, n_timeout_empty: 0, n_skipped: 0, max_primary_score: 1, mean_primary_score: 0.5, total_llm_usage: { calls: 0, cost: 0 } }
 
 /** A results folder: one experiment of 1,000 tasks (each with task.json), task 1 holding the 100,000-event run. */
-function writeTree(root: string, runText: string): void {
+export function writeTree(root: string, runText: string): void {
   const exp = join(root, EXP)
   const tasks = Array.from({ length: TASKS }, (_, k) => {
     const index = k + 1
@@ -108,23 +108,48 @@ async function nodeFigures(runText: string): Promise<void> {
   row('filter + sort 1,000 tasks by score', await median(20, () => viewTasks(tasks, { query: '', status: null, sort: 'score', descending: true })))
 }
 
+/** Opens the 100,000-event run of the folder's experiment in the viewer (the folder picked, then in-app navigation). */
+export async function openBigRun(page: Page, base: string, folder: string): Promise<{ listMs: number; openMs: number }> {
+  await page.goto(`${base}/results`)
+  const t0 = Date.now()
+  await page.getByTestId('folder-input').setInputFiles(folder)
+  await page.getByRole('link', { name: EXP }).waitFor()
+  const listMs = Date.now() - t0
+  const t2 = Date.now()
+  // In-app navigation (wouter follows history.pushState): the folder stays open.
+  await page.evaluate((url) => history.pushState(null, '', url),
+    `/results/${EXP}/00001__goal/1/0?src=folder%3A${encodeURIComponent(folder.split('/').pop()!)}`)
+  await page.locator('[role="row"][data-event="0"]').waitFor()
+  return { listMs, openMs: Date.now() - t2 }
+}
+
+/** Scrolls the open run from top to bottom, `screens` screens a frame; every frame's interval. */
+export async function scrollThrough(page: Page, screens = 20) {
+  return page.getByTestId('traj-scroll').evaluate(async (el, screens) => {
+    el.scrollTop = 0
+    await new Promise((r) => requestAnimationFrame(() => r(null)))
+    const frames: number[] = []
+    const start = performance.now()
+    let last = start
+    const step = el.clientHeight * screens
+    while (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
+      el.scrollTop += step
+      await new Promise((r) => requestAnimationFrame(() => r(null)))
+      const now = performance.now()
+      frames.push(now - last)
+      last = now
+    }
+    return { total: performance.now() - start, frames, rows: el.querySelectorAll('[role="row"]').length }
+  }, screens)
+}
+
 async function browserFigures(folder: string): Promise<void> {
-  const outDir = mkdtempSync(join(tmpdir(), 'redscope-bench-dist-'))
-  const port = await freePort()
-  let preview: ChildProcess | null = null
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { stdio: 'inherit' })
-  if (build.status !== 0) throw new Error('vite build failed')
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
-  try {
-    preview = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' })
-    const base = `http://127.0.0.1:${port}`
-    await waitForHttp(base, 30_000)
+  await withApp(async ({ base, browser }) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    await page.goto(`${base}/results`)
     row('in Chromium (vite preview of a production build)', 'ms')
 
     const t0 = Date.now()
+    await page.goto(`${base}/results`)
     await page.getByTestId('folder-input').setInputFiles(folder)
     await page.getByRole('link', { name: EXP }).waitFor()
     row(`open a folder of ${(TASKS * 2 + 5).toLocaleString('en-US')} files and list its experiments`, Date.now() - t0)
@@ -148,24 +173,11 @@ async function browserFigures(folder: string): Promise<void> {
     row(`open the run of ${EVENTS.toLocaleString('en-US')} events (read, parse, align, render)`, Date.now() - t2,
       `${await page.locator('[role="row"][data-event]').count()} rows in the DOM`)
 
-    const scroll = await page.getByTestId('traj-scroll').evaluate(async (el) => {
-      const frames: number[] = []
-      const start = performance.now()
-      let last = start
-      const step = el.clientHeight * 20
-      while (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
-        el.scrollTop += step
-        await new Promise((r) => requestAnimationFrame(() => r(null)))
-        const now = performance.now()
-        frames.push(now - last)
-        last = now
-      }
-      frames.sort((a, b) => a - b)
-      return { total: performance.now() - start, frames: frames.length, p50: frames[Math.floor(frames.length / 2)],
-        p99: frames[Math.floor(frames.length * 0.99)], max: frames[frames.length - 1], rows: el.querySelectorAll('[role="row"]').length }
-    })
-    row(`scroll through all of it, 20 screens a frame`, scroll.total, `${scroll.frames} frames`,
-      `p50 ${scroll.p50.toFixed(1)} ms`, `p99 ${scroll.p99.toFixed(1)} ms`, `max ${scroll.max.toFixed(1)} ms`, `${scroll.rows} rows in the DOM`)
+    const scroll = await scrollThrough(page)
+    const frames = [...scroll.frames].sort((a, b) => a - b)
+    const at = (q: number) => frames[Math.min(frames.length - 1, Math.floor(frames.length * q))]
+    row(`scroll through all of it, 20 screens a frame`, scroll.total, `${frames.length} frames`,
+      `p50 ${at(0.5).toFixed(1)} ms`, `p99 ${at(0.99).toFixed(1)} ms`, `max ${frames[frames.length - 1].toFixed(1)} ms`, `${scroll.rows} rows in the DOM`)
 
     await page.locator('[role="row"][data-event="99990"]').click()
     const t3 = Date.now()
@@ -177,11 +189,7 @@ async function browserFigures(folder: string): Promise<void> {
     // Injections sit at items 12k+1 and 12k+10: the 20th after the start is item 118.
     await page.locator('[role="row"][aria-selected="true"][data-event="118"]').waitFor()
     row('step 20 injections by keyboard', Date.now() - t4)
-  } finally {
-    await browser.close()
-    preview?.kill()
-    rmSync(outDir, { recursive: true, force: true })
-  }
+  })
 }
 
 export default async function bench(): Promise<void> {

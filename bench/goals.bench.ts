@@ -1,0 +1,214 @@
+/**
+ * Issue 15's table, every row as a ratio against a baseline measured in this
+ * same command: superred where a python with it is found (REDSCOPE_PYTHON or
+ * the repo's .venv, see bench/superred.ts), a bare loop, plain loopback HTTP
+ * or the browser's idle frame otherwise. `npm run bench -- goals`;
+ * GOALS_ROWS=1,3 runs some rows only; GOALS_SKIP_BROWSER=1 skips rows 5 and 7.
+ * Figures are printed, never asserted.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { NodeFsStorage } from '../src/adapters/storage/nodeFsStorage'
+import { AGENTDOJO_FOREST, buildDomain, CombinationCursor } from '../src/core/tags'
+import { createTargetServer } from '../src/server'
+import { REFERENCE_TARGETS, referenceTargetOptions } from '../src/targets'
+import { withApp } from './app'
+import { bareLoop, controllerFor } from './controllerShape'
+import { clickToValidated, idleFrameMs, openForest } from './designer.bench'
+import { plainRoundTrips, protocolSteps } from './protocol.bench'
+import { runSuperredScript, superredPython, SUPERRED_SCRIPTS } from './superred'
+import { sweep, threatModels } from './sweep.bench'
+import { EVENTS, openBigRun, scrollThrough, trajectory, writeTree } from './viewer.bench'
+import { med, quantile, row as printRow, time } from './util'
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+const wanted = (n: number) => !process.env.GOALS_ROWS || process.env.GOALS_ROWS.split(',').map(Number).includes(n)
+const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`
+const times = (x: number) => `${x.toFixed(2)}x`
+/** Cells joined by ' | ', so that the long labels of the table stay readable. */
+const row = (label: string, ...cells: Array<string | number>) =>
+  printRow(label.padEnd(62), ...cells.map((c, i) => (i === 0 ? '' : '| ') + (typeof c === 'number' ? c.toLocaleString('en-US') : c)))
+
+function header(): void {
+  row('measure', 'redscope', 'baseline', 'ratio', 'goal')
+}
+
+/** Wall time of a whole process, stdout to /dev/null. */
+function processMs(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const devNull = openSync('/dev/null', 'w')
+    const start = performance.now()
+    const child = spawn(command, args, { stdio: ['ignore', devNull, 'pipe'], env })
+    let err = ''
+    child.stderr?.on('data', (d: Buffer) => { err += d.toString() })
+    child.on('error', (e) => { closeSync(devNull); reject(e) })
+    child.on('close', (code) => {
+      closeSync(devNull)
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${err.trim().slice(0, 300)}`))
+      else resolve(performance.now() - start)
+    })
+  })
+}
+
+/**
+ * Every combination visited in order, each one's tags read (by position),
+ * so that no work can be skipped; superred's side builds its list of frozensets.
+ */
+function enumerateAll(domain: ReturnType<typeof buildDomain>): number {
+  const cursor = new CombinationCursor(domain)
+  let count = 0
+  let tags = 0
+  while (cursor.next()) {
+    count++
+    for (let i = 0; i < cursor.size; i++) tags += cursor.positionAt(i)
+  }
+  return tags >= 0 ? count : -1
+}
+
+async function enumeration(dir: string): Promise<void> {
+  const forestPath = join(dir, 'agentdojo.json')
+  writeFileSync(forestPath, JSON.stringify(AGENTDOJO_FOREST))
+  const python = superredPython()
+  const cli = join(repo, 'bin', 'redscope.mjs')
+  if (wanted(1)) {
+    const ours: number[] = []
+    const theirs: number[] = []
+    const env = { ...process.env, LITELLM_LOCAL_MODEL_COST_MAP: 'True' }
+    // Alternated, so that a load spike on the machine hits both sides alike.
+    for (let i = 0; i < 5; i++) {
+      ours.push(await processMs(process.execPath, [cli, 'combinations', forestPath]))
+      if (python) theirs.push(await processMs(python, [join(SUPERRED_SCRIPTS, 'combinations.py'), forestPath, '--print'], env))
+    }
+    const bareNode = med(await Promise.all([0, 1, 2].map(() => processMs(process.execPath, ['-e', '']))))
+    row('1. AgentDojo, 351,974 combinations printed, whole process', ms(med(ours)),
+      python ? ms(med(theirs)) : `no superred (node alone starts in ${ms(bareNode)})`,
+      python ? `${times(med(ours) / med(theirs))} superred's time` : '', 'at most 0.30x')
+  }
+  if (wanted(2)) {
+    const domain = buildDomain(AGENTDOJO_FOREST)
+    for (let i = 0; i < 3; i++) enumerateAll(domain)
+    const samples: number[] = []
+    let count = 0
+    for (let i = 0; i < 9; i++) {
+      const t = await time(() => enumerateAll(domain))
+      samples.push(t.ms)
+      count = t.value
+    }
+    if (count !== 351_974) throw new Error(`enumerated ${count} combinations, not 351,974`)
+    const theirs = python ? await runSuperredScript<{ count: number; ms: number[] }>('combinations.py', [forestPath, '--time', '5']) : null
+    row('2. the same enumeration in process, after warm-up', ms(med(samples)),
+      theirs ? ms(med(theirs.ms)) : 'no superred', theirs ? `${times(med(theirs.ms) / med(samples))} faster` : '', 'at least 10x faster')
+  }
+}
+
+async function controller(): Promise<void> {
+  const RUNS = 2_000
+  const N = 4
+  for (let i = 0; i < 3; i++) {
+    await controllerFor(RUNS, 1, N).run()
+    await bareLoop(RUNS, N)
+  }
+  const ours: number[] = []
+  const bare: number[] = []
+  for (let i = 0; i < 5; i++) {
+    ours.push((await time(() => controllerFor(RUNS, 1, N).run())).ms)
+    bare.push((await time(() => bareLoop(RUNS, N))).ms)
+  }
+  const runsPerS = (RUNS / med(ours)) * 1000
+  const python = superredPython()
+  const theirs = python ? await runSuperredScript<{ runs: number; ms: number }>('controller.py', [String(RUNS), String(N)]) : null
+  const theirsPerS = theirs ? (theirs.runs / theirs.ms) * 1000 : 0
+  row('3. Controller, 2,000 runs x 4 controllables (runs/s)', Math.round(runsPerS), theirs ? Math.round(theirsPerS) : 'no superred',
+    theirs ? `${times(runsPerS / theirsPerS)} superred's rate` : '', 'at least 10x')
+  row('   the same against a bare loop (time)', ms(med(ours)), ms(med(bare)), `${times(med(ours) / med(bare))} the bare loop's time`, 'at most 1.5x')
+}
+
+async function protocol(): Promise<void> {
+  const running = await createTargetServer(referenceTargetOptions('assistant')).listen(0)
+  try {
+    await protocolSteps(running.url, 10)
+    const ratios: number[] = []
+    let last = { steps: 0, ms: 0, plainMs: 0 }
+    for (let i = 0; i < 3; i++) {
+      const p = await protocolSteps(running.url, 100)
+      const plainMs = await plainRoundTrips(p.steps, Math.round(p.requestBytes), Math.round(p.responseBytes))
+      ratios.push(plainMs / p.ms)
+      last = { steps: p.steps, ms: p.ms, plainMs }
+    }
+    row('4. one protocol step, client + server over loopback (steps/s)', Math.round((last.steps / last.ms) * 1000),
+      Math.round((last.steps / last.plainMs) * 1000), `${times(med(ratios))} plain loopback's rate`, 'at least 0.8x')
+  } finally {
+    await running.close()
+  }
+}
+
+async function sweeps(dir: string): Promise<void> {
+  const domain = REFERENCE_TARGETS.assistant.factory()().securityDomain
+  const perModel: Record<number, number> = {}
+  for (const count of [250, 1000]) {
+    const models = threatModels(domain, count)
+    const engine = await sweep(models, null)
+    const root = join(dir, `sweep-${count}`)
+    mkdirSync(root)
+    const disk = await sweep(models, new NodeFsStorage(root))
+    perModel[count] = disk.ms / count
+    if (count === 1000) {
+      row('6. sweep of 1,000 threat models x 4 tasks, trees on disk', ms(disk.ms), ms(engine.ms),
+        `${times(disk.ms / engine.ms)} the engine alone`, 'at most 2x')
+    }
+    rmSync(root, { recursive: true, force: true })
+  }
+  row('   cost per threat model, 1,000 against 250 (linear = 1x)', ms(perModel[1000]), ms(perModel[250]), times(perModel[1000] / perModel[250]), 'linear')
+}
+
+async function browser(dir: string): Promise<void> {
+  const folder = join(dir, 'results')
+  mkdirSync(folder)
+  writeTree(folder, JSON.stringify({ schema_version: 5, run_number: 1, trajectory: trajectory(EVENTS) }))
+  await withApp(async ({ base, browser }) => {
+    if (wanted(5)) {
+      const { page, close } = await openForest(browser, base, 5_000)
+      try {
+        const idle = await idleFrameMs(page)
+        await clickToValidated(page, 3)
+        const clicks = await clickToValidated(page, 45)
+        row('5. click to validated scope, 5,000 tags (Chromium)', `median ${ms(med(clicks))}, p95 ${ms(quantile(clicks, 0.95))}`,
+          `idle frame ${ms(idle)}`, `${times(med(clicks) / idle)} a frame`, 'median < 16 ms, p95 < 33 ms')
+      } finally {
+        await close()
+      }
+    }
+    if (wanted(7)) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+      try {
+        await openBigRun(page, base, folder)
+        const idle = await idleFrameMs(page)
+        await scrollThrough(page)
+        const { frames } = await scrollThrough(page)
+        row('7. scroll a 100,000-event trajectory (frame interval)', `median ${ms(med(frames))}, p99 ${ms(quantile(frames, 0.99))}`,
+          `idle frame ${ms(idle)}`, `${times(quantile(frames, 0.99) / idle)} a frame at p99`, 'p99 < 33 ms')
+      } finally {
+        await page.close()
+      }
+    }
+  })
+}
+
+export default async function goals(): Promise<void> {
+  const python = superredPython()
+  console.log(python ? `superred baseline: ${python}` : 'superred not found (set REDSCOPE_PYTHON to a python with superred 0.3.0): bare baselines only')
+  header()
+  const dir = mkdtempSync(join(tmpdir(), 'redscope-bench-goals-'))
+  try {
+    if (wanted(1) || wanted(2)) await enumeration(dir)
+    if (wanted(3)) await controller()
+    if (wanted(4)) await protocol()
+    if (wanted(6)) await sweeps(dir)
+    if (!process.env.GOALS_SKIP_BROWSER && (wanted(5) || wanted(7))) await browser(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
