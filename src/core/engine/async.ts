@@ -3,22 +3,51 @@
 const noop = () => {}
 
 /**
+ * Per signal, the rejecters of the abortable awaits now pending on it: the
+ * signal gets one listener in its life instead of one added and removed per
+ * await (EventTarget listeners are slow to add and remove on a hot path).
+ */
+const pendingBySignal = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>()
+
+function pendingOn(signal: AbortSignal): Set<(reason: unknown) => void> {
+  let pending = pendingBySignal.get(signal)
+  if (pending === undefined) {
+    const waiting = new Set<(reason: unknown) => void>()
+    pending = waiting
+    pendingBySignal.set(signal, waiting)
+    signal.addEventListener('abort', () => {
+      for (const reject of [...waiting]) reject(signal.reason)
+      waiting.clear()
+    }, { once: true })
+  }
+  return pending
+}
+
+/**
  * Awaits `work`, but rejects with the signal's reason as soon as it aborts:
  * JS cannot cancel a promise, so the work is abandoned (its late rejection is
  * swallowed, never an unhandled rejection) and the caller unwinds at once, as
  * a cancelled Python coroutine does.
  */
 export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  work.catch(noop)
-  if (signal.aborted) return Promise.reject(signal.reason)
+  if (signal.aborted) {
+    work.catch(noop)
+    return Promise.reject(signal.reason)
+  }
+  const pending = pendingOn(signal)
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
+    pending.add(reject)
+    // Both outcomes are handled here, so an abandoned work's rejection is never unhandled.
     work.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value) },
-      (error) => { signal.removeEventListener('abort', onAbort); reject(error) },
+      (value) => { pending.delete(reject); resolve(value) },
+      (error) => { pending.delete(reject); reject(error) },
     )
   })
+}
+
+/** Throws the signal's reason once it has aborted: the check between the steps of abandoned work. */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason
 }
 
 export type Settled = { ok: true } | { ok: false; error: unknown } | { ok: false; abandoned: true }

@@ -61,12 +61,17 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   private closed = false
   private error: { value: unknown } | null = null
 
+  /** One callback for all envelopes, rather than a closure per send. */
+  private readonly settle = (envelope: EventEnvelope) => {
+    this.inFlight.delete(envelope)
+  }
+
   /** Sends an event and waits for its response (or the receiver's error). */
   send(event: Event): Promise<EventResponse> {
     if (this.error !== null) return Promise.reject(this.error.value)
     if (this.closed) return Promise.reject(new EngineRuntimeError('Cannot send on a closed EventChannel'))
     return new Promise<EventResponse>((resolve, reject) => {
-      const envelope = new EventEnvelope(event, resolve, reject, (e) => this.inFlight.delete(e))
+      const envelope = new EventEnvelope(event, resolve, reject, this.settle)
       const receiver = this.receivers.shift()
       if (receiver) {
         this.inFlight.add(envelope)

@@ -102,12 +102,16 @@ export const RESPONSE_TYPES: Readonly<Record<EventType, readonly ResponseType[] 
   RunEndEvent: ['RunEndResponse'],
 }
 
-const RESPONSE_TYPE_NAMES: ReadonlySet<string> = new Set<ResponseType>([
-  'EventResponse', 'ControllableInjection', 'ControllableNoInjection', 'RunEndResponse',
-])
-
 export function isResponse(item: TrajectoryItem): item is EventResponse {
-  return RESPONSE_TYPE_NAMES.has(item.type)
+  switch (item.type) {
+    case 'EventResponse':
+    case 'ControllableInjection':
+    case 'ControllableNoInjection':
+    case 'RunEndResponse':
+      return true
+    default:
+      return false
+  }
 }
 
 export function isEvent(item: TrajectoryItem): item is Event {
@@ -116,7 +120,7 @@ export function isEvent(item: TrajectoryItem): item is Event {
 
 /** An item's domain: an event's own, a response's from its event (superred `get_domain`). */
 export function domainOf(item: TrajectoryItem): SecurityDomainTag | null {
-  return isResponse(item) ? domainOf(item.event) : item.securityDomain
+  return isResponse(item) ? item.event.securityDomain : item.securityDomain
 }
 
 // ---------------------------------------------------------------------------
@@ -129,34 +133,46 @@ interface EventOptions {
   timestamp?: string
 }
 
-function base(options: EventOptions, derived: SecurityDomainTag | null): EventBase {
-  return {
-    eventId: options.eventId ?? newEventId(),
-    timestamp: options.timestamp ?? localNaiveIso(),
-    securityDomain: options.securityDomain ?? derived,
-  }
+const NO_OPTIONS: EventOptions = Object.freeze({})
+
+// Each constructor spells its object out whole, fields in one order: every
+// event of a type then shares one shape, and no intermediate object is built.
+
+export function observableEvent(obs: Observable, content: unknown, options: EventOptions = NO_OPTIONS): ObservableEvent {
+  return Object.freeze({
+    type: 'ObservableEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? obs.securityDomain, observable: obs, content,
+  })
 }
 
-export function observableEvent(obs: Observable, content: unknown, options: EventOptions = {}): ObservableEvent {
-  return Object.freeze({ type: 'ObservableEvent', ...base(options, obs.securityDomain), observable: obs, content })
-}
-
-export function preCallEvent(c: Controllable, request: string, options: EventOptions = {}): ControllablePreCallEvent {
-  return Object.freeze({ type: 'ControllablePreCallEvent', ...base(options, c.securityDomain), controllable: c, request })
+export function preCallEvent(c: Controllable, request: string, options: EventOptions = NO_OPTIONS): ControllablePreCallEvent {
+  return Object.freeze({
+    type: 'ControllablePreCallEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? c.securityDomain, controllable: c, request,
+  })
 }
 
 export function postCallEvent(
-  c: Controllable, request: string, answer: string, options: EventOptions = {},
+  c: Controllable, request: string, answer: string, options: EventOptions = NO_OPTIONS,
 ): ControllablePostCallEvent {
-  return Object.freeze({ type: 'ControllablePostCallEvent', ...base(options, c.securityDomain), controllable: c, request, answer })
+  return Object.freeze({
+    type: 'ControllablePostCallEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? c.securityDomain, controllable: c, request, answer,
+  })
 }
 
-export function runStartEvent(trajectory: ReadableTrajectory, options: EventOptions = {}): RunStartEvent {
-  return Object.freeze({ type: 'RunStartEvent', ...base(options, null), trajectory })
+export function runStartEvent(trajectory: ReadableTrajectory, options: EventOptions = NO_OPTIONS): RunStartEvent {
+  return Object.freeze({
+    type: 'RunStartEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? null, trajectory,
+  })
 }
 
-export function runEndEvent(evaluation: EvaluationResult | null, options: EventOptions = {}): RunEndEvent {
-  return Object.freeze({ type: 'RunEndEvent', ...base(options, null), evaluation })
+export function runEndEvent(evaluation: EvaluationResult | null, options: EventOptions = NO_OPTIONS): RunEndEvent {
+  return Object.freeze({
+    type: 'RunEndEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? null, evaluation,
+  })
 }
 
 export function plainResponse(event: Event): PlainResponse {

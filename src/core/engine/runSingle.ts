@@ -4,7 +4,7 @@
  * then sent → trajectory closed.
  */
 import { scopeIncludes, type Scope } from '../tags'
-import { abortable } from './async'
+import { abortable, throwIfAborted } from './async'
 import type { EventChannel } from './channel'
 import {
   noInjection, runEndEvent, runStartEvent,
@@ -13,7 +13,7 @@ import {
 import { covers, runEndDomain, type TaskScope } from './scopeResolution'
 import type { SendEvent, Target, Task } from './target'
 import type { Trajectory } from './trajectory'
-import { evaluationResult, type EvaluationResult } from './types'
+import { evaluationResult, type EvaluationResult, type Score } from './types'
 
 export interface RunSingleInput {
   readonly task: Task
@@ -33,9 +33,11 @@ export interface RunSingleOutput {
 
 /** Front 4: sub-scores whose domain is null or visible; everything else is kept as is. */
 export function filterEvaluation(evaluation: EvaluationResult, visibility: Scope): EvaluationResult {
-  const subScores = Object.fromEntries(Object.entries(evaluation.subScores)
-    .filter(([, s]) => s.securityDomain === null || scopeIncludes(visibility, s.securityDomain)))
-  return { ...evaluation, subScores }
+  const visible = (s: Score) => s.securityDomain === null || scopeIncludes(visibility, s.securityDomain)
+  const entries = Object.entries(evaluation.subScores)
+  // The common case hides nothing: no copy then.
+  if (entries.every(([, s]) => visible(s))) return evaluation
+  return { ...evaluation, subScores: Object.fromEntries(entries.filter(([, s]) => visible(s))) }
 }
 
 function asControllableResponse(response: EventResponse, event: ControllableEvent): ControllableResponse {
@@ -61,12 +63,25 @@ export function buildSendEvent(trajectory: Trajectory, write: Scope, channel: Ev
   }
 }
 
-export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput> {
+/**
+ * The run is one abortable await: when the signal fires, the caller unwinds
+ * at once, and the abandoned run stops at its next step (each step checks the
+ * signal), so nothing runs on after a cancellation that would not have before
+ * (no evaluation of a cancelled run, no RunEnd sent).
+ */
+export function runSingle(input: RunSingleInput): Promise<RunSingleOutput> {
+  return abortable(runSteps(input), input.signal)
+}
+
+async function runSteps(input: RunSingleInput): Promise<RunSingleOutput> {
   const { task, target, channel, trajectory, scope, signal } = input
-  await abortable(channel.send(runStartEvent(trajectory.filtered)), signal)
+  await channel.send(runStartEvent(trajectory.filtered))
+  throwIfAborted(signal)
   const sendEvent = buildSendEvent(trajectory, scope.write, channel)
-  await abortable(target.run(trajectory.emit, sendEvent, signal), signal)
-  const returned = await abortable(task.evaluate(trajectory, target), signal)
+  await target.run(trajectory.emit, sendEvent, signal)
+  throwIfAborted(signal)
+  const returned = await task.evaluate(trajectory, target)
+  throwIfAborted(signal)
   // Rebuilt through the validating constructor: an evaluator that hand-builds
   // a primary score with a domain fails here, as at construction in Python.
   const evaluation = evaluationResult(returned)
@@ -74,7 +89,8 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
     { securityDomain: runEndDomain(scope.visibility) })
   // Recorded before it is sent, so the optimizer's view already holds it.
   trajectory.emit(runEnd)
-  const response = await abortable(channel.send(runEnd), signal)
+  const response = await channel.send(runEnd)
+  throwIfAborted(signal)
   trajectory.close()
   return { evaluation, done: response.type === 'RunEndResponse' && response.done }
 }

@@ -15,6 +15,7 @@ import { offeredSurfaces, type TaskScope } from './scopeResolution'
 import { runSingle } from './runSingle'
 import type { Target, Task } from './target'
 import { Trajectory } from './trajectory'
+import type { TrajectoryItem } from './events'
 import {
   evaluationResult, score, subtractUsage, ZERO_USAGE,
   type EngineSemantics, type EvaluationResult, type LLMConfig, type LLMUsage, type Score, type StopReason,
@@ -125,9 +126,15 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   let stopReason: StopReason = 'max_runs'
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
-  const record = (run: Omit<RunResult, 'llmUsage' | 'runUsageDelta'>) => {
+  const record = (runNumber: number, kept: { items: readonly TrajectoryItem[]; attackerView: readonly TrajectoryItem[] },
+    evaluation: EvaluationResult, startedAt: Date, outcome: 'judged' | 'errored', done: boolean) => {
     const usage = progress.usage
-    const full: RunResult = { ...run, llmUsage: usage, runUsageDelta: subtractUsage(usage, previousUsage) }
+    // Spelled out rather than spread: a run is recorded thousands of times in a sweep.
+    const full: RunResult = {
+      runNumber, trajectory: kept.items, attackerView: kept.attackerView, evaluation, llmUsage: usage,
+      runUsageDelta: usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage),
+      startedAt, endedAt: new Date(), evaluated: outcome === 'judged', errored: outcome === 'errored', done,
+    }
     previousUsage = usage
     progress.runs.push(full)
     try {
@@ -153,14 +160,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         }
         env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
-        record({ runNumber, trajectory: trajectory.snapshot(), attackerView: trajectory.filtered.snapshot(),
-          evaluation: zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`),
-          startedAt, endedAt: new Date(), evaluated: false, errored: true, done: false })
+        record(runNumber, trajectory.kept(), zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedAt, 'errored', false)
         stopReason = 'error'
         break
       }
-      record({ runNumber, trajectory: trajectory.snapshot(), attackerView: trajectory.filtered.snapshot(),
-        evaluation: outcome.evaluation, startedAt, endedAt: new Date(), evaluated: true, errored: false, done: outcome.done })
+      record(runNumber, trajectory.kept(), outcome.evaluation, startedAt, 'judged', outcome.done)
       // The claim decides success: stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
       if (outcome.evaluation.success && env.semantics === 'redscope') {

@@ -9,8 +9,25 @@ function fraction(ms: number): string {
   return ms === 0 ? '' : `.${pad(ms, 3)}000`
 }
 
-/** Local naive time, as `datetime.now().isoformat()` (event timestamps). */
-export function localNaiveIso(date: Date = new Date()): string {
+let clockMs = Number.NaN
+let clockText = ''
+
+/**
+ * Local naive time, as `datetime.now().isoformat()` (event timestamps). The
+ * clock's reading is formatted once per millisecond: a run stamps many
+ * events within one.
+ */
+export function localNaiveIso(date?: Date): string {
+  if (date !== undefined) return formatLocal(date)
+  const now = Date.now()
+  if (now !== clockMs) {
+    clockMs = now
+    clockText = formatLocal(new Date(now))
+  }
+  return clockText
+}
+
+function formatLocal(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:` +
     `${pad(date.getMinutes())}:${pad(date.getSeconds())}${fraction(date.getMilliseconds())}`
 }

@@ -71,6 +71,17 @@ export class Trajectory extends ItemLog {
     this.#closed = true
   }
 
+  /**
+   * What a run keeps: every item, and the optimizer's view. Once closed
+   * nothing can be added, so the lists are handed over as they are; before,
+   * they are copies.
+   */
+  kept(): { items: readonly TrajectoryItem[]; attackerView: readonly TrajectoryItem[] } {
+    const view = this.filtered
+    if (!this.#closed) return { items: this.snapshot(), attackerView: view.snapshot() }
+    return { items: this.#entries, attackerView: this.#filteredEntries }
+  }
+
   get closed(): boolean {
     return this.#closed
   }

@@ -66,9 +66,9 @@ describe('distinctCombinations: properties on random forests', () => {
 
   it('every combination is an antichain', () =>
     withDomain((d) => {
-      for (const combo of distinctCombinations(d)) {
-        for (const a of combo) for (const b of combo) expect(a !== b && isAncestor(a, b)).toBe(false)
-      }
+      // One expect per forest: an expect per pair made this the slowest test of the suite.
+      const nested = distinctCombinations(d).filter((combo) => combo.some((a) => combo.some((b) => a !== b && isAncestor(a, b))))
+      expect(nested).toEqual([])
     }))
 
   it('all combinations are distinct, the empty set first', () =>
