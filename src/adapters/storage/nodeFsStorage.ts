@@ -11,6 +11,8 @@ let counter = 0
 
 export class NodeFsStorage implements Storage {
   readonly root: string
+  /** Folders this storage made or found, so that a write does not ask for its folder again (remove() forgets them). */
+  private readonly folders = new Set<string>()
 
   constructor(root: string) {
     this.root = resolve(root)
@@ -32,15 +34,57 @@ export class NodeFsStorage implements Storage {
     }
   }
 
-  async writeTextAtomic(path: string, text: string): Promise<void> {
+  writeTextAtomic(path: string, text: string): Promise<void> {
+    return this.writeAtomic(path, text)
+  }
+
+  writeBytesAtomic(path: string, bytes: Uint8Array): Promise<void> {
+    return this.writeAtomic(path, bytes)
+  }
+
+  /** Straight into place: one rename fewer per file, for files that a later atomic write publishes. */
+  async writeTextUnpublished(path: string, text: string): Promise<void> {
+    await this.writeInFolder(this.abs(path), text)
+  }
+
+  private async writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
     const full = this.abs(path)
-    await fs.mkdir(dirname(full), { recursive: true })
     const tmp = `${full}.${process.pid}.${++counter}.tmp`
     try {
-      await fs.writeFile(tmp, text, 'utf8')
+      await this.writeInFolder(tmp, data)
       await fs.rename(tmp, full)
     } catch (error) {
       await fs.rm(tmp, { force: true })
+      throw error
+    }
+  }
+
+  /** Writes a file, making its folder first when this storage has not seen it yet. */
+  private async writeInFolder(file: string, data: string | Uint8Array): Promise<void> {
+    const folder = dirname(file)
+    if (!this.folders.has(folder)) {
+      await fs.mkdir(folder, { recursive: true })
+      this.folders.add(folder)
+    }
+    try {
+      await fs.writeFile(file, data)
+    } catch (error) {
+      // The folder went away behind our back (removed by hand, by another process): make it again, once.
+      if (!isNotFound(error)) throw error
+      this.folders.delete(folder)
+      await fs.mkdir(folder, { recursive: true })
+      this.folders.add(folder)
+      await fs.writeFile(file, data)
+    }
+  }
+
+  /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */
+  async revision(path: string): Promise<string | null> {
+    try {
+      const s = await fs.stat(this.abs(path), { bigint: true })
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`
+    } catch (error) {
+      if (isNotFound(error)) return null
       throw error
     }
   }
@@ -68,13 +112,16 @@ export class NodeFsStorage implements Storage {
   }
 
   async remove(path: string): Promise<void> {
-    await fs.rm(this.abs(path), { recursive: true, force: true })
+    const full = this.abs(path)
+    for (const folder of this.folders) if (folder === full || folder.startsWith(full + sep)) this.folders.delete(folder)
+    await fs.rm(full, { recursive: true, force: true })
   }
 
   /** A hard link shares the bytes; our writes replace files by rename, so the snapshot never changes. */
   async linkOrCopy(from: string, to: string): Promise<void> {
     const dst = this.abs(to)
     await fs.mkdir(dirname(dst), { recursive: true })
+    this.folders.add(dirname(dst))
     await fs.rm(dst, { force: true })
     try {
       await fs.link(this.abs(from), dst)

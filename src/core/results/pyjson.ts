@@ -54,31 +54,66 @@ function quote(s: string, ensureAscii: boolean): string {
   return ensureAscii ? json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json
 }
 
-export function pyDumps(value: unknown, options: PyDumpOptions = {}): string {
+const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * `value` printed as json.dumps prints it. `depth` is the nesting level the
+ * value sits at inside an enclosing document (its lines are indented for it),
+ * so that pieces of a large file can be printed once and joined. The text is
+ * collected in one list and joined once: the result is a flat string, not a
+ * rope of thousands of pieces that every later join would walk again.
+ */
+export function pyDumps(value: unknown, options: PyDumpOptions = {}, depth = 0): string {
   const ensureAscii = options.ensureAscii ?? true
   const indent = options.indent
-  const walk = (v: unknown, depth: number): string => {
-    if (v === null || v === undefined) return 'null'
-    if (v instanceof PyFloat) return pyFloatRepr(v.value)
+  const sortKeys = options.sortKeys ?? false
+  const colon = indent === undefined ? ':' : ': '
+  // Line breaks with the indentation of each depth, built once per call.
+  const breaks: string[] = []
+  const lineAt = (d: number) => (indent === undefined ? '' : (breaks[d] ??= '\n' + ' '.repeat(indent * d)))
+  const out: string[] = []
+  const walk = (v: unknown, d: number): void => {
+    if (v === null || v === undefined) {
+      out.push('null')
+      return
+    }
+    if (v instanceof PyFloat) {
+      out.push(pyFloatRepr(v.value))
+      return
+    }
     switch (typeof v) {
-      case 'boolean': return v ? 'true' : 'false'
-      case 'number': return Number.isInteger(v) ? String(v) : pyFloatRepr(v)
-      case 'string': return quote(v, ensureAscii)
+      case 'boolean': out.push(v ? 'true' : 'false'); return
+      case 'number': out.push(Number.isInteger(v) ? String(v) : pyFloatRepr(v)); return
+      case 'string': out.push(quote(v, ensureAscii)); return
       case 'object': break
-      default: return 'null'
+      default: out.push('null'); return
     }
-    const pad = indent === undefined ? '' : '\n' + ' '.repeat(indent * (depth + 1))
-    const end = indent === undefined ? '' : '\n' + ' '.repeat(indent * depth)
-    const sep = indent === undefined ? ',' : ','
-    const colon = indent === undefined ? ':' : ': '
+    const pad = lineAt(d + 1)
     if (Array.isArray(v)) {
-      if (v.length === 0) return '[]'
-      return `[${v.map((x) => pad + walk(x, depth + 1)).join(sep)}${end}]`
+      if (v.length === 0) {
+        out.push('[]')
+        return
+      }
+      for (let i = 0; i < v.length; i++) {
+        out.push(i === 0 ? `[${pad}` : `,${pad}`)
+        walk(v[i], d + 1)
+      }
+      out.push(`${lineAt(d)}]`)
+      return
     }
-    let entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined)
-    if (options.sortKeys) entries = entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    if (entries.length === 0) return '{}'
-    return `{${entries.map(([k, x]) => `${pad}${quote(k, ensureAscii)}${colon}${walk(x, depth + 1)}`).join(sep)}${end}}`
+    const record = v as Record<string, unknown>
+    let keys = Object.keys(record)
+    if (sortKeys) keys = keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    let first = true
+    for (const k of keys) {
+      const x = record[k]
+      if (x === undefined || !hasOwn.call(record, k)) continue
+      out.push(first ? `{${pad}` : `,${pad}`, quote(k, ensureAscii), colon)
+      walk(x, d + 1)
+      first = false
+    }
+    out.push(first ? '{}' : `${lineAt(d)}}`)
   }
-  return walk(value, 0)
+  walk(value, depth)
+  return out.join('')
 }

@@ -20,6 +20,21 @@ export interface Storage {
   remove(path: string): Promise<void>
   /** Shares a file into a snapshot (hard link where possible, else a copy). */
   linkOrCopy(from: string, to: string): Promise<void>
+  /**
+   * Optional: a token that changes whenever the file is replaced, null when
+   * it is absent. A writer that keeps a file in memory (experiments.json)
+   * asks it to notice another writer without reading the file; without it,
+   * the writer reads the file back and compares.
+   */
+  revision?(path: string): Promise<string | null>
+  /**
+   * Optional: a plain write, for files no reader looks at until a later
+   * atomic write publishes them (a task folder's files before its task.json).
+   * Without it, writes are atomic.
+   */
+  writeTextUnpublished?(path: string, text: string): Promise<void>
+  /** Optional: writeTextAtomic for text already encoded as UTF-8 (a large file assembled from encoded pieces). */
+  writeBytesAtomic?(path: string, bytes: Uint8Array): Promise<void>
 }
 
 export class StorageNotFoundError extends Error {

@@ -3,22 +3,25 @@
  * ExperimentSession): open (plan the resume, snapshot prior state), publish
  * each task as it lands, rewrite the manifest, finalize with result.json last.
  */
-import { z } from 'zod'
 import { forestOf, type SecurityDomain } from '../tags'
 import type { TaskResult } from '../engine/outcomes'
 import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
+import { ExperimentsIndex } from './experimentsIndex'
 import { SCHEMA_VERSION, TaskFile, type ResultsSchemaVersion } from './format'
 import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
 import { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
-import { pyDumps, pyFloat } from './pyjson'
+import { PyFloat, pyDumps, pyFloat } from './pyjson'
 import {
   attackerFileJson, experimentJson, iterationsFileJson, taskFileJson, trajectoryFileJson,
 } from './serialize'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
 import { computeSummary, isKept, manifestTaskEntry, taskViewOf, type TaskView } from './summary'
+
+/** A number as written: a PyFloat's value, a plain number as is. */
+const numberOf = (v: number | PyFloat) => (v instanceof PyFloat ? v.value : v)
 
 /** Files as superred writes them: indent 2, non-ASCII kept. */
 export function dumpFile(payload: unknown): string {
@@ -36,10 +39,7 @@ export interface DiagnosticLine {
   readonly message: string
 }
 
-const LooseIndex = z.object({ experiments: z.array(z.looseObject({ dir: z.string() })) })
-
 const locks = new WeakMap<Storage, Set<string>>()
-const indexQueues = new WeakMap<Storage, Promise<unknown>>()
 
 /** Reads and parses a task.json, or null when it is missing or unreadable (then the task is outstanding). */
 async function readTaskFile(storage: Storage, path: string): Promise<TaskFile | null> {
@@ -73,6 +73,10 @@ export class ExperimentSession {
   private readonly taskLogs = new Map<number, DiagnosticLine[]>()
   private readonly experimentLog: DiagnosticLine[] = []
   private manifestQueue: Promise<unknown> = Promise.resolve()
+  /** A manifest write queued and not started yet: later changes ride on it instead of queueing another. */
+  private manifestQueued: Promise<void> | null = null
+  /** Task folders this session wrote: a second write of one replaces the first. */
+  private readonly published = new Set<number>()
   private domainWritten = false
   private closed = false
   /** The schema every file is written in (4 drops what superred 0.3.0 does not know). */
@@ -171,7 +175,9 @@ export class ExperimentSession {
   async publishTask(index: number, tr: TaskResult): Promise<void> {
     const name = taskDirName(index, tr.task.goal.description)
     const taskDir = joinPath(this.dir, 'tasks', name)
-    await this.storage.remove(taskDir)
+    // In a fresh experiment no task folder exists yet, so there is nothing to remove.
+    if (!this.plan.isFresh || this.published.has(index)) await this.storage.remove(taskDir)
+    this.published.add(index)
     const writes: Array<[string, unknown]> = []
     const as = (kind: ResultsFileKind, payload: Record<string, unknown>) => asSchema(this.schema, kind, payload)
     tr.runs.forEach((run, i) => {
@@ -180,15 +186,24 @@ export class ExperimentSession {
     })
     writes.push([joinPath(taskDir, 'iterations.json'), as('iterations', iterationsFileJson(tr, index))])
     if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), as('attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered))])
+    // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
+    const write = (path: string, text: string) =>
+      this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
     for (let i = 0; i < writes.length; i += 16) {
-      await Promise.all(writes.slice(i, i + 16).map(([path, payload]) => this.storage.writeTextAtomic(path, dumpFile(payload))))
+      await Promise.all(writes.slice(i, i + 16).map(([path, payload]) => write(path, dumpFile(payload))))
     }
     const lines = this.taskLogs.get(index) ?? []
-    if (lines.length > 0) await this.storage.writeTextAtomic(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
-    const taskJson = as('task', taskFileJson(tr, index, this.meta))
+    if (lines.length > 0) await write(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
+    const taskJson = as('task', taskFileJson(tr, index, this.meta)) as ReturnType<typeof taskFileJson>
     await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), dumpFile(taskJson))
     this.taskLogs.delete(index)
-    this.views.set(index, taskViewOf(TaskFile.parse(JSON.parse(dumpFile(taskJson))), `tasks/${name}`))
+    // The view of what was just written, read off the typed values rather than re-parsed from the text.
+    this.views.set(index, {
+      index, goal: taskJson.goal, goalHash: taskJson.goal_hash, dir: `tasks/${name}`, status: taskJson.status,
+      success: taskJson.success, stopReason: taskJson.stop_reason, bestScore: numberOf(taskJson.best_score.value),
+      nRuns: taskJson.n_runs, calls: taskJson.llm_usage.calls, cost: numberOf(taskJson.llm_usage.cost), error: taskJson.error,
+      startedAt: taskJson.timing.started_at, endedAt: taskJson.timing.ended_at,
+    })
     await this.writeManifest('in_progress', null, null)
   }
 
@@ -243,9 +258,15 @@ export class ExperimentSession {
     await this.storage.writeTextAtomic(joinPath(this.dir, 'logs', 'diagnostics.log'), jsonl(this.experimentLog, null))
   }
 
-  /** Serialised: concurrent tasks landing at once must not interleave manifest writes. */
+  /**
+   * Serialised: concurrent tasks landing at once must not interleave manifest
+   * writes. An in-progress write that finds one already queued rides on it:
+   * that write reads the views when it starts, so it holds this change too.
+   */
   private writeManifest(status: 'in_progress' | 'complete', completedAt: string | null, startedAt: Date | null): Promise<void> {
+    if (status === 'in_progress' && this.manifestQueued !== null) return this.manifestQueued
     const write = async () => {
+      if (queued === this.manifestQueued) this.manifestQueued = null
       const views = this.sortedViews()
       const entries: Array<Record<string, unknown>> = views.map(manifestTaskEntry)
       for (const [index, goal] of this.skipped) {
@@ -259,37 +280,19 @@ export class ExperimentSession {
         summary: computeSummary(views, this.skipped.size), tasks: entries,
       })))
     }
-    const next = this.manifestQueue.then(write, write)
-    this.manifestQueue = next.catch(() => {})
-    return next
+    const queued: Promise<void> = this.manifestQueue.then(write, write)
+    if (status === 'in_progress') this.manifestQueued = queued
+    this.manifestQueue = queued.catch(() => {})
+    return queued
   }
 
   private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string): Promise<void> {
-    const path = joinPath(this.root, 'experiments.json')
-    const dirName = experimentDirName(this.meta)
-    const update = async () => {
-      // Other experiments' rows are kept as they are (a newer writer may add fields); only `dir` is read.
-      let rows: Array<{ dir: string; [key: string]: unknown }> = []
-      try {
-        rows = LooseIndex.parse(JSON.parse(await this.storage.readText(path))).experiments
-      } catch {
-        rows = []
-      }
-      rows = rows.filter((r) => r.dir !== dirName)
-      rows.push(indexRowAsSchema(this.schema, {
-        dir: dirName, slug: slugOf(this.meta), hash: identityHash(this.meta), status: 'complete', experiment: this.experimentBlock(),
-        summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
-        completed_at: completedAt,
-      }) as { dir: string })
-      rows.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
-      // The last writer's schema; each row is its own experiment's (redscope and superred read 4 and 5).
-      await this.storage.writeTextAtomic(path, dumpFile({ schema_version: this.schema, experiments: rows }))
-    }
-    // One read-modify-write at a time per storage (the reference takes a file lock).
-    const previous = indexQueues.get(this.storage) ?? Promise.resolve()
-    const next = previous.then(update, update)
-    indexQueues.set(this.storage, next.catch(() => {}))
-    await next
+    // Each row is its own experiment's schema (redscope and superred read 4 and 5); the file's version is the last writer's.
+    await ExperimentsIndex.of(this.storage, this.root).upsert(indexRowAsSchema(this.schema, {
+      dir: experimentDirName(this.meta), slug: slugOf(this.meta), hash: identityHash(this.meta), status: 'complete', experiment: this.experimentBlock(),
+      summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
+      completed_at: completedAt,
+    }) as { dir: string }, this.schema)
   }
 }
 
