@@ -131,15 +131,15 @@ async function protocol(): Promise<void> {
   try {
     await protocolSteps(running.url, 10)
     const ratios: number[] = []
-    let last = { steps: 0, ms: 0, plainMs: 0 }
+    let last = { trips: 0, ms: 0, plainMs: 0 }
     for (let i = 0; i < 3; i++) {
       const p = await protocolSteps(running.url, 100)
-      const plainMs = await plainRoundTrips(p.steps, Math.round(p.requestBytes), Math.round(p.responseBytes))
+      const plainMs = await plainRoundTrips(p.trips, Math.round(p.requestBytes), Math.round(p.responseBytes))
       ratios.push(plainMs / p.ms)
-      last = { steps: p.steps, ms: p.ms, plainMs }
+      last = { trips: p.trips, ms: p.ms, plainMs }
     }
-    row('4. one protocol step, client + server over loopback (steps/s)', Math.round((last.steps / last.ms) * 1000),
-      Math.round((last.steps / last.plainMs) * 1000), `${times(med(ratios))} plain loopback's rate`, 'at least 0.8x')
+    row('4. one protocol step, client + server over loopback (round trips/s)', Math.round((last.trips / last.ms) * 1000),
+      Math.round((last.trips / last.plainMs) * 1000), `${times(med(ratios))} plain loopback's rate`, 'at least 0.8x')
   } finally {
     await running.close()
   }

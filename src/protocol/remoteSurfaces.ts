@@ -70,7 +70,9 @@ export class RemoteSurfaces {
 
   /** One engine Observable per distinct descriptor (runtime observables included). */
   observableOf(spec: ObservableSpec): Observable {
-    const key = JSON.stringify([spec.name, spec.security_domain, spec.description, spec.observable_type])
+    // Every field but the last length-prefixed (and null apart from any name): two descriptors never share a key.
+    const field = (v: string) => `${v.length}:${v}`
+    const key = `${field(spec.name)}${spec.security_domain === null ? '-' : field(spec.security_domain)}${field(spec.observable_type)}${spec.description}`
     let obs = this.observableCache.get(key)
     if (!obs) {
       obs = observable(spec.name, spec.security_domain === null ? null : this.tag(spec.security_domain),

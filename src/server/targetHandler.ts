@@ -191,14 +191,13 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
       return
     }
     if (applyCors(req, res, origins)) return
-    const path = new URL(req.url ?? '/', 'http://target.invalid').pathname
-    const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent)
+    const path = pathOf(req.url ?? '/')
     const work = async () => {
       if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
         throw new ProtocolHttpError(401, 'unauthorized', 'this target requires Authorization: Bearer <token>',
           { 'WWW-Authenticate': 'Bearer' })
       }
-      await route(req, res, method, parts)
+      await route(req, res, method, segmentsOf(path))
     }
     work().catch((e: unknown) => {
       const error = e instanceof ProtocolHttpError ? e : new ProtocolHttpError(500, 'internal', (e as Error)?.message ?? String(e))
@@ -216,6 +215,23 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     await Promise.allSettled(all.map((s) => s.close('server closed')))
   }
   return handler
+}
+
+/** The path of a request target (`/a/b?x=1` → `/a/b`), without building a URL object per request. */
+function pathOf(target: string): string {
+  const end = target.search(/[?#]/)
+  const path = end < 0 ? target : target.slice(0, end)
+  // An absolute-form target (`http://host/a`) is legal HTTP, if rare.
+  return path.startsWith('/') ? path : new URL(path, 'http://target.invalid').pathname
+}
+
+/** The decoded segments of a path; a malformed %-escape is the client's error, never a crash of the server. */
+function segmentsOf(path: string): string[] {
+  try {
+    return path.split('/').filter((p) => p !== '').map((p) => (p.includes('%') ? decodeURIComponent(p) : p))
+  } catch {
+    throw new ProtocolHttpError(400, 'bad_request', `the path ${JSON.stringify(path.slice(0, 200))} has a malformed %-escape`)
+  }
 }
 
 function notAllowed(method: string): ProtocolHttpError {

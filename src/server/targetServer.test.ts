@@ -126,6 +126,17 @@ describe('target server: endpoints and statuses', () => {
     expect((await call(url, 'POST', '/manifest', {})).status).toBe(405)
   })
 
+  it('a malformed %-escape in the path is a 400 naming it, and the server goes on serving (it used to crash the process)', async () => {
+    const url = await serve()
+    const sid = await openSession(url)
+    const bad = await call(url, 'POST', `/sessions/${sid}/runs/%E0%A4%A/responses`, { call_id: 'c1', response: { type: 'ControllableNoInjection', declined_by: 'scope' } })
+    expect([bad.status, bad.json.error.code]).toEqual([400, 'bad_request'])
+    expect(bad.json.error.message).toContain('malformed %-escape')
+    // Escapes that decode stay decoded: an encoded session id still finds its session.
+    expect((await call(url, 'POST', `/sessions/${encodeURIComponent(sid)}/reset?x=1`, {})).status).toBe(204)
+    expect((await call(url, 'GET', '/manifest')).status).toBe(200)
+  })
+
   it('DELETE answers 204, also for unknown sessions; then every path of it is 404 unknown_session', async () => {
     const url = await serve()
     const sid = await openSession(url)

@@ -45,6 +45,26 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
   })
 }
 
+/**
+ * Calls `fn` with the signal's reason when it aborts (at once if it has);
+ * returns the way to stop listening. Shares the signal's one listener with
+ * `abortable`, so a request per step does not add and remove an EventTarget
+ * listener each time.
+ */
+export function whenAborted(signal: AbortSignal, fn: (reason: unknown) => void): () => void {
+  if (signal.aborted) {
+    fn(signal.reason)
+    return noop
+  }
+  const pending = pendingOn(signal)
+  const once = (reason: unknown) => {
+    pending.delete(once)
+    fn(reason)
+  }
+  pending.add(once)
+  return () => { pending.delete(once) }
+}
+
 /** Throws the signal's reason once it has aborted: the check between the steps of abandoned work. */
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason
