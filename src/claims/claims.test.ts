@@ -84,4 +84,19 @@ describe('evaluators', () => {
     const miss = await makeEvaluator({ type: 'trajectory_match', observable: 'reply', pattern: '^SECRET$', flags: '' }, {})('g', trajectory(items), target)
     expect(miss.success).toBe(false)
   })
+
+  it('a claim\'s catastrophic pattern cannot hang a run: it runs on the linear-time engine', async () => {
+    const target: Target = new ChatbotTarget()
+    const reply = { ...target.getObservables()[0].observable, name: 'reply' }
+    const items = [observableEvent(reply, `${'a'.repeat(50_000)}!`)]
+    const file = parseClaimFile(JSON.stringify({ name: 'redos', tasks: [{ goal: 'g', evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '(a+)+$' } }] }), 'redos.json')
+    const [task] = [...claimFromFile(file)]
+    expect((await task.evaluate(trajectory(items), target)).success).toBe(false)
+  })
+
+  it('a pattern only a backtracking engine can run is refused when the file is read, naming the field', () => {
+    const read = () => parseClaimFile(JSON.stringify({ name: 'x', tasks: [{ goal: 'g', evaluator: { type: 'query_match', query: 'q', pattern: 'code(?=\\d)' } }] }), 'c.json')
+    expect(read).toThrow(ClaimFileError)
+    expect(read).toThrow(/^c\.json: not a claim file: tasks\[0\]\.evaluator\.pattern: not supported by the linear-time engine \(RE2\)/)
+  })
 })

@@ -5,6 +5,7 @@
 import {
   evaluationResult, score, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
 } from '../core/engine'
+import { userPattern } from '../core/patterns'
 import { contentText } from './contentText'
 import { evaluationFromJson } from './evaluationJson'
 import { judgeRun } from './llmJudge'
@@ -26,12 +27,15 @@ function preview(text: string): string {
 
 export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn {
   switch (spec.type) {
-    case 'query_match':
+    case 'query_match': {
+      // Compiled once per evaluator, on the linear-time engine: a claim's pattern cannot hang a run.
+      const pattern = userPattern(spec.pattern, spec.flags)
       return async (_goal, _trajectory, target) => {
         const answer = await target.query(spec.query, spec.params)
-        const hit = new RegExp(spec.pattern, spec.flags).test(answer)
+        const hit = pattern.test(answer)
         return verdict(hit, `query ${spec.query} ${hit ? 'matched' : 'did not match'} /${spec.pattern}/${spec.flags}: ${preview(answer)}`)
       }
+    }
     case 'query_evaluation':
       return async (_goal, _trajectory, target) => {
         const answer = await target.query(spec.query, spec.params)
@@ -41,16 +45,17 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
           throw new Error(`query_evaluation ${spec.query}: ${(e as Error).message}`, { cause: e })
         }
       }
-    case 'trajectory_match':
+    case 'trajectory_match': {
+      const pattern = userPattern(spec.pattern, spec.flags)
       return async (_goal, trajectory) => {
-        const regex = new RegExp(spec.pattern, spec.flags)
         const seen = trajectory.snapshot().filter((i): i is Extract<TrajectoryItem, { type: 'ObservableEvent' }> =>
           i.type === 'ObservableEvent' && i.observable.name === spec.observable)
-        const hit = seen.find((i) => regex.test(contentText(i.content)))
+        const hit = seen.find((i) => pattern.test(contentText(i.content)))
         return verdict(hit !== undefined, hit
           ? `observable ${spec.observable} matched /${spec.pattern}/${spec.flags}: ${preview(contentText(hit.content))}`
           : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`)
       }
+    }
     case 'llm_judge': {
       if (!deps.judge) throw new Error('llm_judge needs a judge model (none was configured)')
       let client: LLMClient | null = null

@@ -4,19 +4,18 @@
  * (`tasks[2].evaluator.pattern: ...`) before anything runs.
  */
 import { z } from 'zod'
+import { PatternError, userPattern } from '../core/patterns'
 
-const FLAGS = /^[dgimsuvy]*$/
-
-/** A regex source and its flags, checked to compile (the flags' own errors are named on `flags`). */
+/**
+ * A regex source and its flags, checked to compile on the linear-time engine
+ * the evaluators run it on (the flags' own errors are named on `flags`).
+ */
 function withValidRegex<T extends { pattern: string; flags: string }>(value: T, ctx: z.RefinementCtx): void {
-  if (!FLAGS.test(value.flags) || new Set(value.flags).size !== value.flags.length) {
-    ctx.addIssue({ code: 'custom', path: ['flags'], message: `"${value.flags}" is not a set of JavaScript regex flags (dgimsuvy)` })
-    return
-  }
   try {
-    new RegExp(value.pattern, value.flags)
+    userPattern(value.pattern, value.flags)
   } catch (e) {
-    ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression (${(e as Error).message})` })
+    if (!(e instanceof PatternError)) throw e
+    ctx.addIssue({ code: 'custom', path: [e.field], message: e.message })
   }
 }
 

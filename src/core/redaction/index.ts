@@ -1,4 +1,4 @@
-export { BUILTIN_RULES, compileRule, userRule, type RedactionRule, type RuleProblem } from './rules'
+export { BUILTIN_RULES, compileRule, isRuleProblem, userRule, type RedactionRule, type RuleProblem } from './rules'
 export {
   compileRules, findMatches, redactText, redactValue, previewRedaction, stringsOf, maskFor,
   type CompiledRules, type RedactionMatch, type PreviewEntry, type RedactionPreview,

@@ -34,6 +34,14 @@ describe('user rules', () => {
     expect(c.problems.map((p) => p.rule.id)).toEqual(['bad'])
     expect(c.rules.map((r) => r.rule.id)).toEqual(['ok'])
   })
+  it('a user rule runs on the linear-time engine: a catastrophic one cannot hang an export, lookaround is refused', () => {
+    const c = compileRules([userRule('evil', '(a+)+$'), userRule('ok', 'tok_\\w+')])
+    expect(redactText(`${'a'.repeat(50_000)}! tok_123`, c).matches.map((m) => m.ruleId)).toEqual(['ok'])
+    expect(compileRule({ pattern: 'x(?=y)', flags: 'g' })).toMatchObject({ code: 'invalid', message: expect.stringMatching(/^Not supported by the linear-time engine/) })
+    // A stored rule that claims a built-in's id with another pattern runs as a user's rule.
+    const forged = { ...BUILTIN_RULES[0], pattern: '(a+)+$' }
+    expect(redactText(`${'a'.repeat(50_000)}!`, compileRules([forged])).matches).toEqual([])
+  })
   it('merges overlapping matches into one mask', () => {
     const c = compileRules([userRule('a', 'abc'), userRule('b', 'bcd')])
     expect(redactText('xabcdx', c).text).toBe('x[redacted:a]x')

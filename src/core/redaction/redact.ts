@@ -1,4 +1,5 @@
-import { compileRule, type RedactionRule } from './rules'
+import type { TextPattern } from '../patterns'
+import { compileRule, isRuleProblem, type RedactionRule } from './rules'
 
 export interface RedactionMatch {
   readonly ruleId: string
@@ -8,18 +9,18 @@ export interface RedactionMatch {
 }
 
 export interface CompiledRules {
-  readonly rules: ReadonlyArray<{ rule: RedactionRule; re: RegExp }>
+  readonly rules: ReadonlyArray<{ rule: RedactionRule; pattern: TextPattern }>
   /** Rules that could not be compiled, with the reason; they are skipped. */
   readonly problems: ReadonlyArray<{ rule: RedactionRule; message: string }>
 }
 
 export function compileRules(rules: readonly RedactionRule[]): CompiledRules {
-  const ok: Array<{ rule: RedactionRule; re: RegExp }> = []
+  const ok: Array<{ rule: RedactionRule; pattern: TextPattern }> = []
   const problems: Array<{ rule: RedactionRule; message: string }> = []
   for (const rule of rules) {
-    const re = compileRule(rule)
-    if (re instanceof RegExp) ok.push({ rule, re })
-    else problems.push({ rule, message: re.message })
+    const compiled = compileRule(rule)
+    if (isRuleProblem(compiled)) problems.push({ rule, message: compiled.message })
+    else ok.push({ rule, pattern: compiled })
   }
   return { rules: ok, problems }
 }
@@ -29,16 +30,12 @@ export const maskFor = (ruleId: string) => `[redacted:${ruleId}]`
 /** Every span to mask, earliest first, overlaps merged (the first rule to claim a span keeps it). */
 export function findMatches(text: string, compiled: CompiledRules): RedactionMatch[] {
   const found: RedactionMatch[] = []
-  for (const { rule, re } of compiled.rules) {
-    re.lastIndex = 0
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      if (m[0].length === 0) {
-        re.lastIndex++
-        continue
-      }
-      const secret = m.groups?.secret
-      const start = secret !== undefined ? m.index + m[0].lastIndexOf(secret) : m.index
-      const end = secret !== undefined ? start + secret.length : m.index + m[0].length
+  for (const { rule, pattern } of compiled.rules) {
+    for (const m of pattern.matchAll(text)) {
+      if (m.text.length === 0) continue
+      const secret = m.groups.secret
+      const start = secret !== undefined ? m.index + m.text.lastIndexOf(secret) : m.index
+      const end = secret !== undefined ? start + secret.length : m.index + m.text.length
       found.push({ ruleId: rule.id, start, end })
     }
   }

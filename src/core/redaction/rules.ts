@@ -1,8 +1,12 @@
 /**
  * Redaction rules for exports. A rule is a regular expression; when it has a
  * named group `secret`, only that group is masked (so "Bearer " stays
- * readable), else the whole match is.
+ * readable), else the whole match is. A user's rule runs on the linear-time
+ * engine (core/patterns), so a rule cannot hang an export; the built-in
+ * rules, written here, run on JavaScript's.
  */
+import { PatternError, trustedPattern, userPattern, type TextPattern } from '../patterns'
+
 export interface RedactionRule {
   readonly id: string
   readonly label: string
@@ -28,20 +32,30 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
 
 export type RuleProblem = { readonly code: 'empty' | 'invalid' | 'matches_empty'; readonly message: string }
 
-/** Compiles a user's rule, or says why it cannot be used. */
-export function compileRule(rule: Pick<RedactionRule, 'pattern' | 'flags'>): RegExp | RuleProblem {
+/** A built-in rule exactly as shipped (a stored rule that only claims to be one runs as a user's). */
+function isShippedRule(rule: Pick<RedactionRule, 'pattern' | 'flags'> & { id?: string }): boolean {
+  return BUILTIN_RULES.some((b) => b.id === rule.id && b.pattern === rule.pattern && b.flags === rule.flags)
+}
+
+export function isRuleProblem(compiled: TextPattern | RuleProblem): compiled is RuleProblem {
+  return 'code' in compiled
+}
+
+/** Compiles a rule, or says why it cannot be used. */
+export function compileRule(rule: Pick<RedactionRule, 'pattern' | 'flags'> & { id?: string }): TextPattern | RuleProblem {
   if (rule.pattern.trim() === '') return { code: 'empty', message: 'The pattern is empty.' }
-  let re: RegExp
+  let pattern: TextPattern
   try {
-    re = new RegExp(rule.pattern, rule.flags.includes('g') ? rule.flags : `${rule.flags}g`)
+    pattern = isShippedRule(rule) ? trustedPattern(new RegExp(rule.pattern, rule.flags)) : userPattern(rule.pattern, rule.flags)
   } catch (e) {
-    return { code: 'invalid', message: `Not a valid regular expression: ${(e as Error).message}` }
+    const reason = e instanceof PatternError ? e.message : `not a valid regular expression (${(e as Error).message})`
+    return { code: 'invalid', message: `${reason[0].toUpperCase()}${reason.slice(1)}.` }
   }
   // A pattern that matches nothing-at-all would mask every gap between characters.
-  if (new RegExp(re.source, re.flags.replace('g', '')).test('') ) {
+  if (pattern.test('')) {
     return { code: 'matches_empty', message: 'The pattern matches the empty string; it would mask nothing useful.' }
   }
-  return re
+  return pattern
 }
 
 export function userRule(id: string, pattern: string, flags = 'g'): RedactionRule {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { DEFAULT_FINDING_OPTIONS, type StepAnnotation } from '../../../core/finding'
-import { BUILTIN_RULES, compileRule, maskFor, userRule, type RedactionRule } from '../../../core/redaction'
+import { BUILTIN_RULES, compileRule, isRuleProblem, maskFor, userRule, type RedactionRule } from '../../../core/redaction'
 import type { RunRef } from '../paths'
 import type { RunReplayState } from '../viewer/useRunReplay'
 import { exportFileName, findingOf, planExport } from './exportFinding'
@@ -36,7 +36,7 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
 
   const addRule = () => {
     const compiled = compileRule({ pattern, flags: 'g' })
-    if (!(compiled instanceof RegExp)) {
+    if (isRuleProblem(compiled)) {
       setPatternError(compiled.message)
       return
     }

@@ -1,0 +1,1 @@
+export { PatternError, trustedPattern, userPattern, type PatternMatch, type TextPattern } from './userPattern'

@@ -1,0 +1,104 @@
+/**
+ * Regular expressions written by users (claim files' evaluators, redaction
+ * rules) run on RE2 (re2js, a pure JavaScript port), which matches in time
+ * linear in the text: no pattern, however it nests its repeats, can hang the
+ * app or the CLI, as `(a+)+$` on a long observation hangs JavaScript's
+ * backtracking engine. The price is RE2's syntax: no lookahead, lookbehind or
+ * backreference (refused with the engine's reason when the pattern is read);
+ * `\s` and `\w` are ASCII, and `.` and multiline `^`/`$` know only `\n` as a
+ * line end. JavaScript flags map onto RE2's: i, m, s; g, u and d change
+ * nothing here; y and v are refused.
+ */
+import { RE2JS, RE2JSException } from 're2js'
+
+export interface PatternMatch {
+  /** Offset in the text, in UTF-16 code units (as String.prototype.slice counts). */
+  readonly index: number
+  readonly text: string
+  /** Named groups; a group that took no part is undefined. */
+  readonly groups: Readonly<Record<string, string | undefined>>
+}
+
+/** A compiled pattern: a test and every non-overlapping match, left to right. */
+export interface TextPattern {
+  readonly source: string
+  readonly flags: string
+  test(text: string): boolean
+  matchAll(text: string): Iterable<PatternMatch>
+}
+
+/** A pattern the linear-time engine will not take, with the reason and which part (`pattern` or `flags`) is wrong. */
+export class PatternError extends Error {
+  readonly field: 'pattern' | 'flags'
+  constructor(field: 'pattern' | 'flags', message: string) {
+    super(message)
+    this.name = 'PatternError'
+    this.field = field
+  }
+}
+
+const FLAG_BITS: Readonly<Record<string, number>> = {
+  i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, g: 0, u: 0, d: 0,
+}
+
+function flagBits(flags: string): number {
+  let bits = 0
+  const seen = new Set<string>()
+  for (const f of flags) {
+    if (seen.has(f)) throw new PatternError('flags', `"${flags}" repeats the flag ${f}`)
+    seen.add(f)
+    if (f === 'y' || f === 'v') {
+      throw new PatternError('flags', `the flag ${f} is not supported by the linear-time engine (use i, m, s; g, u and d are accepted)`)
+    }
+    const bit = FLAG_BITS[f]
+    if (bit === undefined) throw new PatternError('flags', `"${flags}" is not a set of regular expression flags (i, m, s, g, u, d)`)
+    bits |= bit
+  }
+  return bits
+}
+
+/** Compiles a user's pattern for RE2, or throws a PatternError saying why it cannot run there. */
+export function userPattern(source: string, flags = ''): TextPattern {
+  const bits = flagBits(flags)
+  let re: RE2JS
+  try {
+    // JavaScript spellings RE2 writes differently ((?<name>…), \u{…}) are translated first.
+    re = RE2JS.compile(RE2JS.translateRegExp(source), bits)
+  } catch (e) {
+    // JavaScript's own verdict first: only compiled, never run, so it costs nothing to ask.
+    try {
+      new RegExp(source, flags)
+    } catch (jsError) {
+      throw new PatternError('pattern', `not a valid regular expression (${(jsError as Error).message})`)
+    }
+    const reason = e instanceof RE2JSException ? e.message.replace(/^error parsing regexp: /, '') : String(e)
+    throw new PatternError('pattern', `not supported by the linear-time engine (RE2) that runs it: ${reason} (lookaround and backreferences cannot run in linear time)`)
+  }
+  return {
+    source,
+    flags,
+    test: (text) => re.test(text),
+    *matchAll(text) {
+      for (const m of re.matchAll(text)) {
+        yield { index: m.index ?? 0, text: m[0], groups: m.groups ?? {} }
+      }
+    },
+  }
+}
+
+/**
+ * One of redscope's own patterns, written and reviewed here (not a user's):
+ * JavaScript's engine, which is faster on large exports.
+ */
+export function trustedPattern(re: RegExp): TextPattern {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`)
+  const single = new RegExp(re.source, re.flags.replace('g', ''))
+  return {
+    source: re.source,
+    flags: re.flags,
+    test: (text) => single.test(text),
+    *matchAll(text) {
+      for (const m of text.matchAll(global)) yield { index: m.index ?? 0, text: m[0], groups: m.groups ?? {} }
+    },
+  }
+}
