@@ -34,7 +34,7 @@ describe('claim table', () => {
       'tasks.0.goal': 'must describe the attack goal',
       'tasks.0.config': 'line 2: expected name=value',
       'tasks.0.evaluator.pattern': expect.stringMatching(/^not a valid regular expression/),
-      'tasks.1.evaluator.flags': expect.stringMatching(/is not a set of JavaScript regex flags/),
+      'tasks.1.evaluator.flags': expect.stringMatching(/is not a set of regular expression flags/),
       'tasks.2.evaluator.params': 'line 1: expected name=value',
     })
   })
