@@ -27,8 +27,8 @@ from superred.core.controller import Controller, TargetFactory
 from redscope_bridge.testing import fake_llm
 
 
-async def write_tree(out: Path, max_runs: int) -> str:
-    """Runs the quick start into *out*; returns the experiment's folder name."""
+async def write_tree(out: Path, max_runs: int) -> None:
+    """Runs the quick start into *out*."""
     llm = await fake_llm.start(0)
     try:
         factory = TargetFactory(
@@ -53,8 +53,6 @@ async def write_tree(out: Path, max_runs: int) -> str:
         await controller.run()
     finally:
         await llm.close()
-    [exp] = [d.name for d in out.iterdir() if d.is_dir()]
-    return exp
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,7 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--max-runs", type=int, default=3)
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    print(asyncio.run(write_tree(args.out, args.max_runs)), flush=True)
+    asyncio.run(write_tree(args.out, args.max_runs))
+    [exp] = [d.name for d in args.out.iterdir() if d.is_dir()]
+    print(exp, flush=True)
     return 0
 
 
