@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test'
 // Ports are configurable so that two checkouts can run e2e side by side.
 const appPort = Number(process.env.E2E_APP_PORT ?? 4173)
 const outDir = `node_modules/.cache/e2e-dist-${appPort}`
+// Specs spawn `redscope serve-target`: the demo targets' think time (a pace for people watching) is zero in tests.
+process.env.REDSCOPE_THINK_MS ??= '0'
 
 export default defineConfig({
   testDir: './e2e',
@@ -36,6 +38,8 @@ export default defineConfig({
       url: `http://127.0.0.1:${appPort}`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
+      // The demo targets served beside the app answer at once in tests (their think time is for people watching).
+      env: { REDSCOPE_THINK_MS: '0' },
     },
   ],
 })

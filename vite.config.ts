@@ -65,5 +65,7 @@ export default defineConfig({
     // Some tests spawn bin/redscope.mjs: it must run this checkout's code.
     globalSetup: ['./scripts/ensureCliBuilt.mjs'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // The demo targets' think time is a pace for people: tests (and the CLIs they spawn) run at full speed.
+    env: { REDSCOPE_THINK_MS: '0' },
   },
 })

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Hermetic by default: fresh servers for e2e, no .only left in a spec.
 export CI="${CI:-true}" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# The demo targets' think time (a pace for people watching a demo) is zero in tests: nothing waits on it.
+export REDSCOPE_THINK_MS=0
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   echo "Installing Debian's chromium for the e2e tests..."

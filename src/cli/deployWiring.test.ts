@@ -105,6 +105,8 @@ describe('the Kubernetes Indexed Job', () => {
     expect(server.args![0]).toBe('serve-target')
     const served = parseCommandLine(serveTarget, server.args!.slice(1))
     expect(served.options.port).toBe(String(port))
+    // A sweep's target answers at once: the demo's think time is for people watching.
+    expect(served.options['think-ms']).toBe('0')
     for (const url of targets) {
       const req = { headers: { host: new URL(url).host } } as unknown as IncomingMessage
       expect(hostAllowed(req, served.options['allow-host']!), url).toBe(true)

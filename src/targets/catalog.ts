@@ -12,6 +12,7 @@ import { ASSISTANT_FOREST } from './assistant/forest'
 import { assistantSurfaces } from './assistant/surfaces'
 import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
 import type { ReferenceTargetName } from './names'
+import { withThinkTime } from './thinkTime'
 
 export { REFERENCE_TARGET_NAMES, isReferenceTargetName, type ReferenceTargetName } from './names'
 
@@ -58,11 +59,17 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
   },
 }
 
-/** Server options for a reference target; `extra` adds a token, origins, timeouts... */
-export function referenceTargetOptions(name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}): TargetServerOptions {
+/**
+ * Server options for a reference target; `extra` adds a token, origins, timeouts...
+ * `thinkMs` is the pause before each step (thinkTime.ts): zero unless the caller serves people.
+ */
+export function referenceTargetOptions(
+  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0,
+): TargetServerOptions {
   const t = REFERENCE_TARGETS[name]
+  const make = t.factory()
   return {
-    create: t.factory(),
+    create: thinkMs > 0 ? () => withThinkTime(make(), thinkMs) : make,
     name: t.name,
     description: t.description,
     tagDescriptions: Object.fromEntries(t.forest.tags.map((tag) => [tag.name, tag.description])),

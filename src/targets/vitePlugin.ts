@@ -6,6 +6,7 @@
  */
 import { createTargetHandler, type HostPolicy, type TargetHandler } from '../server'
 import { REFERENCE_TARGET_NAMES, referenceTargetOptions } from './catalog'
+import { thinkMsFromEnv } from './thinkTime'
 
 export const DEMO_TARGETS_PREFIX = '/targets'
 
@@ -19,9 +20,10 @@ export interface MountableServer {
  * `allowedHosts` is Vite's own setting for that server: in dev, plugin
  * middlewares run before Vite's host check, so the targets apply it themselves.
  */
-export function mountDemoTargets(server: MountableServer, allowedHosts: HostPolicy = []): void {
+export function mountDemoTargets(server: MountableServer, allowedHosts: HostPolicy = [], thinkMs = thinkMsFromEnv()): void {
   for (const name of REFERENCE_TARGET_NAMES) {
-    const handler = createTargetHandler(referenceTargetOptions(name, { allowedHosts }))
+    // A demo pace by default (REDSCOPE_THINK_MS, 0 in tests), so that the run console's live view can be watched.
+    const handler = createTargetHandler(referenceTargetOptions(name, { allowedHosts }, thinkMs))
     server.middlewares.use(`${DEMO_TARGETS_PREFIX}/${name}`, handler)
     server.httpServer?.once('close', () => void handler.close())
   }

@@ -4,11 +4,19 @@
  * REDSCOPE_TARGET_TOKEN) is never printed.
  */
 import { createTargetServer, isLoopbackHostname } from '../../server'
-import { isReferenceTargetName, REFERENCE_TARGET_NAMES, referenceTargetOptions } from '../../targets'
+import { isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, thinkMsFromEnv } from '../../targets'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_TARGET_PORT, type serveTargetOptions } from '../definitions/serveTarget'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
 import { numberFlag } from '../runSetup'
+
+function thinkTime(flag: string | undefined): number {
+  try {
+    return flag === undefined ? thinkMsFromEnv() : parseThinkMs(flag, '--think-ms')
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+}
 
 export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOptions>, io: CliIo): Promise<number> {
   const name = args.positionals[0]
@@ -19,6 +27,7 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
   const token = options.token ?? (process.env.REDSCOPE_TARGET_TOKEN || undefined)
   const concurrency = numberFlag('concurrency', options.concurrency, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1')
   const host = options.host ?? '127.0.0.1'
+  const thinkMs = thinkTime(options['think-ms'])
   // Beyond loopback, anyone who can reach the port could drive the target: a token is the price of listening there.
   if (!isLoopbackHostname(host) && host !== '::1' && !token) {
     throw new UsageError(`--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_TARGET_TOKEN), which clients send as a bearer token`)
@@ -32,7 +41,7 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
     // Loopback origins by default; --allow-origin replaces them with exactly the ones given.
     ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
-  }))
+  }, thinkMs))
   let running
   try {
     running = await server.listen(port ?? DEFAULT_TARGET_PORT, host)
@@ -40,7 +49,7 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     const code = (e as NodeJS.ErrnoException).code
     throw new UsageError(`cannot listen on ${host}:${port ?? DEFAULT_TARGET_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
   }
-  io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}; Ctrl-C to stop\n`)
+  io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}${thinkMs > 0 ? `, ${thinkMs} ms think time per step` : ''}; Ctrl-C to stop\n`)
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop)
