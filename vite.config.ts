@@ -1,27 +1,18 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite'
 import react from '@vitejs/plugin-react'
+import { fileURLToPath } from 'node:url'
+import { buildStampPlugin, filesUnder } from './scripts/buildStamp.mjs'
+import { CONTENT_SECURITY_POLICY } from './src/server-app/contentSecurityPolicy.ts'
+
+// The policy lives beside the app server, which also sends it as a header (src/server-app).
+export { CONTENT_SECURITY_POLICY }
 
 /**
- * The built app runs no inline script at all: whatever a payload, a model or
- * an imported file smuggles into the DOM cannot execute. Targets and LLM
- * endpoints live at addresses the user types in, so connect-src stays open.
- * Build only: the dev server's hot-reload preamble is an inline script.
+ * The policy as a <meta> in the built index.html, so that the build keeps it
+ * on any static server. Build only: the dev server's hot-reload preamble is
+ * an inline script.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // React Flow and the viewer position elements with style attributes.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  'connect-src * data: blob:',
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ')
-
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'redscope-csp',
@@ -34,7 +25,8 @@ function contentSecurityPolicy(): Plugin {
 
 /**
  * The reference targets at /targets/<name>/ in dev and preview, so that
- * `npm start` serves a keyless demo target beside the app. Loaded with tsx
+ * `npm run dev` serves a keyless demo target beside the app (the production
+ * server of `npm start` mounts the same handlers itself). Loaded with tsx
  * when a server starts rather than imported: Vite bundles a config's static
  * imports and would print, at every start, a warning for each extensionless
  * import down through the engine.
@@ -55,8 +47,26 @@ function demoTargets(): Plugin {
   }
 }
 
+const root = fileURLToPath(new URL('.', import.meta.url)).replace(/[\\/]$/, '')
+
+/**
+ * The app build remembers its inputs (dist/build-inputs.json), so that
+ * `redscope view` and `npm start` rebuild a dist/ older than its sources
+ * instead of serving old code (see scripts/buildApp.mjs).
+ */
+const appBuildStamp = () => buildStampPlugin({
+  root,
+  stampFile: 'build-inputs.json',
+  extraInputs: () => [
+    'index.html', 'vite.config.ts', 'package-lock.json', 'src/server-app/contentSecurityPolicy.ts',
+    ...filesUnder(root, 'public'),
+    // Stylesheets are not chunk modules: listed here so that a change of one also rebuilds.
+    ...filesUnder(root, 'src').filter((f) => f.endsWith('.css')),
+  ],
+})
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy(), demoTargets()],
+  plugins: [react(), contentSecurityPolicy(), demoTargets(), appBuildStamp()],
   server: { host: '127.0.0.1' },
   test: {
     environment: 'jsdom',

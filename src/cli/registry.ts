@@ -11,6 +11,7 @@ import { merge } from './definitions/merge'
 import { run } from './definitions/run'
 import { serveTarget } from './definitions/serveTarget'
 import { sweep } from './definitions/sweep'
+import { view } from './definitions/view'
 
 // Each definition is typed by its own options; the registry only needs what they share.
 const erase = <O extends OptionsSpec>(c: CommandDefinition<O>) => c as unknown as CommandDefinition
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   erase(merge),
   erase(serveTarget),
   erase(results),
+  erase(view),
 ]
 
 export function findCommand(name: string): CommandDefinition | undefined {

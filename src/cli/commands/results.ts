@@ -5,7 +5,9 @@
  */
 import { stat } from 'node:fs/promises'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, type Storage } from '../../core/results'
+import {
+  listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, type ExperimentRecord, type Storage, type TaskRecord,
+} from '../../core/results'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../core/sweep'
 import type { CommandArgs } from '../command'
 import type { resultsOptions } from '../definitions/results'
@@ -26,11 +28,31 @@ async function summarise(storage: Storage, dir: string) {
       task_cost_cap_usd: e.task_cost_cap_usd, task_time_cap_s: e.task_time_cap_s, include_feedback: e.include_feedback,
     },
     summary: result?.summary ?? manifest.summary,
-    tasks: tasks.map(({ task }) => ({
-      index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
-      best_score: task.best_score.value, success: task.success,
-    })),
+    tasks: taskRows(manifest.tasks, tasks),
   }
+}
+
+/**
+ * Every task the manifest lists, skipped ones included (they have no folder,
+ * so no task.json), with task.json's figures where it exists; a task folder
+ * the manifest does not list yet (a writer between the two files) is kept too.
+ */
+function taskRows(listed: ExperimentRecord['manifest']['tasks'], written: TaskRecord[]) {
+  const byIndex = new Map(written.map((t) => [t.task.index, t.task]))
+  const rows = listed.map((m) => {
+    const task = byIndex.get(m.index)
+    byIndex.delete(m.index)
+    return task
+      ? { index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
+          best_score: task.best_score.value, success: task.success, dir: m.dir }
+      : { index: m.index, goal: m.goal, status: m.status, stop_reason: m.stop_reason, n_runs: m.n_runs,
+          best_score: m.best_score, success: m.success, dir: m.dir }
+  })
+  for (const task of byIndex.values()) {
+    rows.push({ index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
+      best_score: task.best_score.value, success: task.success, dir: null })
+  }
+  return rows.sort((a, b) => a.index - b.index)
 }
 
 /** What a tree's sweep.json says, and how much of it the tree holds finished. */

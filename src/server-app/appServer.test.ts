@@ -1,0 +1,133 @@
+// @vitest-environment node
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startAppServer, type RunningAppServer } from './appServer'
+import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy'
+
+let base: string
+let servers: RunningAppServer[] = []
+
+/** A GET as sent on the wire: fetch would normalise `..` away before the server ever saw it. */
+function raw(url: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const u = new URL(url)
+    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (body += c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'redscope-app-')))
+  mkdirSync(join(base, 'dist', 'assets'), { recursive: true })
+  writeFileSync(join(base, 'dist', 'index.html'), '<!doctype html><title>redscope</title>')
+  writeFileSync(join(base, 'dist', 'assets', 'index-abc.js'), 'console.log(1)')
+  mkdirSync(join(base, 'results', 'exp-1', 'tasks'), { recursive: true })
+  writeFileSync(join(base, 'results', 'experiments.json'), '{"schema_version":5,"experiments":[]}')
+  writeFileSync(join(base, 'results', 'exp-1', 'manifest.json'), '{}')
+  writeFileSync(join(base, 'results', '.env'), 'OPENAI_API_KEY=sk-secret')
+  writeFileSync(join(base, 'secret.txt'), 'outside the folder')
+  symlinkSync(join(base, 'secret.txt'), join(base, 'results', 'escape.json'))
+  symlinkSync(base, join(base, 'results', 'up'))
+})
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()))
+  servers = []
+  rmSync(base, { recursive: true, force: true })
+})
+
+async function serve(extra: Partial<Parameters<typeof startAppServer>[0]> = {}, host?: string) {
+  const s = await startAppServer({ appDir: join(base, 'dist'), resultsDir: join(base, 'results'), ...extra }, 0, host)
+  servers.push(s)
+  return s.url
+}
+
+describe('the app server', () => {
+  it('sends the content security policy as a header, frame-ancestors included', async () => {
+    const url = await serve()
+    const r = await raw(url, '/')
+    expect(r.status).toBe(200)
+    expect(r.body).toContain('<title>redscope</title>')
+    expect(r.headers['content-security-policy']).toBe(`${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`)
+    expect(r.headers['x-content-type-options']).toBe('nosniff')
+  })
+
+  it('answers page addresses with the app, missing assets with 404', async () => {
+    const url = await serve()
+    expect((await raw(url, '/results/exp-1/00001__goal/1/3?src=served')).body).toContain('<title>redscope</title>')
+    expect((await raw(url, '/assets/index-abc.js')).headers['cache-control']).toContain('immutable')
+    expect((await raw(url, '/assets/missing.js')).status).toBe(404)
+  })
+
+  it('serves the results folder read-only: its name, listings without dot-files or links out, files', async () => {
+    const url = await serve()
+    expect(JSON.parse((await raw(url, '/api/results')).body)).toEqual({ label: 'results' })
+    const list = JSON.parse((await raw(url, '/api/results/list/')).body)
+    expect(list.entries).toEqual([{ name: 'exp-1', kind: 'dir' }, { name: 'experiments.json', kind: 'file' }])
+    const file = await raw(url, '/api/results/files/exp-1/manifest.json')
+    expect(file.status).toBe(200)
+    expect(file.headers['cache-control']).toBe('no-store')
+    expect(file.headers['content-security-policy']).toContain('sandbox')
+    expect((await raw(url, '/api/results/files/exp-1/manifest.json', {}, 'PUT')).status).toBe(405)
+    expect((await raw(url, '/api/results/files/exp-1/absent.json')).status).toBe(404)
+  })
+
+  it.each([
+    '/api/results/files/../secret.txt', '/api/results/files/%2e%2e/secret.txt', '/api/results/files/..%2fsecret.txt',
+    '/api/results/files/escape.json', '/api/results/files/up/secret.txt', '/api/results/list/up', '/api/results/list/..',
+    '/../secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt',
+  ])('refuses %s (403, and never the file)', async (path) => {
+    const url = await serve()
+    const r = await raw(url, path)
+    expect(r.status).toBe(403)
+    expect(r.body).not.toContain('outside the folder')
+  })
+
+  it('hides dot-files (404, like a missing file)', async () => {
+    const url = await serve()
+    const r = await raw(url, '/api/results/files/.env')
+    expect(r.status).toBe(404)
+    expect(r.body).not.toContain('sk-secret')
+    expect((await raw(url, '/.env')).status).toBe(404)
+  })
+
+  it('says when no results folder is served', async () => {
+    const url = await serve({ resultsDir: undefined })
+    expect((await raw(url, '/api/results')).status).toBe(404)
+  })
+
+  it('refuses a Host it does not know (DNS rebinding)', async () => {
+    const url = await serve()
+    expect((await raw(url, '/', { Host: 'evil.example:80' })).status).toBe(403)
+    expect((await raw(url, '/', { Host: 'localhost' })).status).toBe(200)
+  })
+
+  it('will not listen beyond loopback without a token', async () => {
+    await expect(serve({}, '0.0.0.0')).rejects.toThrow(/token is required/)
+  })
+
+  it('with a token, answers nothing without it; takes it as a Basic password or a Bearer token', async () => {
+    const url = await serve({ token: 's3cret' })
+    const none = await raw(url, '/api/results/files/experiments.json')
+    expect(none.status).toBe(401)
+    expect(none.headers['www-authenticate']).toMatch(/^Basic /)
+    expect((await raw(url, '/', { Authorization: 'Bearer wrong' })).status).toBe(401)
+    expect((await raw(url, '/', { Authorization: 'Bearer s3cret' })).status).toBe(200)
+    const basic = `Basic ${Buffer.from('anyone:s3cret').toString('base64')}`
+    expect((await raw(url, '/api/results/files/experiments.json', { Authorization: basic })).status).toBe(200)
+  })
+
+  it('serves the reference targets over the protocol', async () => {
+    const url = await serve()
+    const r = await raw(url, '/targets/chatbot/manifest')
+    expect(r.status).toBe(200)
+    expect(JSON.parse(r.body).name).toBe('redscope-chatbot')
+  })
+})
