@@ -69,12 +69,22 @@ export function toForest(doc: Pick<DesignDoc, 'tags'>): Forest {
   }
 }
 
+/**
+ * The one order in which a combination lists its tags, everywhere it is shown:
+ * forest order (the order of the forest's tags, pre-order, as superred walks
+ * them). Names the forest does not know keep their given order, after the rest.
+ */
+export function inForestOrder(names: readonly string[], forest: { tags: ReadonlyArray<{ name: string }> } | null | undefined): string[] {
+  if (!forest) return [...names]
+  const rank = new Map(forest.tags.map((t, i) => [t.name, i]))
+  const at = (n: string) => rank.get(n) ?? Number.MAX_SAFE_INTEGER
+  return names.map((n, i) => ({ n, i })).sort((a, b) => at(a.n) - at(b.n) || a.i - b.i).map((x) => x.n)
+}
+
 /** Names of the granted tags of a pair, in forest order (unknown ids dropped). */
 export function pairNames(doc: Pick<DesignDoc, 'tags'>, pair: ScopePair): { scope: string[]; readOnly: string[] } {
-  const inOrder = (ids: readonly TagId[]) => {
-    const set = new Set(ids)
-    return doc.tags.filter((t) => set.has(t.id)).map((t) => t.name)
-  }
+  const names = new Map(doc.tags.map((t) => [t.id, t.name]))
+  const inOrder = (ids: readonly TagId[]) => inForestOrder(ids.flatMap((id) => (names.has(id) ? [names.get(id)!] : [])), doc)
   return { scope: inOrder(pair.scope), readOnly: inOrder(pair.readOnly) }
 }
 

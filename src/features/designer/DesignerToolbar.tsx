@@ -9,6 +9,7 @@ import { exportForestJson, exportPython, importForestFile, type ImportKind } fro
 import { Menu } from '../../components/Menu'
 import { loadTemplate, TEMPLATES } from './templates'
 import { useFitView } from './useFitView'
+import { canvasViewStore, useCanvasView } from '../../stores/canvasViewStore'
 import { importManifestFile } from './targetImport'
 import { TargetUrlForm } from './TargetUrlForm'
 
@@ -38,6 +39,8 @@ export function DesignerToolbar() {
   const helpOpen = useDesigner((st) => st.helpOpen)
   const flow = useReactFlow()
   const fit = useFitView()
+  const direction = useCanvasView((v) => v.direction)
+  const foldedCount = useCanvasView((v) => v.folded.size)
   const s = designerStore.getState
 
   const exportImage = async (kind: 'svg' | 'png') => {
@@ -75,6 +78,18 @@ export function DesignerToolbar() {
       <button type="button" className="btn btn--icon" onClick={() => s().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">↶</button>
       <button type="button" className="btn btn--icon" onClick={() => s().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" aria-label="Redo">↷</button>
       <button type="button" className="btn btn--icon" onClick={fit} title="Fit the forest to the view (F)" aria-label="Fit to view">⤢</button>
+      <button type="button" className="btn btn--icon" aria-pressed={direction === 'right'}
+        aria-label={direction === 'right' ? 'Layout: left to right (switch to top down)' : 'Layout: top down (switch to left to right)'}
+        title={direction === 'right'
+          ? 'Trees grow left to right: a wide forest becomes a tall one. Click for top down.'
+          : 'Trees grow top down. Click for left to right: a wide forest becomes a tall one.'}
+        onClick={() => { canvasViewStore.getState().setDirection(direction === 'right' ? 'down' : 'right'); fit() }}>
+        {direction === 'right' ? '⇥' : '⤓'}
+      </button>
+      {foldedCount > 0 ? (
+        <button type="button" className="btn btn--small" onClick={() => { canvasViewStore.getState().unfoldAll(); fit() }}
+          title="Show every folded subtree again">Unfold all</button>
+      ) : null}
       <span className="toolbar__sep" />
       <Menu label="Import">
         {Object.entries(TEMPLATES).map(([key, t]) => (

@@ -7,7 +7,8 @@ import { designerStore, useDesigner } from '../../stores/designerStore'
 import { coverageOf, selectDoc } from '../../stores/selectors'
 import { cycleAccess } from './designerActions'
 import { createNodeBuilder, type TagFlowNode } from './forestNodes'
-import { edgesFor, layoutOf } from './layoutCache'
+import { edgesFor, layoutOf, visibleTagsOf } from './layoutCache'
+import { useCanvasView } from '../../stores/canvasViewStore'
 import { TagEdge } from './TagEdge'
 import { TagNode } from './TagNode'
 import { useTagDrag } from './useTagDrag'
@@ -39,16 +40,21 @@ export function ForestCanvas() {
   const showMap = doc.tags.length > 0 && (mapWanted ?? doc.tags.length <= MINIMAP_UP_TO)
   const { drag, onNodeDragStart, onNodeDrag, onNodeDragStop } = useTagDrag()
 
-  const layout = layoutOf(doc.tags)
+  const direction = useCanvasView((s) => s.direction)
+  const folded = useCanvasView((s) => s.folded)
+  // Tags under a folded tag are left off the canvas altogether (layout, nodes and edges).
+  const visible = visibleTagsOf(doc.tags, folded)
+  const shown = useMemo(() => (visible === doc.tags ? doc : { ...doc, tags: visible }), [doc, visible])
+  const layout = layoutOf(visible, direction)
   const coverage = coverageOf(doc.tags, doc.scope, doc.readOnly)
   const selectedSet = useMemo(() => new Set(selected), [selected])
-  const edges = edgesFor(doc.tags)
+  const edges = edgesFor(visible)
   const nodes = useMemo(
     () => build({
-      doc, layout, coverage, selected: selectedSet, draggable: mode === 'design',
-      dragPositions: drag?.positions ?? null, drop: drag?.drop?.over ?? null,
+      doc: shown, layout, coverage, selected: selectedSet, draggable: mode === 'design',
+      dragPositions: drag?.positions ?? null, drop: drag?.drop?.over ?? null, direction,
     }),
-    [build, doc, layout, coverage, selectedSet, mode, drag],
+    [build, shown, layout, coverage, selectedSet, mode, drag, direction],
   )
 
   const onNodesChange = (changes: NodeChange<TagFlowNode>[]) => {
@@ -79,7 +85,7 @@ export function ForestCanvas() {
   }
 
   return (
-    <div className={`forest-canvas forest-canvas--${mode}`} aria-label="Security domain forest">
+    <div className={`forest-canvas forest-canvas--${mode} forest-canvas--${direction}`} aria-label="Security domain forest" data-direction={direction}>
       <ReactFlow
         nodes={nodes}
         edges={edges}

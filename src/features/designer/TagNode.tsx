@@ -1,10 +1,13 @@
-import { Handle, Position, type NodeProps } from '@xyflow/react'
+import { Handle, type NodeProps } from '@xyflow/react'
 import { memo } from 'react'
 import { accessIn } from '../../core/model'
 import { useDesigner } from '../../stores/designerStore'
 import { coverageFor, notesFor, tagIndex } from '../../stores/selectors'
 import { cycleAccess } from './designerActions'
-import type { TagFlowNode } from './forestNodes'
+import { HANDLE_SIDES, type TagFlowNode } from './forestNodes'
+import { descendantsOf } from './layoutCache'
+import { canvasViewStore, useCanvasView } from '../../stores/canvasViewStore'
+import { plural } from '../../lib/plural'
 import { ACCESS_LABEL, COVERAGE_LABEL } from './labels'
 import { TagNameEditor } from './TagNameEditor'
 import { TagNotes } from './TagNotes'
@@ -26,12 +29,15 @@ function TagNodeView({ id }: NodeProps<TagFlowNode>) {
   const notes = useDesigner((s) => notesFor(s.history.present, tagId))
   const editing = useDesigner((s) => s.editing === tagId)
   const mode = useDesigner((s) => s.mode)
+  const under = useDesigner((s) => descendantsOf(s.history.present.tags).get(tagId) ?? 0)
+  const sides = HANDLE_SIDES[useCanvasView((s) => s.direction)]
+  const folded = useCanvasView((s) => s.folded.has(tagId))
   if (!tag) return null
   // A covered tag shows where its coverage comes from instead of "not granted"; a click still cycles it.
   const showPill = access !== 'none' || (mode === 'scope' && via === null)
   return (
-    <div className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}`}>
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+    <div className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}${folded ? ' tag-node--folded' : ''}`}>
+      <Handle type="target" position={sides.target} isConnectable={false} />
       {editing ? <TagNameEditor id={tagId} name={tag.name} /> : <span className="tag-node__name" title={tag.name}>{tag.name}</span>}
       <span className="tag-node__description">{tag.description || (mode === 'design' ? 'no description yet' : '')}</span>
       <div className="tag-node__foot">
@@ -52,7 +58,18 @@ function TagNodeView({ id }: NodeProps<TagFlowNode>) {
         ) : null}
       </div>
       {notes.length > 0 ? <TagNotes notes={notes} /> : null}
-      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+      {under > 0 ? (
+        <button type="button" className={`tag-node__fold tag-node__fold--${sides.source} nodrag`} aria-expanded={!folded}
+          aria-label={`${folded ? 'Unfold' : 'Fold'} the ${plural(under, 'tag')} under ${tag.name}`}
+          title={folded ? `Show the ${plural(under, 'tag')} under this one` : `Fold the ${plural(under, 'tag')} under this one into it`}
+          onClick={(e) => {
+            e.stopPropagation()
+            canvasViewStore.getState().toggleFold(tagId)
+          }}>
+          {folded ? `+${under}` : '−'}
+        </button>
+      ) : null}
+      <Handle type="source" position={sides.source} isConnectable={false} />
     </div>
   )
 }

@@ -6,7 +6,7 @@
  * dropped. Tags inside the dragged subtrees are never targets.
  */
 import { subtreeIds, type DesignDoc, type TagId } from '../../core/model'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
+import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type LayoutDirection } from './forestLayout'
 
 export type DropSide = 'into' | 'before' | 'after'
 
@@ -34,7 +34,10 @@ export function tagAt(point: { x: number; y: number }, layout: Layout, exclude: 
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`
 
-export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: number; y: number }, layout: Layout): Drop {
+/** In the left-to-right layout siblings are stacked, so "beside" is above or below a tag rather than left or right of it. */
+export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: number; y: number }, layout: Layout, direction: LayoutDirection = 'down'): Drop {
+  const across = direction === 'down' ? 'x' : 'y'
+  const extent = direction === 'down' ? TAG_NODE_WIDTH : TAG_NODE_HEIGHT
   const moving = subtreeIds(doc.tags, dragged)
   const movingSet = new Set(dragged)
   const overId = tagAt(point, layout, moving)
@@ -46,7 +49,7 @@ export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: nu
   let index: number
   let side: DropSide = 'into'
   if (overId !== null) {
-    const rel = (point.x - layout.get(overId)!.x) / TAG_NODE_WIDTH
+    const rel = (point[across] - layout.get(overId)![across]) / extent
     side = rel < EDGE_ZONE ? 'before' : rel > 1 - EDGE_ZONE ? 'after' : 'into'
   }
   if (overId !== null && side === 'into') {
@@ -59,7 +62,7 @@ export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: nu
     parent = null
     index = siblingsOf(null).filter((t) => {
       const p = layout.get(t.id)
-      return p !== undefined && p.x + TAG_NODE_WIDTH / 2 < point.x
+      return p !== undefined && p[across] + extent / 2 < point[across]
     }).length
   }
   const place = `${ordinal(index + 1)} of ${siblingsOf(parent).length + dragged.length}`

@@ -1,5 +1,6 @@
 import { CHATBOT_FOREST } from '../../core/tags'
-import { layoutForest, TAG_NODE_WIDTH } from './forestLayout'
+import { AGENTDOJO_FOREST } from '../../core/tags'
+import { descendantCounts, layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH, visibleItems } from './forestLayout'
 
 describe('layoutForest', () => {
   it('keeps siblings and roots left-to-right in input order, children below parents', () => {
@@ -27,5 +28,43 @@ describe('layoutForest', () => {
       { name: 'a', parent: 'b', description: '' }, { name: 'b', parent: 'a', description: '' }, { name: 'c', parent: null, description: '' },
     ] })
     expect([...pos.keys()].sort()).toEqual(['a', 'b', 'c'])
+  })
+
+  it('left to right: depth runs along x, siblings stack down in order, and a wide forest becomes a tall one', () => {
+    const down = layoutForest(AGENTDOJO_FOREST, 'down')
+    const right = layoutForest(AGENTDOJO_FOREST, 'right')
+    const extent = (pos: Map<string, { x: number; y: number }>) => {
+      const xs = [...pos.values()].map((p) => p.x)
+      const ys = [...pos.values()].map((p) => p.y)
+      return { w: Math.max(...xs) - Math.min(...xs) + TAG_NODE_WIDTH, h: Math.max(...ys) - Math.min(...ys) + TAG_NODE_HEIGHT }
+    }
+    expect(extent(down).w).toBeGreaterThan(extent(down).h * 3)
+    expect(extent(right).h).toBeGreaterThan(extent(right).w)
+    const first = AGENTDOJO_FOREST.tags.find((t) => t.parent !== null)!
+    expect(right.get(first.name)!.x).toBeGreaterThan(right.get(first.parent!)!.x + TAG_NODE_WIDTH)
+    const roots = AGENTDOJO_FOREST.tags.filter((t) => t.parent === null).map((t) => right.get(t.name)!.y)
+    expect([...roots].sort((a, b) => a - b)).toEqual(roots)
+    // No two tags overlap in either layout.
+    for (const pos of [down, right]) {
+      const boxes = [...pos.values()]
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const apart = Math.abs(boxes[i].x - boxes[j].x) >= TAG_NODE_WIDTH || Math.abs(boxes[i].y - boxes[j].y) >= TAG_NODE_HEIGHT
+        expect(apart).toBe(true)
+      }
+    }
+  })
+
+  it('folding a tag hides every tag under it, keeps it and the rest in order, and counts what it hides', () => {
+    const items = [
+      { id: 'a', parent: null }, { id: 'b', parent: 'a' }, { id: 'c', parent: 'b' }, { id: 'd', parent: 'a' }, { id: 'e', parent: null },
+    ]
+    expect(visibleItems(items, new Set(['b'])).map((t) => t.id)).toEqual(['a', 'b', 'd', 'e'])
+    expect(visibleItems(items, new Set(['a'])).map((t) => t.id)).toEqual(['a', 'e'])
+    expect(visibleItems(items, new Set())).toBe(items)
+    expect(Object.fromEntries(descendantCounts(items))).toEqual({ a: 3, b: 1 })
+    // A parent cycle neither hangs nor hides anything it should not.
+    const cyclic = [{ id: 'x', parent: 'y' }, { id: 'y', parent: 'x' }, { id: 'z', parent: null }]
+    expect(visibleItems(cyclic, new Set(['z'])).map((t) => t.id)).toEqual(['x', 'y', 'z'])
+    expect(descendantCounts(cyclic).get('x')).toBe(1)
   })
 })

@@ -6,7 +6,7 @@
  */
 import { Position, type Edge, type Node, type NodeHandle, type XYPosition } from '@xyflow/react'
 import type { Coverage, DesignDoc, TagId } from '../../core/model'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
+import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type LayoutDirection } from './forestLayout'
 
 export type TagNodeData = { tagId: TagId }
 export type TagFlowNode = Node<TagNodeData, 'tag'>
@@ -20,6 +20,8 @@ export interface GraphInputs {
   /** Where dragged tags are right now (flow coordinates). */
   dragPositions: ReadonlyMap<string, XYPosition> | null
   drop: { id: TagId; side: 'into' | 'before' | 'after' } | null
+  /** Which way the trees grow (where edges attach); down when not given. */
+  direction?: LayoutDirection
 }
 
 /** `data-*` attributes for a node's wrapper element (React accepts any data- attribute). */
@@ -32,10 +34,22 @@ function dataAttributes(attrs: Record<`data-${string}`, string>): Node['domAttri
  * Flow otherwise mounts every node once just to measure its handles, which
  * defeats onlyRenderVisibleElements on a forest of thousands.
  */
-const HANDLES: NodeHandle[] = [
-  { type: 'target', position: Position.Top, x: TAG_NODE_WIDTH / 2 - 0.5, y: -0.5, width: 1, height: 1 },
-  { type: 'source', position: Position.Bottom, x: TAG_NODE_WIDTH / 2 - 0.5, y: TAG_NODE_HEIGHT - 0.5, width: 1, height: 1 },
-]
+const HANDLES: Record<LayoutDirection, NodeHandle[]> = {
+  down: [
+    { type: 'target', position: Position.Top, x: TAG_NODE_WIDTH / 2 - 0.5, y: -0.5, width: 1, height: 1 },
+    { type: 'source', position: Position.Bottom, x: TAG_NODE_WIDTH / 2 - 0.5, y: TAG_NODE_HEIGHT - 0.5, width: 1, height: 1 },
+  ],
+  right: [
+    { type: 'target', position: Position.Left, x: -0.5, y: TAG_NODE_HEIGHT / 2 - 0.5, width: 1, height: 1 },
+    { type: 'source', position: Position.Right, x: TAG_NODE_WIDTH - 0.5, y: TAG_NODE_HEIGHT / 2 - 0.5, width: 1, height: 1 },
+  ],
+}
+
+/** Where a tag's edges attach in each layout: in from the parent's side, out towards the children. */
+export const HANDLE_SIDES: Record<LayoutDirection, { target: Position; source: Position }> = {
+  down: { target: Position.Top, source: Position.Bottom },
+  right: { target: Position.Left, source: Position.Right },
+}
 
 interface Entry {
   x: number
@@ -46,6 +60,7 @@ interface Entry {
   selected: boolean
   draggable: boolean
   drop: string
+  direction: LayoutDirection
   node: TagFlowNode
 }
 
@@ -53,7 +68,7 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
   // Mutated in place and compared field by field: a click on a 5,000-tag forest allocates ~nothing.
   const cache = new Map<string, Entry>()
   let last: TagFlowNode[] = []
-  return ({ doc, layout, coverage, selected, draggable, dragPositions, drop: dropMark }) => {
+  return ({ doc, layout, coverage, selected, draggable, dragPositions, drop: dropMark, direction = 'down' }) => {
     const nodes: TagFlowNode[] = new Array(doc.tags.length)
     let same = doc.tags.length === last.length
     const scope = new Set(doc.scope)
@@ -67,16 +82,16 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
       const drop = dropMark?.id === tag.id ? dropMark.side : ''
       let e = cache.get(tag.id)
       if (!e || e.x !== pos.x || e.y !== pos.y || e.name !== tag.name || e.access !== access || e.eff !== eff ||
-        e.selected !== isSelected || e.draggable !== draggable || e.drop !== drop) {
+        e.selected !== isSelected || e.draggable !== draggable || e.drop !== drop || e.direction !== direction) {
         e = {
-          x: pos.x, y: pos.y, name: tag.name, access, eff, selected: isSelected, draggable, drop,
+          x: pos.x, y: pos.y, name: tag.name, access, eff, selected: isSelected, draggable, drop, direction,
           node: {
             id: tag.id,
             type: 'tag',
             position: { x: pos.x, y: pos.y },
             width: TAG_NODE_WIDTH,
             height: TAG_NODE_HEIGHT,
-            handles: HANDLES,
+            handles: HANDLES[direction],
             data: { tagId: tag.id },
             selected: isSelected,
             draggable,

@@ -1,10 +1,25 @@
 import type { DesignTag } from '../../core/model'
+import { canvasViewStore } from '../../stores/canvasViewStore'
+import { designerStore } from '../../stores/designerStore'
 import { memoizeOne } from '../../stores/memo'
+import { selectDoc } from '../../stores/selectors'
 import { edgesOf } from './forestNodes'
-import { layoutTree } from './forestLayout'
+import { descendantCounts, layoutTree, visibleItems, type LayoutDirection } from './forestLayout'
 
-/** The tidy-tree layout of the current tags, recomputed only when the tags change (not on a scope click). */
-export const layoutOf = memoizeOne((tags: readonly DesignTag[]) => layoutTree(tags))
+/** The tags on the canvas: all of them but those under a folded tag (same array when nothing is folded). */
+export const visibleTagsOf = memoizeOne((tags: readonly DesignTag[], folded: ReadonlySet<string>) => visibleItems(tags, folded))
 
-/** The edges of the current tags: the same array until the tree itself changes. */
+/** The tidy-tree layout of the tags on the canvas, recomputed only when they or the direction change (not on a scope click). */
+export const layoutOf = memoizeOne((tags: readonly DesignTag[], direction: LayoutDirection = 'down') => layoutTree(tags, direction))
+
+/** The edges of the tags on the canvas: the same array until the tree itself changes. */
 export const edgesFor = memoizeOne((tags: readonly DesignTag[]) => edgesOf(tags))
+
+/** How many tags each tag has under it. */
+export const descendantsOf = memoizeOne((tags: readonly DesignTag[]) => descendantCounts(tags))
+
+/** The layout as the canvas draws it right now (folds and direction applied). */
+export function currentLayout(): ReadonlyMap<string, { x: number; y: number }> {
+  const view = canvasViewStore.getState()
+  return layoutOf(visibleTagsOf(selectDoc(designerStore.getState()).tags, view.folded), view.direction)
+}

@@ -3,7 +3,7 @@ import { useEffect } from 'react'
 import type { TagId } from '../../core/model'
 import { designerStore } from '../../stores/designerStore'
 import { runShortcut, type ShortcutContext } from './shortcuts'
-import { fitForest } from './useFitView'
+import { fitAndTell } from './useFitView'
 import { revealTag } from './revealTag'
 
 const typing = (el: EventTarget | null) =>
@@ -11,7 +11,7 @@ const typing = (el: EventTarget | null) =>
 
 function contextFor(flow: ReactFlowInstance): ShortcutContext {
   return {
-    fitView: () => fitForest(flow, 250),
+    fitView: () => { fitAndTell(flow) },
     zoomIn: () => void flow.zoomIn({ duration: 150 }),
     zoomOut: () => void flow.zoomOut({ duration: 150 }),
     focusTag: (id: TagId) => {

@@ -1,29 +1,37 @@
 import { getViewportForBounds, useReactFlow, type ReactFlowInstance } from '@xyflow/react'
-import { designerStore } from '../../stores/designerStore'
-import { selectDoc } from '../../stores/selectors'
+import { notify } from '../../stores/noticeStore'
 import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
-import { layoutOf } from './layoutCache'
+import { currentLayout } from './layoutCache'
 
-export const MIN_ZOOM = 0.05
+/** Small enough that a 300-tag forest fits a laptop screen in either layout. */
+export const MIN_ZOOM = 0.01
 const MAX_FIT_ZOOM = 1.1
-/** Below this a tag's name is unreadable: a larger forest is framed from its top-left corner instead (zoom out to see it all). */
-const MIN_FIT_ZOOM = 0.4
+/**
+ * Past this many tags on the canvas, fitting them all would mount every one of them at once (the
+ * canvas draws only what is on screen): the forest is framed from its top-left corner at a readable
+ * zoom instead, and the user is told why and what to do.
+ */
+export const FIT_ALL_UP_TO = 1500
+const CORNER_ZOOM = 0.4
 const PAD = 24
 /** Room under the lowest row for the notes shown beside tags. */
 const NOTES = 60
 
+export type FitOutcome = 'all' | 'corner' | 'empty' | 'no-pane'
+
 /**
  * Fits the whole forest to the view from the layout itself, not from measured
  * nodes: a large forest only mounts the tags on screen, so React Flow's own
- * fitView would frame just those.
+ * fitView would frame just those. Folded subtrees and the layout direction are
+ * taken into account (the layout is the one drawn).
  */
-export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration = 0, size?: { width: number; height: number }): void {
+export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration = 0, size?: { width: number; height: number }): FitOutcome {
   const pane = size ?? document.querySelector('.forest-canvas')?.getBoundingClientRect()
-  if (!pane || pane.width === 0 || pane.height === 0) return
-  const layout = layoutOf(selectDoc(designerStore.getState()).tags)
+  if (!pane || pane.width === 0 || pane.height === 0) return 'no-pane'
+  const layout = currentLayout()
   if (layout.size === 0) {
     void flow.setViewport({ x: pane.width / 2, y: 80, zoom: 1 }, { duration })
-    return
+    return 'empty'
   }
   let minX = Infinity
   let minY = Infinity
@@ -35,16 +43,26 @@ export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration
     maxX = Math.max(maxX, p.x + TAG_NODE_WIDTH)
     maxY = Math.max(maxY, p.y + TAG_NODE_HEIGHT + NOTES)
   }
-  const vp = getViewportForBounds({ x: minX, y: minY, width: maxX - minX, height: maxY - minY }, pane.width, pane.height, MIN_ZOOM, MAX_FIT_ZOOM, 0.12)
-  if (vp.zoom >= MIN_FIT_ZOOM) {
+  const bounds = { x: minX, y: minY, width: maxX - minX, height: maxY - minY }
+  const vp = getViewportForBounds(bounds, pane.width, pane.height, MIN_ZOOM / 2, MAX_FIT_ZOOM, 0.06)
+  if (layout.size <= FIT_ALL_UP_TO && vp.zoom >= MIN_ZOOM) {
     void flow.setViewport(vp, { duration })
-    return
+    return 'all'
   }
-  void flow.setViewport({ x: PAD - minX * MIN_FIT_ZOOM, y: PAD - minY * MIN_FIT_ZOOM, zoom: MIN_FIT_ZOOM }, { duration })
+  void flow.setViewport({ x: PAD - minX * CORNER_ZOOM, y: PAD - minY * CORNER_ZOOM, zoom: CORNER_ZOOM }, { duration })
+  return 'corner'
 }
 
-/** Fits the forest to the view (after the store has the new forest: the layout is read from it). */
+/** Fits the forest to the view (after the store has the new forest: the layout is read from it), and says so when it cannot. */
+export function fitAndTell(flow: Pick<ReactFlowInstance, 'setViewport'>, duration = 250): FitOutcome {
+  const outcome = fitForest(flow, duration)
+  if (outcome === 'corner') {
+    notify('info', `The forest is too large to show whole at a readable size: showing its top-left corner. Fold subtrees (the ▾ on a tag) or switch to the left-to-right layout, then fit again.`)
+  }
+  return outcome
+}
+
 export function useFitView(): () => void {
   const flow = useReactFlow()
-  return () => fitForest(flow, 250)
+  return () => { fitAndTell(flow) }
 }

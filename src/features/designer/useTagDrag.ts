@@ -6,7 +6,8 @@ import { selectDoc } from '../../stores/selectors'
 import { reparent } from './designerActions'
 import { dropAt, type Drop } from './dropTarget'
 import type { TagFlowNode } from './forestNodes'
-import { layoutOf } from './layoutCache'
+import { currentLayout } from './layoutCache'
+import { canvasViewStore } from '../../stores/canvasViewStore'
 
 export interface DragState {
   ids: TagId[]
@@ -28,7 +29,7 @@ export function useTagDrag() {
     const doc = selectDoc(designerStore.getState())
     const ids = nodes.map((n) => n.id as TagId)
     const pt = 'clientX' in event ? { x: event.clientX, y: event.clientY } : { x: event.touches[0]?.clientX ?? 0, y: event.touches[0]?.clientY ?? 0 }
-    const drop = dropAt(doc, ids, flow.screenToFlowPosition(pt), layoutOf(doc.tags))
+    const drop = dropAt(doc, ids, flow.screenToFlowPosition(pt), currentLayout(), canvasViewStore.getState().direction)
     return { ids, positions: new Map(nodes.map((n) => [n.id, n.position])), drop }
   }
 

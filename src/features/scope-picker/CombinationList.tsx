@@ -48,6 +48,7 @@ function Rows({ domain, required, counts }: { domain: SecurityDomain; required: 
               <div key={v.key} role="listitem" className={`combo${isCurrent ? ' combo--current' : ''}`}
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${v.start}px)` }}>
                 <button type="button" className="combo__apply" aria-label={`Apply threat model ${index}: ${names.join(', ') || 'empty'}`}
+                  title={`#${index}: ${names.join(', ') || 'empty scope'}`}
                   onClick={() => dispatch({ type: 'setScope', scope: ids, readOnly: [] })}>
                   <span className="combo__index">#{index.toString()}</span>
                   {names.length === 0 ? <span className="muted">∅ empty scope</span> : names.map((n) => <span key={n} className="chip chip--scope">{n}</span>)}

@@ -7,6 +7,7 @@ import { experimentQuery } from '../queries/experiment'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { TaskList } from './TaskList'
+import { TagNames } from '../common/TagNames'
 
 export function ExperimentPage() {
   const { experiment } = useParams<{ experiment: string }>()
@@ -27,7 +28,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
       <header className="exp-header">
         <h2>{e.attacker} → {e.target} · {e.claim} · {e.model ?? 'no-llm'}</h2>
         <p>
-          Scope <code>{e.scope_label ?? (e.scope.join(', ') || '∅')}</code> · read only <code>{e.read_only.join(', ') || '∅'}</code> ·{' '}
+          Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only <TagNames names={e.read_only} forest={forest.forest} /> ·{' '}
           {data.manifest.status} · ASR {summary.asr === null ? '–' : `${Math.round(summary.asr * 100)}%`} ({summary.n_success}/{summary.n_completed}) ·
           {' '}{summary.n_tasks} tasks · ${summary.total_llm_usage.cost.toFixed(4)}
         </p>

@@ -10,6 +10,7 @@ import { useSourceActions, useSourcesStore, type OpenSource } from '../sourcesSt
 import { useResultsLocation } from '../useResultsLocation'
 import { experimentHref } from '../paths'
 import { shardNote } from './sweepNote'
+import { TagNames } from '../common/TagNames'
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`)
 
@@ -70,8 +71,8 @@ function ExperimentList({ source, src }: { source: OpenSource; src: string }) {
               <td>{e.experiment.target}</td>
               <td>{e.experiment.claim}</td>
               <td>{e.experiment.model ?? 'no-llm'}</td>
-              <td><code>{e.experiment.scope_label ?? e.experiment.scope.join(', ')}</code></td>
-              <td><code>{e.experiment.read_only.join(', ')}</code></td>
+              <td><TagNames names={e.experiment.scope} label={e.experiment.scope_label} /></td>
+              <td><TagNames names={e.experiment.read_only} /></td>
               <td>{e.status}</td>
               <td>{pct(e.summary.asr)}</td>
               <td>{e.summary.n_success ?? '–'} / {e.summary.n_completed ?? '–'}</td>

@@ -8,6 +8,7 @@ import { taskQuery } from '../queries/task'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
+import { TagNames } from '../common/TagNames'
 
 export function TaskPage() {
   const { experiment, task } = useParams<{ experiment: string; task: string }>()
@@ -35,7 +36,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       <h2 className="task-goal">{t.goal}</h2>
       <p>
         <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
-        {' '}{t.n_runs} runs · ${t.llm_usage.cost.toFixed(4)} · scope <code>{t.scope.join(', ') || '∅'}</code> · read only <code>{t.read_only.join(', ') || '∅'}</code>
+        {' '}{t.n_runs} runs · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
       {t.error && <details className="results-error"><summary>Error</summary><pre>{t.error}</pre></details>}
       {runs.length === 0 && <p className="results-note">No runs recorded (iterations.json is missing or empty).</p>}

@@ -32,7 +32,7 @@ function CombinationChecklist({ domain }: { domain: SecurityDomain }) {
           const names = combinationAt(domain, index, counts).map((t) => t.name)
           const key = index.toString()
           return (
-            <label key={key} role="listitem" className="rc-combo" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: 28, transform: `translateY(${v.start}px)` }}>
+            <label key={key} role="listitem" className="rc-combo" title={`#${key}: ${names.join(', ')}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: 28, transform: `translateY(${v.start}px)` }}>
               <input type="checkbox" checked={chosen.has(key)} aria-label={`Threat model #${key}: ${names.join(', ')}`} onChange={() => setupActions().togglePick(key)} />
               <span className="rc-muted rc-combo__index">#{key}</span>
               <ScopeChips scope={names} readOnly={[]} />
