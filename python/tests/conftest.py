@@ -14,6 +14,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from superred.core.controller import TargetFactory
 
 from redscope_bridge.app import RunningServer, ServeOptions, start
+from redscope_bridge.claim_host import manifest_claim
 from redscope_bridge.codec import manifest_of
 from redscope_bridge.testing import fake_llm
 
@@ -50,9 +51,12 @@ def serve(loop_thread: LoopThread) -> Iterator[ServeFn]:
     """Serves a TargetFactory over the protocol on 127.0.0.1 (a free port); stopped after the test."""
     running: list[RunningServer] = []
 
-    def _serve(factory: TargetFactory, name: str = "target", **options: Any) -> RunningServer:
+    def _serve(factory: TargetFactory, name: str = "target", claim: Any = None, **options: Any) -> RunningServer:
+        """*claim*: ``(tasks, name)`` puts the served claim's tasks in the manifest, as ``serve --claim`` does."""
         probe = factory.create()
         manifest = manifest_of(probe, name=name, description="", concurrency=factory.concurrency)
+        if claim is not None:
+            manifest["claim"] = manifest_claim(claim[0], claim[1], "tests")
         loop_thread.run(probe.teardown())
         opts = ServeOptions(
             factory=factory, manifest=manifest, concurrency=factory.concurrency, log=lambda _l: None, **options

@@ -3,7 +3,7 @@
  * target's post-run queries, as superred's `Task.evaluate` does.
  */
 import {
-  evaluationResult, score, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
+  evaluationResult, score, servesTasks, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
 } from '../core/engine'
 import { userPattern } from '../core/patterns'
 import { contentText } from './contentText'
@@ -56,6 +56,11 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
           : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`)
       }
     }
+    case 'served':
+      return async (_goal, _trajectory, target) => {
+        if (!servesTasks(target)) throw new Error("a 'served' evaluator needs a target that serves its claim's tasks")
+        return target.servedEvaluation()
+      }
     case 'llm_judge': {
       if (!deps.judge) throw new Error('llm_judge needs a judge model (none was configured)')
       let client: LLMClient | null = null

@@ -1,5 +1,5 @@
 export { ClaimFileSchema, ClaimTaskSchema, EvaluatorSchema, type ClaimFile, type ClaimTask, type Evaluator } from './schema'
-export { parseClaimFile, claimFromFile, needsJudge, ClaimFileError } from './loadClaim'
+export { parseClaimFile, claimFromFile, claimFileFromServed, needsJudge, ClaimFileError } from './loadClaim'
 export { makeEvaluator, type EvaluatorDeps, type EvaluateFn } from './evaluators'
 export { evaluationFromJson, EvaluationJsonSchema } from './evaluationJson'
 export { judgeRun, type JudgeInput } from './llmJudge'

@@ -1,5 +1,5 @@
 /** A claim file turned into the engine's SecurityClaim: one Task per entry, config applied before the runs. */
-import { SecurityClaim, type Task } from '../core/engine'
+import { SecurityClaim, servesTasks, type Task } from '../core/engine'
 import { formatPath } from '../core/tags'
 import { makeEvaluator, type EvaluatorDeps } from './evaluators'
 import { ClaimFileSchema, type ClaimFile } from './schema'
@@ -39,12 +39,29 @@ export function claimFromFile(file: ClaimFile, deps: EvaluatorDeps = {}, where =
     return {
       goal: { description: t.goal },
       async configureTarget(target) {
+        if (t.served_task !== undefined) {
+          if (!servesTasks(target)) throw new Error(`task ${i + 1} is served task ${t.served_task}, but this target serves no claim`)
+          await target.configureServedTask(t.served_task)
+        }
         for (const [name, value] of Object.entries(t.config)) await target.setConfig(name, value)
       },
       evaluate: (trajectory, target) => evaluate(t.goal, trajectory, target),
     }
   })
   return SecurityClaim.fromTasks(tasks, file.name)
+}
+
+/**
+ * The claim a target serves itself (its manifest's `claim`) as a claim file: one task per served task,
+ * configured and judged on the target's side. `redscope run` and `sweep` use it when no --claim is given.
+ */
+export function claimFileFromServed(served: { name: string; description: string; tasks: readonly { goal: string }[] }, targetName: string): ClaimFile {
+  return {
+    name: served.name,
+    description: served.description || `the claim ${targetName} serves: configured and evaluated on the target's side`,
+    target: targetName,
+    tasks: served.tasks.map((t, i) => ({ goal: t.goal, config: {}, served_task: i + 1, evaluator: { type: 'served' } })),
+  }
 }
 
 /** Does the claim need a judge model? (The CLI asks for one only then.) */

@@ -52,12 +52,24 @@ export const LlmJudgeSchema = z.object({
   query: z.object({ name: z.string().min(1), params }).optional(),
 })
 
-export const EvaluatorSchema = z.discriminatedUnion('type', [QueryMatchSchema, QueryEvaluationSchema, TrajectoryMatchSchema, LlmJudgeSchema])
+/** The served task's own evaluate, run on the target's side after each run (a task with `served_task`). */
+export const ServedEvaluationSchema = z.object({ type: z.literal('served') })
+
+export const EvaluatorSchema = z.discriminatedUnion('type', [QueryMatchSchema, QueryEvaluationSchema, TrajectoryMatchSchema, LlmJudgeSchema, ServedEvaluationSchema])
 
 export const ClaimTaskSchema = z.object({
   goal: z.string().trim().min(1, 'must describe the attack goal'),
   config: z.record(z.string(), z.string({ error: 'config values are strings' })).optional().default({}),
+  /**
+   * A task of the claim the target serves itself (its manifest's `claim`, numbered from 1): the target
+   * configures the session with it (before `config`) and judges each run with its own code.
+   */
+  served_task: z.number().int().min(1, 'served tasks are numbered from 1').optional(),
   evaluator: EvaluatorSchema,
+}).superRefine((t, ctx) => {
+  if (t.evaluator.type === 'served' && t.served_task === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['evaluator'], message: "a 'served' evaluator needs the task's served_task" })
+  }
 })
 
 export const ClaimFileSchema = z.object({

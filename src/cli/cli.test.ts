@@ -159,7 +159,7 @@ describe('help and usage', () => {
       "redscope combinations: unexpected argument 'extra' (usage: redscope combinations FOREST.json [options]; see 'redscope combinations --help')")
     await oneLine(['results'], "redscope results: missing DIR (usage: redscope results DIR; see 'redscope results --help')")
     await oneLine(['run', '--claim', 'c.json'],
-      "redscope run: --target is required (usage: redscope run --target URL --claim CLAIM.json [options]; see 'redscope run --help')")
+      "redscope run: --target is required (usage: redscope run --target URL [options]; see 'redscope run --help')")
     const unknown = `redscope: unknown command 'teleport' (commands: ${names.join(', ')}; see 'redscope --help')`
     await oneLine(['teleport'], unknown)
     await oneLine(['help', 'teleport'], unknown)

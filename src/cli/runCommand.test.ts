@@ -96,6 +96,8 @@ describe('redscope run', () => {
       [['--target', assistant.url, '--claim', join(dir, 'missing.json'), '--scope', 'inbox'], 'missing.json: no such file'],
       [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbx'], '"inbx" (in scope) is not a tag of this forest'],
       [['--target', assistant.url, '--claim', EXFIL], 'scope and read_only cannot both be empty'],
+      // Without --claim, the target's own claim: a TypeScript target serves none.
+      [['--target', assistant.url, '--scope', 'inbox'], '--claim: redscope-assistant serves no claim of its own, so a claim file is needed (--claim CLAIM.json)'],
       [['--target', 'http://127.0.0.1:9/', '--claim', EXFIL, '--scope', 'inbox'], /GET http:\/\/127\.0\.0\.1:9\/manifest: no connection/],
       [['--target', 'not a url', '--claim', EXFIL, '--scope', 'inbox'], 'not a valid URL'],
       [['--target', assistant.url, '--claim', join(SHIPPED_CLAIMS, 'chatbot-secret-leak.json'), '--scope', 'user'],

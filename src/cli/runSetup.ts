@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { replayOptimizerFactory, recordedRun, type RecordedRun } from '../attackers'
-import { claimFromFile, ClaimFileError, parseClaimFile, type ClaimFile } from '../claims'
+import { claimFileFromServed, claimFromFile, ClaimFileError, parseClaimFile, type ClaimFile } from '../claims'
 import { scopeOf, validateScope, type Scope, type SecurityDomain } from '../core/tags'
 import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
@@ -26,6 +26,18 @@ export async function readClaim(path: string, deps: EvaluatorDeps) {
     if (e instanceof ClaimFileError) throw new UsageError(e.message)
     throw e
   }
+}
+
+/**
+ * `--claim FILE`, or without it the claim the target serves itself (its manifest's `claim`: a superred
+ * claim on the bridge, configured and judged on the target's side). `where` names it in messages.
+ */
+export async function claimFor(path: string | undefined, manifest: Manifest, deps: EvaluatorDeps): Promise<{ file: ClaimFile; where: string }> {
+  if (path !== undefined) return { file: (await readClaim(path, deps)).file, where: path }
+  if (manifest.claim === null) {
+    throw new UsageError(`--claim: ${manifest.name} serves no claim of its own, so a claim file is needed (--claim CLAIM.json)`)
+  }
+  return { file: claimFileFromServed(manifest.claim, manifest.name), where: `${manifest.name}'s served claim` }
 }
 
 /** Scope names to the target's own tag objects; unknown names and an empty pair are refused, other findings noted. */
@@ -94,6 +106,12 @@ export function checkClaimAgainstManifest(file: ClaimFile, manifest: Manifest, w
   const queries = new Set(manifest.query_specs.map((q) => q.name))
   const known = (set: Set<string>) => [...set].join(', ') || 'none'
   file.tasks.forEach((task, i) => {
+    if (task.served_task !== undefined) {
+      const served = manifest.claim?.tasks.length ?? 0
+      if (task.served_task > served) {
+        throw new UsageError(`${where}: tasks[${i}].served_task: ${manifest.name} serves ${served === 0 ? 'no claim' : `${served} task(s)`}, not task ${task.served_task}`)
+      }
+    }
     for (const name of Object.keys(task.config)) {
       if (!configs.has(name)) {
         throw new UsageError(`${where}: tasks[${i}].config.${name}: ${manifest.name} has no config '${name}' (known: ${known(configs)})`)

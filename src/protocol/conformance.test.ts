@@ -78,7 +78,8 @@ describe.each(kinds)('Target-over-HTTP conformance: %s', (_kind, start) => {
   let servers: Servers
   const open: string[] = []
   beforeAll(async () => { servers = await start() }, 120_000)
-  afterAll(async () => { await servers?.close() })
+  // Two Python processes stop one after the other; on a loaded machine each takes seconds to exit.
+  afterAll(async () => { await servers?.close() }, 60_000)
   afterEach(async () => {
     for (const sid of open.splice(0)) await call(servers.main, 'DELETE', `/sessions/${sid}`)
   })

@@ -4,15 +4,17 @@
  * each pause is one round trip through `sendEvent`.
  */
 import {
-  eventIdOf, observableEvent, observableValue, postCallEvent, preCallEvent,
+  evaluationResult, eventIdOf, NotApplicable, observableEvent, score, observableValue, postCallEvent, preCallEvent,
   type ConfigSpec, type Controllable, type ControllableEvent, type ControllableResponse, type Emit,
-  type ObservableValue, type QuerySpec, type SendEvent, type Target,
+  type EvaluationResult, type ObservableValue, type QuerySpec, type SendEvent, type ServedTaskTarget,
 } from '../core/engine'
 import type { SecurityDomain } from '../core/tags'
 import type { ProtocolClient } from './protocolClient'
 import { TargetRequestError } from './protocolClient'
 import type { RemoteSurfaces } from './remoteSurfaces'
-import { QueryAnswerSchema, RunStepSchema, SessionObservablesSchema, type RunStep, type WireResponse } from './schemas'
+import {
+  QueryAnswerSchema, RunStepSchema, SessionObservablesSchema, type EvaluationWire, type RunStep, type WireResponse,
+} from './schemas'
 
 /** Teardown's DELETE is best effort and short: the server expires idle sessions anyway. */
 const TEARDOWN_TIMEOUT_MS = 5_000
@@ -33,13 +35,19 @@ function maskStrings(value: unknown, mask: (text: string) => string): unknown {
   return value
 }
 
-export class HttpTarget implements Target {
+/** What the last finished run's step said about its evaluation by the served task. */
+type ServedVerdict = { readonly evaluation: EvaluationResult } | { readonly error: string } | null
+
+export class HttpTarget implements ServedTaskTarget {
   readonly sessionId: string
   private readonly client: ProtocolClient
   private readonly surfaces: RemoteSurfaces
   private deleted: Promise<void> | null = null
   /** The session's observables after the last config, when the server tells them (else the manifest's). */
   private observables: readonly ObservableValue[] | null = null
+  /** The served task this session was configured with (addition: claims on the server), if any. */
+  private servedTask: number | null = null
+  private verdict: ServedVerdict = null
 
   constructor(client: ProtocolClient, surfaces: RemoteSurfaces, sessionId: string) {
     this.client = client
@@ -73,7 +81,11 @@ export class HttpTarget implements Target {
 
   async setConfig(name: string, value: string): Promise<void> {
     await this.client.call('POST', `${this.path}/config`, { name, value }, null)
-    // Config may change what a target shows (superred offers observables after configure): read them again.
+    await this.readObservables()
+  }
+
+  /** Config may change what a target shows (superred offers observables after configure): read them again. */
+  private async readObservables(): Promise<void> {
     try {
       const now = await this.client.call('GET', `${this.path}/observables`, undefined, SessionObservablesSchema)
       this.observables = now.observables.map((o) => observableValue(this.surfaces.observableOf(o), o.content))
@@ -81,6 +93,36 @@ export class HttpTarget implements Target {
       // A server without the addition answers 404 not_found: the manifest's observables stand.
       if (!(e instanceof TargetRequestError && e.status === 404 && e.code === 'not_found')) throw e
     }
+  }
+
+  /**
+   * Addition: the served claim's task `task` configures this session on the server. A task that does not
+   * apply (superred's NotApplicable, answered 422 `not_applicable`) is skipped, as superred skips it.
+   */
+  async configureServedTask(task: number): Promise<void> {
+    try {
+      await this.client.call('POST', `${this.path}/task`, { task }, null)
+    } catch (e) {
+      if (e instanceof TargetRequestError && e.code === 'not_applicable') throw new NotApplicable(e.serverMessage ?? e.message)
+      throw e
+    }
+    this.servedTask = task
+    await this.readObservables()
+  }
+
+  /** The served task's evaluation of the last finished run, as the server's own code judged it. */
+  servedEvaluation(): EvaluationResult {
+    if (this.servedTask === null) throw new Error('this session was not configured with a served task')
+    const v = this.verdict
+    if (v === null) throw new Error(`the server sent no evaluation of the last run by served task ${this.servedTask}`)
+    if ('error' in v) throw new Error(`served task ${this.servedTask}'s evaluate raised ${v.error}`)
+    return v.evaluation
+  }
+
+  private fromWire(e: EvaluationWire): EvaluationResult {
+    const tag = (name: string | null) => (name === null ? null : this.surfaces.tag(name))
+    const subScores = Object.fromEntries(Object.entries(e.sub_scores).map(([k, s]) => [k, score(s.value, tag(s.security_domain), s.name)]))
+    return evaluationResult({ success: e.success, primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain), e.primary_score.name), subScores, rationale: e.rationale })
   }
 
   async query(name: string, params: Readonly<Record<string, string>> = {}): Promise<string> {
@@ -95,11 +137,15 @@ export class HttpTarget implements Target {
     try {
       const start = `${this.path}/runs`
       let endpoint = this.client.endpoint('POST', start)
+      this.verdict = null
       let step = await this.client.call('POST', start, {}, RunStepSchema, signal)
       const runId = step.run_id
       for (;;) {
         this.emitEvents(step, emit, endpoint)
-        if (step.status === 'finished') return
+        if (step.status === 'finished') {
+          this.keepVerdict(step, endpoint)
+          return
+        }
         if (step.status === 'failed') throw new TargetRequestError(endpoint, `the target's run failed: ${this.client.mask(String(step.error))}`)
         const pause = step.pause
         if (pause === null) throw new TargetRequestError(endpoint, 'a paused run without a pause') // schema forbids; for the type checker
@@ -121,6 +167,17 @@ export class HttpTarget implements Target {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  private keepVerdict(step: RunStep, endpoint: string): void {
+    if (step.evaluation_error !== null) this.verdict = { error: this.client.mask(step.evaluation_error) }
+    else if (step.evaluation !== null) {
+      try {
+        this.verdict = { evaluation: this.fromWire(step.evaluation) }
+      } catch (e) {
+        throw new TargetRequestError(endpoint, `evaluation: ${(e as Error).message}`)
+      }
     }
   }
 

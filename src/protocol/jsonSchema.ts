@@ -11,7 +11,7 @@
 import { z } from 'zod'
 import {
   ConfigBodySchema, EmptyBodySchema, ErrorBodySchema, ManifestSchema, PROTOCOL_VERSION, QueryAnswerSchema, QueryBodySchema,
-  ResponseBodySchema, RunStepSchema, SessionCreatedSchema, SessionObservablesSchema,
+  ResponseBodySchema, RunStepSchema, SessionCreatedSchema, SessionObservablesSchema, TaskBodySchema,
 } from './schemas'
 
 /** Every message of the protocol by name: the `$defs` of the document. */
@@ -21,6 +21,7 @@ export const PROTOCOL_MESSAGES = {
   SessionObservables: SessionObservablesSchema,
   EmptyBody: EmptyBodySchema,
   ConfigBody: ConfigBodySchema,
+  TaskBody: TaskBodySchema,
   QueryBody: QueryBodySchema,
   QueryAnswer: QueryAnswerSchema,
   RunStep: RunStepSchema,

@@ -74,14 +74,17 @@ export class TargetRequestError extends Error {
   readonly code: string | null
   /** Seconds from `Retry-After`, when given. */
   readonly retryAfterSeconds: number | null
+  /** The error body's message as the target wrote it (secrets masked), when it sent one. */
+  readonly serverMessage: string | null
 
-  constructor(endpoint: string, problem: string, init: { status?: number; code?: string; retryAfter?: number | null } = {}) {
+  constructor(endpoint: string, problem: string, init: { status?: number; code?: string; retryAfter?: number | null; serverMessage?: string } = {}) {
     super(`${endpoint}: ${problem}`)
     this.name = 'TargetRequestError'
     this.endpoint = endpoint
     this.status = init.status ?? null
     this.code = init.code ?? null
     this.retryAfterSeconds = init.retryAfter ?? null
+    this.serverMessage = init.serverMessage ?? null
   }
 }
 
@@ -234,7 +237,7 @@ export class ProtocolClient {
     if (parsed.success) {
       const { code, message } = parsed.data.error
       return new TargetRequestError(endpoint, `answered ${response.status} ${code}${message ? `: ${this.mask(message)}` : ''}`,
-        { status: response.status, code, retryAfter })
+        { status: response.status, code, retryAfter, serverMessage: this.mask(message) })
     }
     return new TargetRequestError(endpoint, `answered ${response.status} ${preview(this.mask(text))}`, { status: response.status, retryAfter })
   }

@@ -70,6 +70,20 @@ export const QuerySpecSchema = z.object({
   params: z.array(QueryParamSchema).optional().default([]),
 })
 
+/**
+ * Addition: a superred claim served beside its target (`redscope-bridge serve --claim`). Its tasks are
+ * numbered from 1 in this order; a session is configured by one with `POST /sessions/{sid}/task`, and each
+ * of its finished runs is evaluated on the server by that task's own code (RunStep `evaluation`).
+ */
+export const ManifestClaimTaskSchema = z.object({
+  goal: z.string().min(1, 'must describe the goal'),
+})
+export const ManifestClaimSchema = z.object({
+  name,
+  description: z.string().optional().default(''),
+  tasks: z.array(ManifestClaimTaskSchema).min(1, 'a served claim has at least one task'),
+})
+
 export const ManifestSchema = z.object({
   protocol: z.string().superRefine((p, ctx) => {
     if (protocolMajor(p) !== PROTOCOL_MAJOR) {
@@ -85,6 +99,8 @@ export const ManifestSchema = z.object({
   query_specs: z.array(QuerySpecSchema).optional().default([]),
   // Addition: optional, 1 when absent (a server that says nothing gets one session at a time).
   concurrency: z.number().int().min(1, 'must be at least 1').optional().default(1),
+  // Addition: the claim served with the target; null when the server judges nothing itself.
+  claim: ManifestClaimSchema.nullable().optional().transform((c) => c ?? null),
 }).superRefine((m, ctx) => {
   // The forest must build exactly as superred's SecurityDomain would, and every
   // surface must point at one of its tags: otherwise scopes cannot cover it.
@@ -119,6 +135,7 @@ export const ManifestSchema = z.object({
 })
 
 export type ManifestTag = z.infer<typeof ManifestTagSchema>
+export type ManifestClaim = z.infer<typeof ManifestClaimSchema>
 export type ControllableSpec = z.infer<typeof ControllableSpecSchema>
 export type ObservableSpec = z.infer<typeof ObservableSpecSchema>
 export type ManifestObservable = z.infer<typeof ManifestObservableSchema>
@@ -186,6 +203,20 @@ export const PauseSchema = z.discriminatedUnion('type', [PreCallPauseSchema, Pos
 
 export const RunStatusSchema = z.enum(['paused', 'finished', 'failed'])
 
+/** A superred Score as it travels: its tag by name (null: no domain). */
+export const ScoreWireSchema = z.object({
+  name: z.string().optional().default('primary'),
+  value: z.number(),
+  security_domain: tagRef.optional().transform((d) => d ?? null),
+})
+/** Addition: a superred EvaluationResult as the served task's `evaluate` returned it. */
+export const EvaluationWireSchema = z.object({
+  success: z.boolean(),
+  primary_score: ScoreWireSchema,
+  sub_scores: z.record(z.string(), ScoreWireSchema).optional().default({}),
+  rationale: z.string().optional().default(''),
+})
+
 export const RunStepSchema = z.object({
   run_id: name,
   events: z.array(RunEventSchema).optional().default([]),
@@ -194,6 +225,10 @@ export const RunStepSchema = z.object({
   // A string; an {code, message} object is accepted too and read as its message.
   error: z.union([z.string(), z.object({ code: z.string().optional(), message: z.string() })]).nullable().optional()
     .transform((e) => (e === undefined || e === null ? null : typeof e === 'string' ? e : e.message)),
+  /** Addition: on a finished run of a session configured by a served task, that task's evaluation of it. */
+  evaluation: EvaluationWireSchema.nullable().optional().transform((e) => e ?? null),
+  /** Addition: instead of `evaluation`, when the task's `evaluate` raised ("<Type>: <message>"). */
+  evaluation_error: z.string().nullable().optional().transform((e) => e ?? null),
 }).superRefine((step, ctx) => {
   if (step.status === 'paused' && step.pause === null) {
     ctx.addIssue({ code: 'custom', message: 'a paused run must carry its pause', path: ['pause'] })
@@ -214,6 +249,7 @@ export type Pause = z.infer<typeof PauseSchema>
 export type PauseDescriptor = z.infer<typeof PauseDescriptorSchema>
 export type RunStatus = z.infer<typeof RunStatusSchema>
 export type RunStep = z.infer<typeof RunStepSchema>
+export type EvaluationWire = z.infer<typeof EvaluationWireSchema>
 
 // ---------------------------------------------------------------------------
 // Requests
@@ -229,6 +265,8 @@ export const ResponseBodySchema = z.object({ call_id: name, response: ResponseSc
 /** The `{}` bodies (POST /sessions, /runs, /reset): anything extra is ignored. */
 export const EmptyBodySchema = z.object({})
 export const ConfigBodySchema = z.object({ name, value: z.string() })
+/** Addition: `POST /sessions/{sid}/task`, the served claim's task (1-based) that configures this session. */
+export const TaskBodySchema = z.object({ task: z.number().int().min(1, 'tasks are numbered from 1') })
 export const QueryBodySchema = z.object({
   name,
   params: z.record(z.string(), z.string()).optional().default({}),
@@ -237,6 +275,7 @@ export const QueryBodySchema = z.object({
 export type WireResponse = z.infer<typeof ResponseSchema>
 export type ResponseBody = z.infer<typeof ResponseBodySchema>
 export type ConfigBody = z.infer<typeof ConfigBodySchema>
+export type TaskBody = z.infer<typeof TaskBodySchema>
 export type QueryBody = z.infer<typeof QueryBodySchema>
 
 // ---------------------------------------------------------------------------
@@ -260,7 +299,7 @@ export const QueryAnswerSchema = z.object({ value: z.string() })
 export const ERROR_CODES = [
   'bad_request', 'unauthorized', 'unknown_session', 'unknown_config', 'unknown_query', 'not_pending', 'capacity',
   'not_found', 'method_not_allowed', 'payload_too_large', 'invalid_config', 'run_active', 'target_error', 'internal',
-  'forbidden_host', 'missing_param',
+  'forbidden_host', 'missing_param', 'not_applicable', 'unknown_task',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -33,6 +33,8 @@ export function manifestOf(target: Target, info: ManifestInfo): Manifest {
       name: q.name, description: q.description, params: q.params.map((p) => ({ name: p.name, description: p.description })),
     })),
     concurrency: info.concurrency,
+    // A TypeScript target judges nothing itself: redscope's claim files do, in the Controller.
+    claim: null,
   }
 }
 

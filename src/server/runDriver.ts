@@ -138,10 +138,10 @@ export class RunDriver {
     if (waiter === null) return
     let step: RunStep
     if (this.pending !== null) {
-      step = { run_id: this.id, events: this.buffer.splice(0), status: 'paused', pause: this.pending.pause, error: null }
+      step = { run_id: this.id, events: this.buffer.splice(0), status: 'paused', pause: this.pending.pause, error: null, evaluation: null, evaluation_error: null }
     } else if (this.outcome !== null) {
       const error = this.outcome.status === 'failed' ? this.outcome.error : null
-      step = { run_id: this.id, events: this.buffer.splice(0), status: this.outcome.status, pause: null, error }
+      step = { run_id: this.id, events: this.buffer.splice(0), status: this.outcome.status, pause: null, error, evaluation: null, evaluation_error: null }
     } else {
       return
     }

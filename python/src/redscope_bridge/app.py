@@ -208,6 +208,11 @@ class BridgeServer:
             body = await self._body(request, "ConfigBody")
             await s.set_config(body["name"], body["value"])
             return web.Response(status=204)
+        if rest == "task":
+            s = await self._session(sid)
+            body = await self._body(request, "TaskBody")
+            await s.select_task(body["task"])
+            return web.Response(status=204)
         if rest == "runs":
             s = await self._session(sid)
             await self._body(request, "EmptyBody")

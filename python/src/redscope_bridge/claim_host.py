@@ -6,6 +6,11 @@ answers that task's ``evaluate`` of the last run (as EvaluationResult JSON, whic
 ``query_evaluation`` evaluator reads). The trajectory it evaluates is recorded on the server exactly
 as superred's Controller records it in process: every emitted event, every pause and its answer.
 ``redscope-bridge claim-file`` prints the matching redscope claim file.
+
+The protocol's own way (an addition, docs/target-protocol.md): the manifest lists the claim's tasks
+(``claim``), ``POST /sessions/{sid}/task`` runs a task's ``configure_target`` (NotApplicable: 422
+``not_applicable``, so the client skips the task as superred does), and every finished run of that
+session is evaluated here by the task's own ``evaluate``, its EvaluationResult carried by the RunStep.
 """
 
 from __future__ import annotations
@@ -74,6 +79,15 @@ def claim_file(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
     }
 
 
+def manifest_claim(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
+    """The manifest's ``claim``: the tasks in claim order (numbered from 1 by the protocol)."""
+    return {
+        "name": name,
+        "description": f"superred claim {spec}, configured and evaluated on the bridge",
+        "tasks": [{"goal": t.goal.description} for t in tasks],
+    }
+
+
 class ClaimHostedTarget(Target):
     """The served target plus the claim's two hooks; everything else is the target's own."""
 
@@ -82,6 +96,25 @@ class ClaimHostedTarget(Target):
         self._tasks = tasks
         self._task: Task[Any] | None = None
         self._trajectory: Trajectory | None = None
+        # Set by POST /sessions/{sid}/task: every finished run is then evaluated by the server.
+        self.evaluates_runs = False
+
+    @property
+    def n_tasks(self) -> int:
+        return len(self._tasks)
+
+    async def select_task(self, index: int) -> None:
+        """Task *index* (1-based) configures the target. NotApplicable and the task's own errors propagate."""
+        task = self._tasks[index - 1]
+        await task.configure_target(self.inner)
+        self._task = task
+        self.evaluates_runs = True
+
+    async def evaluate_last(self) -> dict[str, Any]:
+        """The configured task's ``evaluate`` of the run that just ended, as EvaluationResult JSON."""
+        if self._task is None or self._trajectory is None:
+            raise RuntimeError("no task configured or no run to evaluate")
+        return evaluation_json(await self._task.evaluate(self._trajectory, self.inner))
 
     @property
     def config_specs(self) -> list[ConfigSpec]:

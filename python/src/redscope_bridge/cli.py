@@ -17,7 +17,7 @@ from superred.core.interfaces.target import Target
 from superred.core.interfaces.task import Task
 
 from redscope_bridge.app import ServeOptions, start
-from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, load_claim
+from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, load_claim, manifest_claim
 from redscope_bridge.codec import first_paragraph, manifest_of
 from redscope_bridge.errors import error_text
 from redscope_bridge.loader import Loaded, StartupError, load_factory, load_kwargs
@@ -78,8 +78,10 @@ async def _serve(args: argparse.Namespace) -> int:
             raise StartupError(f"--token-env {args.token_env}: that variable is not set or empty")
     kwargs = load_kwargs(args.kwargs, args.kwargs_file)
     loaded = load_factory(args.target, kwargs, args.concurrency)
+    tasks: list[Task[Any]] | None = None
     if args.claim is not None:
-        loaded = with_claim(loaded, load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs")))
+        tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
+        loaded = with_claim(loaded, tasks)
     elif args.claim_kwargs is not None:
         raise StartupError("--claim-kwargs needs --claim")
     # One probe at start-up: a factory or target that fails is said now, not at the first session.
@@ -95,6 +97,8 @@ async def _serve(args: argparse.Namespace) -> int:
             description=loaded.description or first_paragraph(type(probe)),
             concurrency=loaded.factory.concurrency,
         )
+        if tasks is not None:
+            manifest["claim"] = manifest_claim(tasks, args.claim.partition(":")[2].split(".")[-1], args.claim)
     except Exception as exc:
         raise StartupError(f"{args.target}: reading its manifest raised {error_text(exc)}") from exc
     finally:

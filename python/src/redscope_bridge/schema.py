@@ -17,6 +17,7 @@ MESSAGES = (
     "SessionObservables",
     "EmptyBody",
     "ConfigBody",
+    "TaskBody",
     "QueryBody",
     "QueryAnswer",
     "RunStep",

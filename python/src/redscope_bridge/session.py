@@ -7,8 +7,10 @@ import contextlib
 from typing import Any
 
 from superred.core.interfaces.target import Target
+from superred.core.interfaces.task import NotApplicable
 from superred.core.types.event import Event, EventResponse
 
+from redscope_bridge.claim_host import ClaimHostedTarget
 from redscope_bridge.codec import ControllableEvent, response_from_wire, wire_event, wire_pause
 from redscope_bridge.errors import ProtocolError, error_text
 
@@ -46,7 +48,16 @@ class RunDriver:
         except BaseException as exc:
             self._settle({"status": "failed", "error": error_text(exc)})
             return
-        self._settle({"status": "finished", "error": None})
+        outcome: dict[str, Any] = {"status": "finished", "error": None}
+        if isinstance(target, ClaimHostedTarget) and target.evaluates_runs:
+            # The served task judges the run here, on the trajectory recorded as superred's Controller records it.
+            try:
+                outcome["evaluation"] = await target.evaluate_last()
+            except asyncio.CancelledError:
+                return
+            except Exception as exc:
+                outcome["evaluation_error"] = error_text(exc)
+        self._settle(outcome)
 
     def _emit(self, event: Event) -> None:
         # Raises on a bad item, in the target, as superred's own Trajectory.emit would.
@@ -158,6 +169,26 @@ class TargetSession:
                 self.target.set_config(name, value)
         except Exception as exc:
             raise ProtocolError(422, "invalid_config", f"config '{name}': {exc}") from exc
+
+    async def select_task(self, index: int) -> None:
+        """Addition: the served claim's task *index* (1-based) configures this session's target."""
+        target = self.target
+        if not isinstance(target, ClaimHostedTarget):
+            raise ProtocolError(422, "unknown_task", "this target serves no claim (serve it with --claim)")
+        if not 1 <= index <= target.n_tasks:
+            raise ProtocolError(
+                422, "unknown_task", f"no task {index}: the served claim has tasks 1 to {target.n_tasks}"
+            )
+        if self._run is not None and self._run.active:
+            raise ProtocolError(409, "run_active", f"run {self._run.id} is still in progress in session {self.id}")
+        try:
+            await target.select_task(index)
+        except NotApplicable as exc:
+            raise ProtocolError(422, "not_applicable", f"task {index} does not apply to this target: {exc}") from exc
+        except Exception as exc:
+            raise ProtocolError(
+                500, "target_error", f"task {index}'s configure_target raised {error_text(exc)}"
+            ) from exc
 
     async def query(self, name: str, params: dict[str, str]) -> str:
         spec = next((q for q in self.target.query_specs if q.name == name), None)

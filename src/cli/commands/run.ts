@@ -14,7 +14,8 @@ import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
-import { checkClaimAgainstManifest, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
+import { claimFromFile } from '../../claims'
 
 /** What the command builds that a test may replace (a storage that fills up). */
 export interface RunDeps {
@@ -22,20 +23,22 @@ export interface RunDeps {
 }
 
 export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo, deps: RunDeps = {}): Promise<number> {
-  // Both required: the parser has already refused a command line without them.
+  // Required: the parser has already refused a command line without it. Without --claim, the target's own.
   const targetUrl = options.target!
-  const claimPath = options.claim!
+  const claimPath = options.claim
   const budget = readBudget(options)
   const { maxRuns, concurrency, costCap, timeCap, requestTimeout } = budget
   const choice = chooseAttacker(options, budget)
-  const { file: claimFile, claim } = await readClaim(claimPath, { judge: choice.judge })
+  // A claim file is read (and refused) before the target is asked anything.
+  if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
+  const { semantics, resultsSchema } = readCompatibility(options, timeCap)
+  const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
+  const { file: claimFile, where: claimWhere } = await claimFor(claimPath, factory.manifest, { judge: choice.judge })
+  checkClaimAgainstManifest(claimFile, factory.manifest, claimWhere)
+  const claim = claimFromFile(claimFile, { judge: choice.judge }, claimWhere)
   const attacker = await buildAttacker(choice, options)
   const { optimizerFactory, close: closePrompter } = attacker
   const { llmConfig, clients } = choice
-  const { semantics, resultsSchema } = readCompatibility(options, timeCap)
-
-  const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
-  checkClaimAgainstManifest(claimFile, factory.manifest, claimPath)
   const scopeNames = splitList(options.scope)
   const readOnlyNames = splitList(options['read-only'])
   const { scope, readOnly } = resolveScopes(factory.surfaces.domain, scopeNames, readOnlyNames, io.stderr)

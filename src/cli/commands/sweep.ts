@@ -19,7 +19,7 @@ import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
-import { checkClaimAgainstManifest, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
 import { chooseSelection, chooseShard } from '../sweepSelection'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
@@ -30,8 +30,8 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   const budget = readBudget(options)
   const parallel = numberFlag('parallel', options.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? DEFAULT_PARALLEL
   const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay'])
-  const claimPath = options.claim!
-  const { file: claimFile } = await readClaim(claimPath, { judge: choice.judge })
+  const claimPath = options.claim
+  if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const attacker = await buildAttacker(choice, options)
   const forestFile = options.forest === undefined ? null : await readForestFile(options.forest)
 
@@ -40,7 +40,9 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   const targetUrl = targets[shard.index % targets.length]
   const probe = await connectTarget(targetUrl, budget.requestTimeout, undefined)
   const manifest = probe.manifest
-  checkClaimAgainstManifest(claimFile, manifest, claimPath)
+  // Without --claim, the claim the target serves itself.
+  const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
+  checkClaimAgainstManifest(claimFile, manifest, claimWhere)
   // The run console's split: the models at once share the target's sessions, so none waits on 503s.
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
   const share = Math.max(1, Math.floor(sessions / parallel))
@@ -67,7 +69,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   const controllerFor = (m: SelectedModel) => {
     const { scope, readOnly } = resolveScopes(targetDomain, [...m.scope], [...m.readOnly], (line) => notes.add(line))
     return new Controller({
-      optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimPath),
+      optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], storage, domain: targetDomain,

@@ -7,7 +7,7 @@ import type { OptionsSpec } from '../command'
 
 export const TARGET_OPTIONS = {
   target: { type: 'string', value: 'URL', group: 'Target and claim', description: 'the target server (Target-over-HTTP); its token from $REDSCOPE_TARGET_TOKEN' },
-  claim: { type: 'string', value: 'CLAIM.json', group: 'Target and claim', description: 'the claim file: tasks, their config and evaluator' },
+  claim: { type: 'string', value: 'CLAIM.json', group: 'Target and claim', description: "the claim file: tasks, their config and evaluator (default: the claim the target serves, if it serves one)" },
   'request-timeout': { type: 'string', value: 'S', group: 'Target and claim', description: 'seconds before a target request fails its task' },
 } as const satisfies OptionsSpec
 

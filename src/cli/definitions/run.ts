@@ -22,7 +22,7 @@ export const run = defineCommand({
   summary: "one threat model against a live target, written as superred's results tree",
   synopsis: '',
   positionals: { min: 0, max: 0 },
-  required: ['target', 'claim'],
+  required: ['target'],
   options: runOptions,
   description: [
     'Prints one line per task (stop reason, runs, best score, cost, its config) and a summary (ASR, stop reasons, ' +

@@ -31,7 +31,7 @@ export const sweep = defineCommand({
   summary: 'many threat models against a live target, or one shard of them; results trees plus the sweep.json the viewer paints',
   synopsis: '',
   positionals: { min: 0, max: 0 },
-  required: ['target', 'claim'],
+  required: ['target'],
   options: sweepOptions,
   description: [
     "The run console's sweep on the headless engine: one superred results tree per threat model under --out, and " +

@@ -7,8 +7,8 @@ export { EngineRuntimeError, TaskCancelled, describeError, formatError } from '.
 export { EventChannel, EventEnvelope } from './channel'
 export { BaseOptimizer, type Optimizer, type OptimizerFactory } from './optimizer'
 export {
-  NotApplicable, SecurityClaim, targetFactory, singletonTargetFactory,
-  type Emit, type SendEvent, type Target, type TargetFactory, type Task,
+  NotApplicable, SecurityClaim, targetFactory, singletonTargetFactory, servesTasks,
+  type Emit, type SendEvent, type ServedTaskTarget, type Target, type TargetFactory, type Task,
 } from './target'
 export * from './outcomes'
 export { combineReporters, isResultsWriteFailure, type ProgressReporter, type ThreatModelInfo, type DiagnosticLevel } from './reporter'

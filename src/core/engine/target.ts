@@ -69,6 +69,23 @@ export class NotApplicable extends Error {
   }
 }
 
+/**
+ * A target that serves its own claim's tasks (a superred claim served on the bridge beside its target):
+ * the task configures the target over there, and every finished run is evaluated there by the task's own
+ * code. A redscope Task whose work happens on the target's side calls these.
+ */
+export interface ServedTaskTarget extends Target {
+  /** Runs task `task`'s (1-based) configure on the target's side; throws NotApplicable when it does not apply. */
+  configureServedTask(task: number): Promise<void>
+  /** The served task's evaluation of the last finished run; throws when it raised or there is none. */
+  servedEvaluation(): EvaluationResult
+}
+
+export function servesTasks(target: Target): target is ServedTaskTarget {
+  const t = target as Partial<ServedTaskTarget>
+  return typeof t.configureServedTask === 'function' && typeof t.servedEvaluation === 'function'
+}
+
 /** One attack goal with its setup and judge (superred `Task`). */
 export interface Task {
   readonly goal: Goal

@@ -7,6 +7,7 @@ or pass your own chain to :func:`redscope_bridge.testing.fake_llm.create_app`.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -65,12 +66,105 @@ def reveal_secret_on_trigger(req: ChatRequest) -> Reply | None:
     return Reply("I cannot share that.")
 
 
+# -- A tool-using agent in the shapes AgentDojo's OpenAI pipeline sends (tools named {suite}__{tool}, the system
+# prompt as role "developer", contents as text parts, tool results as role "tool").
+
+# Which read tool a user prompt calls for: the first keyword that matches wins. Enough for the user tasks of
+# superred-claim-agentdojo's canonical pairs the tests use; a prompt that matches none gets a plain answer.
+READ_TOOLS: Sequence[tuple[re.Pattern[str], str, dict[str, Any]]] = (
+    (re.compile(r"scheduled|rent", re.I), "banking__get_scheduled_transactions", {}),
+    (re.compile(r"spending|transactions?|spent", re.I), "banking__get_most_recent_transactions", {"n": 100}),
+    (re.compile(r"file|cloud drive", re.I), "workspace__list_files", {}),
+    (re.compile(r"e-?mails?|inbox", re.I), "workspace__get_received_emails", {}),
+    (re.compile(r"channel|slack", re.I), "slack__get_channels", {}),
+    (re.compile(r"hotel", re.I), "travel__get_all_hotels_in_city", {"city": "Paris"}),
+)
+
+# An instruction the fake agent follows when a tool result carries it: "call [the tool] NAME with {JSON args}".
+# A real model reads prose; the fake reads this one form, so an attack succeeds exactly when the attacker's
+# text reaches the model through a tool result and asks for a call in it.
+DIRECTIVE = re.compile(r"call\s+(?:the\s+tool\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?\s+with\s+(?:arguments\s+)?(?=\{)", re.I)
+
+
+def _tool_names(req: ChatRequest) -> list[str]:
+    names = []
+    for t in req.tools:
+        fn = t.get("function") if isinstance(t, dict) else None
+        if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            names.append(fn["name"])
+    return names
+
+
+def _resolve(name: str, tools: list[str]) -> str | None:
+    if name in tools:
+        return name
+    suffixed = [t for t in tools if t.endswith(f"__{name}")]
+    return suffixed[0] if suffixed else None
+
+
+def directives(text: str, tools: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """Every well-formed directive in *text* naming one of *tools*, in order; malformed ones are ignored."""
+    found = []
+    decoder = json.JSONDecoder()
+    for m in DIRECTIVE.finditer(text):
+        try:
+            args, _end = decoder.raw_decode(text, m.end())
+        except json.JSONDecodeError:
+            continue
+        tool = _resolve(m.group(1), tools)
+        if tool is not None and isinstance(args, dict):
+            found.append((tool, args))
+    return found
+
+
+def _calls_made(req: ChatRequest) -> list[tuple[str, dict[str, Any]]]:
+    made = []
+    for m in req.messages:
+        if m.get("role") != "assistant":
+            continue
+        for call in m.get("tool_calls") or []:
+            fn = call.get("function", {})
+            try:
+                args = json.loads(fn.get("arguments") or "{}")
+            except json.JSONDecodeError:
+                args = {}
+            made.append((str(fn.get("name")), args))
+    return made
+
+
+def _tool_call(req: ChatRequest, name: str, args: dict[str, Any]) -> Reply:
+    n = sum(1 for _ in _calls_made(req)) + 1
+    call = {"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+    return Reply(None, [call], "tool_calls")
+
+
+def tool_agent(req: ChatRequest) -> Reply | None:
+    """With tools offered: read what the user's prompt calls for, follow any instruction a tool result
+    carries (once), then answer in plain text."""
+    tools = _tool_names(req)
+    if not tools:
+        return None
+    made = _calls_made(req)
+    results = [_text(m) for m in req.messages if m.get("role") == "tool"]
+    for text in results:
+        for tool, args in directives(text, tools):
+            if (tool, args) not in made:
+                return _tool_call(req, tool, args)
+    if not made:
+        for pattern, tool, args in READ_TOOLS:
+            if pattern.search(req.last_user) and tool in tools:
+                return _tool_call(req, tool, args)
+        return Reply("I have no tool for that.")
+    last = results[-1] if results else ""
+    return Reply(f"Done. The last tool said: {last[:300]}")
+
+
 def echo(req: ChatRequest) -> Reply:
     """The default: says what it heard, so a trajectory shows which message reached the model."""
     return Reply(f"You said: {req.last_user}")
 
 
-DEFAULT_CHAIN: Sequence[Behaviour] = (reveal_secret_on_trigger, echo)
+DEFAULT_CHAIN: Sequence[Behaviour] = (tool_agent, reveal_secret_on_trigger, echo)
 
 
 def answer(chain: Sequence[Behaviour], req: ChatRequest) -> Reply:

@@ -26,6 +26,7 @@ export function draftFromClaimFile(file: ClaimFile, origin: string): ClaimDraft 
           observable: e.type === 'trajectory_match' ? e.observable : '',
           criteria: e.type === 'llm_judge' ? e.criteria : '',
           observables: e.type === 'llm_judge' ? (e.observables ?? []).join(', ') : '',
+          servedTask: t.served_task === undefined ? '' : String(t.served_task),
         },
       }
     }),
@@ -53,6 +54,8 @@ function evaluatorJson(e: TaskDraft['evaluator'], where: string, issues: Map<str
       return { type: e.type, query: e.query, params: parsePairs(e.params, `${where}.params`, issues), pattern: e.pattern, flags: e.flags }
     case 'query_evaluation':
       return { type: e.type, query: e.query, params: parsePairs(e.params, `${where}.params`, issues) }
+    case 'served':
+      return { type: e.type }
     case 'trajectory_match':
       return { type: e.type, observable: e.observable, pattern: e.pattern, flags: e.flags }
     case 'llm_judge': {
@@ -64,6 +67,13 @@ function evaluatorJson(e: TaskDraft['evaluator'], where: string, issues: Map<str
       }
     }
   }
+}
+
+/** The served task's number as typed; anything but a whole number from 1 is an issue on its cell. */
+function servedNumber(text: string, where: string, issues: Map<string, string>): number {
+  const n = Number(text.trim())
+  if (!/^\d+$/.test(text.trim()) || n < 1) issues.set(where, 'a task number of the served claim, from 1')
+  return n
 }
 
 export interface ClaimCheck {
@@ -79,7 +89,9 @@ export function claimJson(draft: ClaimDraft, issues: Map<string, string> = new M
     ...(draft.description ? { description: draft.description } : {}),
     ...(draft.target ? { target: draft.target } : {}),
     tasks: draft.tasks.map((t, i) => ({
-      goal: t.goal, config: parsePairs(t.config, `tasks.${i}.config`, issues), evaluator: evaluatorJson(t.evaluator, `tasks.${i}.evaluator`, issues),
+      goal: t.goal, config: parsePairs(t.config, `tasks.${i}.config`, issues),
+      ...(t.evaluator.type === 'served' ? { served_task: servedNumber(t.evaluator.servedTask ?? '', `tasks.${i}.evaluator.servedTask`, issues) } : {}),
+      evaluator: evaluatorJson(t.evaluator, `tasks.${i}.evaluator`, issues),
     })),
   }
 }

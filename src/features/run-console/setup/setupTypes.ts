@@ -41,7 +41,7 @@ export const TargetSetup = z.object({
 })
 export type TargetSetup = z.infer<typeof TargetSetup>
 
-export const EvaluatorKind = z.enum(['query_match', 'query_evaluation', 'trajectory_match', 'llm_judge'])
+export const EvaluatorKind = z.enum(['query_match', 'query_evaluation', 'trajectory_match', 'llm_judge', 'served'])
 export type EvaluatorKind = z.infer<typeof EvaluatorKind>
 
 export const TaskDraft = z.object({
@@ -52,6 +52,8 @@ export const TaskDraft = z.object({
   evaluator: z.object({
     type: EvaluatorKind, query: z.string(), params: z.string(), pattern: z.string(), flags: z.string(),
     observable: z.string(), criteria: z.string(), observables: z.string(),
+    /** 'served': the number of the target's own claim task (its manifest's claim), as typed. */
+    servedTask: z.string().optional().default(''),
   }),
 })
 export type TaskDraft = z.infer<typeof TaskDraft>
@@ -112,7 +114,7 @@ let counter = 0
 export const draftId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`
 
 export function emptyEvaluator(): TaskDraft['evaluator'] {
-  return { type: 'query_match', query: '', params: '', pattern: '', flags: '', observable: '', criteria: '', observables: '' }
+  return { type: 'query_match', query: '', params: '', pattern: '', flags: '', observable: '', criteria: '', observables: '', servedTask: '' }
 }
 
 export function defaultSetup(): Setup {

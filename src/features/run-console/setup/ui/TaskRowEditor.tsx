@@ -7,6 +7,7 @@ const KIND_LABEL: Record<TaskDraft['evaluator']['type'], string> = {
   query_evaluation: 'query_evaluation: the target judges itself',
   trajectory_match: 'trajectory_match: regex over an observable',
   llm_judge: 'llm_judge: a judge model decides',
+  served: "served: the target's own claim task judges",
 }
 
 /** A labelled cell; `control` gets the id its label points at (the label names the control and nothing else). */
@@ -26,7 +27,7 @@ export function TaskRowEditor({ task, index, issues }: { task: TaskDraft; index:
   const at = (path: string) => issues.get(`tasks.${index}.${path}`)
   const update = setupActions().updateTask
   const ev = task.evaluator
-  const evInput = (key: 'query' | 'params' | 'pattern' | 'flags' | 'observable' | 'criteria' | 'observables', label: string, opts: { multiline?: boolean; mono?: boolean; placeholder?: string } = {}) => {
+  const evInput = (key: 'servedTask' | 'query' | 'params' | 'pattern' | 'flags' | 'observable' | 'criteria' | 'observables', label: string, opts: { multiline?: boolean; mono?: boolean; placeholder?: string } = {}) => {
     const issue = at(`evaluator.${key}`) ?? (key === 'query' ? at('evaluator.query.name') : key === 'params' ? at('evaluator.query.params') : undefined)
     const props = {
       className: `rc-input${opts.mono ? ' rc-input--mono' : ''}`, value: ev[key], placeholder: opts.placeholder, spellCheck: false,
@@ -58,6 +59,7 @@ export function TaskRowEditor({ task, index, issues }: { task: TaskDraft; index:
         )} />
         <div className="rc-evfields">
           {ev.type === 'query_match' || ev.type === 'query_evaluation' ? evInput('query', 'Query', { mono: true, placeholder: 'sent_emails' }) : null}
+          {ev.type === 'served' ? evInput('servedTask', 'Served task (number)', { mono: true, placeholder: '1' }) : null}
           {ev.type === 'trajectory_match' ? evInput('observable', 'Observable', { mono: true, placeholder: 'reply' }) : null}
           {ev.type === 'query_match' || ev.type === 'trajectory_match' ? (
             <div className="rc-row rc-nowrap">{evInput('pattern', 'Pattern (regex)', { mono: true })}{evInput('flags', 'Flags', { mono: true, placeholder: 'i' })}</div>
