@@ -27,9 +27,9 @@ describe('a misbehaving target fails only the task it misbehaved in', () => {
     await upstream.close()
   })
 
-  it('garbage, a timeout and a dropped connection each end their own task as error, with a clear message', async () => {
+  it('garbage, a timeout and a dropped connection each end their own task as error, with a clear message', { timeout: 30_000 }, async () => {
     const { result, root } = await runThreatModel({
-      factory: proxy.url, clientOptions: { requestTimeoutMs: 500 },
+      factory: proxy.url, clientOptions: { requestTimeoutMs: 3_000 }, // healthy requests need headroom on a loaded machine
       claim: { name: 'faults', tasks: [task(null), task('garbage'), task('hang'), task('drop'), task(null)] },
       scope: ['inbox'], optimizerFactory: templateOptimizerFactory({ templates: ['{goal}'] }),
     })
@@ -39,7 +39,7 @@ describe('a misbehaving target fails only the task it misbehaved in', () => {
     expect(errors[1]).toMatch(endpoint)
     expect(errors[1]).toContain('answered 200 with a body that is not JSON: "{\\"run_id\\": \\"r1\\"')
     expect(errors[2]).toMatch(endpoint)
-    expect(errors[2]).toContain('no answer within 0.5 s (per-request timeout)')
+    expect(errors[2]).toContain('no answer within 3 s (per-request timeout)')
     expect(errors[3]).toContain('the connection was dropped before an answer came')
     // Each failed run is kept as an errored run, and the results tree says so.
     expect(result.taskResults[1].runs[0]).toMatchObject({ errored: true, evaluated: false })
