@@ -4,8 +4,8 @@
  * click re-renders only the tags whose value changed.
  */
 import {
-  attackerReading, coverage, domainOfTags, forestFindings, scopeFindings,
-  type Coverage, type DesignDoc, type DesignTag, type DocScopeFinding, type ForestFinding, type TagId,
+  attackerReading, coverage, domainOfTags, forestFindings, scopeFindings, updatedCoverage,
+  type Coverage, type DesignDoc, type DesignTag, type DocScopeFinding, type ForestFinding, type ScopePair, type TagId,
 } from '../core/model'
 import { countCombinations, subtreeCounts } from '../core/tags'
 import type { DesignerState } from './designerStore'
@@ -18,8 +18,15 @@ export const domainOf = memoizeOne(domainOfTags)
 
 export const tagIndex = memoizeOne((tags: readonly DesignTag[]) => new Map(tags.map((t) => [t.id, t])))
 
-export const coverageOf = memoizeOne((tags: readonly DesignTag[], scope: readonly TagId[], readOnly: readonly TagId[]) =>
-  coverage(tags, { scope, readOnly }))
+let lastCoverage: { tags: readonly DesignTag[]; pair: ScopePair; coverage: Map<TagId, Coverage> } | null = null
+
+/** Coverage of the current document; after a scope click, only the clicked tags' subtrees are walked again. */
+export const coverageOf = memoizeOne((tags: readonly DesignTag[], scope: readonly TagId[], readOnly: readonly TagId[]) => {
+  const pair = { scope, readOnly }
+  const next = lastCoverage?.tags === tags ? updatedCoverage(tags, lastCoverage, pair) : coverage(tags, pair)
+  lastCoverage = { tags, pair, coverage: next }
+  return next
+})
 
 export const forestFindingsOf = memoizeOne(forestFindings)
 

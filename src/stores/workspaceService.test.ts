@@ -104,6 +104,37 @@ describe('workspaces and autosave (IndexedDB)', () => {
     a.service.stop()
   })
 
+  it('with a deferred scheduler: edits wait for it, coalesce into one write, and flush writes them at once', async () => {
+    const repo = memoryWorkspaceRepo()
+    let puts = 0
+    const counting: WorkspaceRepo = { ...repo, put: (r) => { puts++; return repo.put(r) } }
+    const waiting: Array<() => void> = []
+    const designer = createDesignerStore()
+    const service = createWorkspaceService(counting, designer, createWorkspaceStore(), undefined, (run) => waiting.push(run))
+    await service.boot(seed)
+    const id = [...repo.records.keys()][0]
+    const before = puts
+    const user = designer.getState().history.present.tags.find((t) => t.name === 'user')!.id
+    designer.getState().dispatch({ type: 'setAccess', ids: [user], access: 'scope' })
+    designer.getState().dispatch({ type: 'setAccess', ids: [user], access: 'read_only' })
+    await Promise.resolve()
+    expect(puts).toBe(before)
+    expect(waiting).toHaveLength(1)
+    waiting.shift()!()
+    expect(puts).toBe(before + 1)
+    await service.flush()
+    expect(repo.records.get(id)!.doc.readOnly).toEqual([user])
+
+    designer.getState().dispatch({ type: 'setAccess', ids: [user], access: 'none' })
+    await service.flush()
+    expect(puts).toBe(before + 2)
+    expect(repo.records.get(id)!.doc.readOnly).toEqual([])
+    // The scheduler's turn comes later and finds nothing left to write.
+    waiting.shift()!()
+    expect(puts).toBe(before + 2)
+    service.stop()
+  })
+
   it('reports a damaged entry instead of failing, and leaves it on disk', async () => {
     const repo = await idb()
     const a = await page(repo)

@@ -1,9 +1,11 @@
 /**
  * Opens, creates, switches and deletes workspaces, and autosaves the open one:
  * every change of the document (scope and read_only included), of its name,
- * saved threat models or target is written to the repository within the same
- * tick, coalesced to one write per tick. Nothing is lost on reload or crash
- * beyond the tick in flight.
+ * saved threat models or target is written to the repository when the
+ * scheduler says (the app: right after the frame that shows the change; by
+ * default: within the same tick), coalesced to one write per turn. flush()
+ * writes what is pending at once. Nothing is lost on reload or crash beyond
+ * the frame in flight.
  */
 import type { StoreApi } from 'zustand'
 import { EMPTY_DOC, type DesignDoc } from '../core/model'
@@ -51,8 +53,16 @@ export function describeSaveError(error: unknown): string {
   return `Not saved: the browser refused to write the workspace (${name ?? 'Error'}: ${message}). Your edits are kept in this tab only.`
 }
 
+/**
+ * When a coalesced autosave runs. Putting a record into IndexedDB clones it on
+ * the main thread (milliseconds for 5,000 tags), so the app runs it after the
+ * frame that shows an edit rather than before (see designerBoot).
+ */
+export type SaveScheduler = (run: () => void) => void
+
 export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<DesignerState>, workspaces: StoreApi<WorkspaceState>,
-  problems: SaveProblems = { onSaveError: (e) => console.error(describeSaveError(e)) }): WorkspaceService {
+  problems: SaveProblems = { onSaveError: (e) => console.error(describeSaveError(e)) },
+  schedule: SaveScheduler = queueMicrotask): WorkspaceService {
   let scheduled = false
   let failing = false
   let lastWrite: Promise<void> = Promise.resolve()
@@ -65,27 +75,30 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
     return { v: 1, id: w.activeId, name: w.name, doc: designer.getState().history.present as WorkspaceRecord['doc'],
       models: [...w.models], target: w.target, createdAt: w.createdAt, updatedAt: Date.now() }
   }
+  /** The pending save, if any; run by the scheduler or by flush, whichever comes first. */
+  const write = () => {
+    if (!scheduled) return
+    scheduled = false
+    const record = current()
+    if (!record) return
+    onDisk = record.doc
+    // Each write is its own transaction, started at once; IndexedDB applies them in order.
+    // A failed write is reported, never silent, and leaves the document marked unsaved.
+    lastWrite = repo.put(record).then(() => {
+      if (!failing) return
+      failing = false
+      problems.onSaveRecovered?.()
+    }, (error: unknown) => {
+      if (onDisk === record.doc) onDisk = null
+      failing = true
+      problems.onSaveError(error)
+    })
+    workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === record.id ? summaryOf(record) : x)) }))
+  }
   const save = () => {
     if (scheduled) return
     scheduled = true
-    queueMicrotask(() => {
-      scheduled = false
-      const record = current()
-      if (!record) return
-      onDisk = record.doc
-      // Each write is its own transaction, started at once; IndexedDB applies them in order.
-      // A failed write is reported, never silent, and leaves the document marked unsaved.
-      lastWrite = repo.put(record).then(() => {
-        if (!failing) return
-        failing = false
-        problems.onSaveRecovered?.()
-      }, (error: unknown) => {
-        if (onDisk === record.doc) onDisk = null
-        failing = true
-        problems.onSaveError(error)
-      })
-      workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === record.id ? summaryOf(record) : x)) }))
-    })
+    schedule(write)
   }
 
   const unsubs = [
@@ -103,7 +116,7 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
     designer.getState().load(r.doc)
   }
   const flush = async () => {
-    await new Promise<void>((r) => queueMicrotask(r))
+    write()
     await lastWrite
   }
 

@@ -4,7 +4,7 @@
  * `scope={user}` over the chatbot forest reads "Can send the user message and
  * see the reply. Blind to system."
  */
-import { childrenIndex, type DesignTag, type ScopePair, type TagId } from './doc'
+import { tagIndexOf, type DesignTag, type ScopePair, type TagId } from './doc'
 import { coverage, type Coverage } from './coverage'
 
 export interface ReadingItem {
@@ -31,18 +31,37 @@ export function joinWords(parts: readonly string[], sep = ', '): string {
   return `${parts.slice(0, -1).join(sep)}${last}${parts[parts.length - 1]}`
 }
 
-export function attackerReading(tags: readonly DesignTag[], pair: ScopePair, cov: ReadonlyMap<TagId, Coverage> = coverage(tags, pair)): AttackerReading {
-  const children = childrenIndex(tags)
-  const size = (id: TagId): number => {
-    let n = 0
-    const stack = [...(children.get(id) ?? [])]
-    while (stack.length) {
-      const c = stack.pop()!
-      n++
-      stack.push(...(children.get(c) ?? []))
+// How many tags hang below each tag, once per tags array (immutable; a scope click keeps it): the blind
+// subtrees of a 5,000-tag forest are most of it, and counting them at every click was a pass over all of it.
+const sizes = new WeakMap<readonly DesignTag[], ReadonlyMap<TagId, number>>()
+function subtreeSizes(tags: readonly DesignTag[]): ReadonlyMap<TagId, number> {
+  let out = sizes.get(tags)
+  if (out) return out
+  const children = tagIndexOf(tags).children
+  const counted = new Map<TagId, number>()
+  // Post-order without recursion (a 10,000-deep chain must not overflow): a tag is counted once its children are.
+  const stack: Array<{ id: TagId; open: boolean }> = (children.get(null) ?? []).map((id) => ({ id, open: false }))
+  while (stack.length > 0) {
+    const top = stack.pop()!
+    const kids = children.get(top.id) ?? []
+    if (!top.open) {
+      if (counted.has(top.id)) continue
+      stack.push({ id: top.id, open: true })
+      for (const c of kids) if (!counted.has(c)) stack.push({ id: c, open: false })
+      continue
     }
-    return n
+    let n = 0
+    for (const c of kids) n += 1 + (counted.get(c) ?? 0)
+    counted.set(top.id, n)
   }
+  out = counted
+  sizes.set(tags, out)
+  return out
+}
+
+export function attackerReading(tags: readonly DesignTag[], pair: ScopePair, cov: ReadonlyMap<TagId, Coverage> = coverage(tags, pair)): AttackerReading {
+  const children = tagIndexOf(tags).children
+  const size = (id: TagId): number => subtreeSizes(tags).get(id) ?? 0
   const item = (t: DesignTag, fallback: string): ReadingItem => ({
     id: t.id, name: t.name, text: t.description.trim() || fallback, covers: size(t.id),
   })

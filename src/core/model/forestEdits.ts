@@ -7,7 +7,7 @@
  */
 import { assertNever } from '../engine/assertNever'
 import {
-  childrenIndex, flatten, subtreeIds,
+  childrenIndex, flatten, subtreeIds, tagIndexOf,
   type Access, type DesignDoc, type DesignTag, type TagId,
 } from './doc'
 
@@ -129,7 +129,7 @@ function moveTags(doc: DesignDoc, ids: readonly TagId[], parent: TagId | null, i
 }
 
 function setAccess(doc: DesignDoc, ids: readonly TagId[], access: Access): DesignDoc {
-  const known = new Set(doc.tags.map((t) => t.id))
+  const known = tagIndexOf(doc.tags).position
   const target = ids.filter((id) => known.has(id))
   const touched = new Set(target)
   const scope = doc.scope.filter((id) => !touched.has(id))
@@ -140,7 +140,7 @@ function setAccess(doc: DesignDoc, ids: readonly TagId[], access: Access): Desig
 }
 
 function setScope(doc: DesignDoc, scope: readonly TagId[], readOnly: readonly TagId[]): DesignDoc {
-  const known = new Set(doc.tags.map((t) => t.id))
+  const known = tagIndexOf(doc.tags).position
   const clean = (ids: readonly TagId[]) => [...new Set(ids)].filter((id) => known.has(id))
   const s = clean(scope)
   const r = clean(readOnly).filter((id) => !s.includes(id))

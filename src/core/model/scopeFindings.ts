@@ -24,6 +24,14 @@ export function domainOfTags(tags: readonly DesignTag[]): { domain: SecurityDoma
   }
 }
 
+// Per tags array (immutable; a scope click keeps it): names to ids once per tree, not once per click.
+const nameIndexes = new WeakMap<readonly DesignTag[], ReadonlyMap<string, TagId>>()
+function idsByName(tags: readonly DesignTag[]): ReadonlyMap<string, TagId> {
+  let index = nameIndexes.get(tags)
+  if (!index) nameIndexes.set(tags, (index = new Map(tags.map((t) => [t.name, t.id]))))
+  return index
+}
+
 export function scopeFindings(doc: DesignDoc, pair: ScopePair = doc, domainResult = domainOfTags(doc.tags)): DocScopeFinding[] {
   if ('error' in domainResult) {
     return [{
@@ -32,7 +40,7 @@ export function scopeFindings(doc: DesignDoc, pair: ScopePair = doc, domainResul
     }]
   }
   const names = pairNames(doc, pair)
-  const idOf = new Map(doc.tags.map((t) => [t.name, t.id]))
+  const idOf = idsByName(doc.tags)
   return validateScope(domainResult.domain, names.scope, names.readOnly).map((f) => ({
     code: f.code, severity: f.severity, message: f.message, set: f.set,
     tagIds: f.tags.flatMap((n) => (idOf.has(n) ? [idOf.get(n)!] : [])),

@@ -4,7 +4,7 @@ import {
 import { useMemo, useState } from 'react'
 import type { TagId } from '../../core/model'
 import { designerStore, useDesigner } from '../../stores/designerStore'
-import { coverageOf, selectDoc } from '../../stores/selectors'
+import { coverageOf, selectTags } from '../../stores/selectors'
 import { cycleAccess } from './designerActions'
 import { createNodeBuilder, type TagFlowNode } from './forestNodes'
 import { edgesFor, layoutOf, visibleTagsOf } from './layoutCache'
@@ -32,29 +32,30 @@ const MINIMAP_UP_TO = 500
  */
 export function ForestCanvas() {
   const renderAll = useDesigner((s) => s.renderAll)
-  const doc = useDesigner(selectDoc)
+  // The tags, not the document: a scope click does not re-render the canvas (each TagNode reads its grant).
+  const tags = useDesigner(selectTags)
   const selected = useDesigner((s) => s.selected)
   const mode = useDesigner((s) => s.mode)
   const [build] = useState(createNodeBuilder)
   const [mapWanted, setMapWanted] = useState<boolean | null>(null)
-  const showMap = doc.tags.length > 0 && (mapWanted ?? doc.tags.length <= MINIMAP_UP_TO)
+  const showMap = tags.length > 0 && (mapWanted ?? tags.length <= MINIMAP_UP_TO)
   const { drag, onNodeDragStart, onNodeDrag, onNodeDragStop } = useTagDrag()
 
   const direction = useCanvasView((s) => s.direction)
   const folded = useCanvasView((s) => s.folded)
   // Tags under a folded tag are left off the canvas altogether (layout, nodes and edges).
-  const visible = visibleTagsOf(doc.tags, folded)
-  const shown = useMemo(() => (visible === doc.tags ? doc : { ...doc, tags: visible }), [doc, visible])
+  const visible = visibleTagsOf(tags, folded)
+  // Only an overview on screen needs the coverage here (it colours every tag).
+  const mapCoverage = useDesigner((s) => (showMap ? coverageOf(s.history.present.tags, s.history.present.scope, s.history.present.readOnly) : null))
   const layout = layoutOf(visible, direction)
-  const coverage = coverageOf(doc.tags, doc.scope, doc.readOnly)
   const selectedSet = useMemo(() => new Set(selected), [selected])
   const edges = edgesFor(visible)
   const nodes = useMemo(
     () => build({
-      doc: shown, layout, coverage, selected: selectedSet, draggable: mode === 'design',
+      tags: visible, layout, selected: selectedSet, draggable: mode === 'design',
       dragPositions: drag?.positions ?? null, drop: drag?.drop?.over ?? null, direction,
     }),
-    [build, shown, layout, coverage, selectedSet, mode, drag, direction],
+    [build, visible, layout, selectedSet, mode, drag, direction],
   )
 
   const onNodesChange = (changes: NodeChange<TagFlowNode>[]) => {
@@ -98,7 +99,7 @@ export function ForestCanvas() {
         onNodeDragStart={onNodeDragStart}
         onNodeDrag={onNodeDrag}
         onNodeDragStop={onNodeDragStop}
-        onlyRenderVisibleElements={!renderAll && doc.tags.length >= VISIBLE_ONLY_FROM}
+        onlyRenderVisibleElements={!renderAll && tags.length >= VISIBLE_ONLY_FROM}
         minZoom={MIN_ZOOM}
         maxZoom={2}
         nodesConnectable={false}
@@ -115,11 +116,11 @@ export function ForestCanvas() {
         <Background gap={24} />
         {showMap ? (
           <MiniMap pannable zoomable ariaLabel="Overview of the forest"
-            nodeColor={(n) => MINIMAP_COLOUR[(n as TagFlowNode).className?.match(/eff-(\w+)/)?.[1] ?? 'none']} />
+            nodeColor={(n) => MINIMAP_COLOUR[mapCoverage?.get(n.id as TagId)?.effective ?? 'none']} />
         ) : null}
-        {doc.tags.length > 0 ? <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
+        {tags.length > 0 ? <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
           <button type="button" className="btn btn--small" onClick={() => setMapWanted(!showMap)}
-            title={doc.tags.length > MINIMAP_UP_TO ? `Off by default past ${MINIMAP_UP_TO.toLocaleString('en-US')} tags: it redraws every tag on each change` : undefined}>
+            title={tags.length > MINIMAP_UP_TO ? `Off by default past ${MINIMAP_UP_TO.toLocaleString('en-US')} tags: it redraws every tag on each change` : undefined}>
             {showMap ? 'Hide overview' : 'Show overview'}
           </button>
         </Panel> : null}
@@ -127,7 +128,7 @@ export function ForestCanvas() {
         {drag?.drop ? (
           <Panel position="top-center" className="drop-hint" role="status">{drag.drop.hint}</Panel>
         ) : null}
-        {doc.tags.length === 0 ? <EmptyForest /> : null}
+        {tags.length === 0 ? <EmptyForest /> : null}
       </ReactFlow>
     </div>
   )

@@ -1,5 +1,5 @@
 import { Handle, type NodeProps } from '@xyflow/react'
-import { memo } from 'react'
+import { memo, useLayoutEffect, useRef } from 'react'
 import { accessIn } from '../../core/model'
 import { useDesigner } from '../../stores/designerStore'
 import { coverageFor, notesFor, tagIndex } from '../../stores/selectors'
@@ -32,11 +32,20 @@ function TagNodeView({ id }: NodeProps<TagFlowNode>) {
   const under = useDesigner((s) => descendantsOf(s.history.present.tags).get(tagId) ?? 0)
   const sides = HANDLE_SIDES[useCanvasView((s) => s.direction)]
   const folded = useCanvasView((s) => s.folded.has(tagId))
+  const root = useRef<HTMLDivElement>(null)
+  // The grant lives on React Flow's wrapper (what tests, styles and the bench look for), set from here
+  // before paint: the node objects handed to React Flow then stay the same on a scope click.
+  useLayoutEffect(() => {
+    const wrapper = root.current?.parentElement
+    if (!wrapper) return
+    wrapper.dataset.access = access
+    wrapper.dataset.coverage = effective
+  }, [access, effective, tag])
   if (!tag) return null
   // A covered tag shows where its coverage comes from instead of "not granted"; a click still cycles it.
   const showPill = access !== 'none' || (mode === 'scope' && via === null)
   return (
-    <div className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}${folded ? ' tag-node--folded' : ''}`}>
+    <div ref={root} className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}${folded ? ' tag-node--folded' : ''}`}>
       <Handle type="target" position={sides.target} isConnectable={false} />
       {editing ? <TagNameEditor id={tagId} name={tag.name} /> : <span className="tag-node__name" title={tag.name}>{tag.name}</span>}
       <span className="tag-node__description">{tag.description || (mode === 'design' ? 'no description yet' : '')}</span>

@@ -3,18 +3,22 @@
  * node builder keeps the previous node objects and reuses each one whose
  * inputs did not change (and the whole array when none did), so React Flow
  * re-renders only the tags a click touched, even in a forest of thousands.
+ * A node carries where a tag is and whether it is selected, not its grant
+ * or coverage: a scope click leaves the array as it was, because handing
+ * React Flow a new array costs a pass over every node and every edge
+ * (5,000 of each) before anything paints. Each TagNode puts its own grant on
+ * its wrapper (data-access, data-coverage).
  */
 import { Position, type Edge, type Node, type NodeHandle, type XYPosition } from '@xyflow/react'
-import type { Coverage, DesignDoc, TagId } from '../../core/model'
+import type { DesignDoc, TagId } from '../../core/model'
 import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type LayoutDirection } from './forestLayout'
 
 export type TagNodeData = { tagId: TagId }
 export type TagFlowNode = Node<TagNodeData, 'tag'>
 
 export interface GraphInputs {
-  doc: DesignDoc
+  tags: DesignDoc['tags']
   layout: ReadonlyMap<string, { x: number; y: number }>
-  coverage: ReadonlyMap<TagId, Coverage>
   selected: ReadonlySet<TagId>
   draggable: boolean
   /** Where dragged tags are right now (flow coordinates). */
@@ -22,11 +26,6 @@ export interface GraphInputs {
   drop: { id: TagId; side: 'into' | 'before' | 'after' } | null
   /** Which way the trees grow (where edges attach); down when not given. */
   direction?: LayoutDirection
-}
-
-/** `data-*` attributes for a node's wrapper element (React accepts any data- attribute). */
-function dataAttributes(attrs: Record<`data-${string}`, string>): Node['domAttributes'] {
-  return attrs
 }
 
 /**
@@ -55,8 +54,6 @@ interface Entry {
   x: number
   y: number
   name: string
-  access: string
-  eff: string
   selected: boolean
   draggable: boolean
   drop: string
@@ -68,23 +65,19 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
   // Mutated in place and compared field by field: a click on a 5,000-tag forest allocates ~nothing.
   const cache = new Map<string, Entry>()
   let last: TagFlowNode[] = []
-  return ({ doc, layout, coverage, selected, draggable, dragPositions, drop: dropMark, direction = 'down' }) => {
-    const nodes: TagFlowNode[] = new Array(doc.tags.length)
-    let same = doc.tags.length === last.length
-    const scope = new Set(doc.scope)
-    const readOnly = new Set(doc.readOnly)
-    for (let i = 0; i < doc.tags.length; i++) {
-      const tag = doc.tags[i]
+  return ({ tags, layout, selected, draggable, dragPositions, drop: dropMark, direction = 'down' }) => {
+    const nodes: TagFlowNode[] = new Array(tags.length)
+    let same = tags.length === last.length
+    for (let i = 0; i < tags.length; i++) {
+      const tag = tags[i]
       const pos = dragPositions?.get(tag.id) ?? layout.get(tag.id) ?? { x: 0, y: 0 }
-      const access = scope.has(tag.id) ? 'scope' : readOnly.has(tag.id) ? 'read_only' : 'none'
-      const eff = coverage.get(tag.id)?.effective ?? 'none'
       const isSelected = selected.has(tag.id)
       const drop = dropMark?.id === tag.id ? dropMark.side : ''
       let e = cache.get(tag.id)
-      if (!e || e.x !== pos.x || e.y !== pos.y || e.name !== tag.name || e.access !== access || e.eff !== eff ||
+      if (!e || e.x !== pos.x || e.y !== pos.y || e.name !== tag.name ||
         e.selected !== isSelected || e.draggable !== draggable || e.drop !== drop || e.direction !== direction) {
         e = {
-          x: pos.x, y: pos.y, name: tag.name, access, eff, selected: isSelected, draggable, drop, direction,
+          x: pos.x, y: pos.y, name: tag.name, selected: isSelected, draggable, drop, direction,
           node: {
             id: tag.id,
             type: 'tag',
@@ -95,10 +88,9 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
             data: { tagId: tag.id },
             selected: isSelected,
             draggable,
-            // The accessible name of the node is the tag's name; its grant is an attribute beside it.
+            // The accessible name of the node is the tag's name; its grant is an attribute beside it (set by TagNode).
             ariaLabel: tag.name,
-            domAttributes: dataAttributes({ 'data-access': access, 'data-coverage': eff }),
-            className: `tag-flow-node eff-${eff}${drop ? ` is-drop-${drop}` : ''}`,
+            className: `tag-flow-node${drop ? ` is-drop-${drop}` : ''}`,
           },
         }
         cache.set(tag.id, e)
@@ -106,8 +98,8 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
       if (same && last[i] !== e.node) same = false
       nodes[i] = e.node
     }
-    if (cache.size > doc.tags.length) {
-      const ids = new Set(doc.tags.map((t) => t.id))
+    if (cache.size > tags.length) {
+      const ids = new Set(tags.map((t) => t.id))
       for (const id of cache.keys()) if (!ids.has(id as TagId)) cache.delete(id)
     }
     if (!same) last = nodes
