@@ -159,12 +159,27 @@ def tool_agent(req: ChatRequest) -> Reply | None:
     return Reply(f"Done. The last tool said: {last[:300]}")
 
 
+_PAIR_GOAL = re.compile(r"performs the following behavior: '(.+?)'\. Your aim", re.S)
+
+
+def pair_attacker(req: ChatRequest) -> Reply | None:
+    """Plays superred-optimizer-pair's attacker: under PAIR's red-teaming system prompt it proposes the goal
+    itself as the prompt, numbered by attempt, in the JSON shape PAIR parses (``{"improvement", "prompt"}``)."""
+    m = _PAIR_GOAL.search(req.system)
+    if m is None or "red teaming assistant" not in req.system:
+        return None
+    attempt = 1 + sum(1 for x in req.messages if x.get("role") == "assistant")
+    goal = m.group(1).replace("}", ")").replace("\n", " ")
+    improvement = "first attempt: ask directly" if attempt == 1 else f"attempt {attempt}: ask again, more politely"
+    return Reply(json.dumps({"improvement": improvement, "prompt": f"{goal} (attempt {attempt})"}))
+
+
 def echo(req: ChatRequest) -> Reply:
     """The default: says what it heard, so a trajectory shows which message reached the model."""
     return Reply(f"You said: {req.last_user}")
 
 
-DEFAULT_CHAIN: Sequence[Behaviour] = (tool_agent, reveal_secret_on_trigger, echo)
+DEFAULT_CHAIN: Sequence[Behaviour] = (pair_attacker, tool_agent, reveal_secret_on_trigger, echo)
 
 
 def answer(chain: Sequence[Behaviour], req: ChatRequest) -> Reply:
