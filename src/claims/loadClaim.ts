@@ -38,6 +38,7 @@ export function claimFromFile(file: ClaimFile, deps: EvaluatorDeps = {}, where =
     }
     return {
       goal: { description: t.goal },
+      config: t.config,
       async configureTarget(target) {
         if (t.served_task !== undefined) {
           if (!servesTasks(target)) throw new Error(`task ${i + 1} is served task ${t.served_task}, but this target serves no claim`)

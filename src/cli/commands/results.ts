@@ -14,7 +14,7 @@ import type { resultsOptions } from '../definitions/results'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
 
 async function summarise(storage: Storage, dir: string) {
-  const { manifest, result, domain } = await readExperiment(storage, dir)
+  const { manifest, result, domain, taskConfigs } = await readExperiment(storage, dir)
   const tasks = await readTasks(storage, dir)
   const e = manifest.experiment
   return {
@@ -28,7 +28,8 @@ async function summarise(storage: Storage, dir: string) {
       task_cost_cap_usd: e.task_cost_cap_usd, task_time_cap_s: e.task_time_cap_s, include_feedback: e.include_feedback,
     },
     summary: result?.summary ?? manifest.summary,
-    tasks: taskRows(manifest.tasks, tasks),
+    // With the configuration each task set (task_configs.json, when redscope wrote the tree).
+    tasks: taskRows(manifest.tasks, tasks).map((t) => (taskConfigs.has(t.index) ? { ...t, config: taskConfigs.get(t.index) } : t)),
   }
 }
 

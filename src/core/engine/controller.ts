@@ -169,6 +169,7 @@ export class Controller {
         session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
           { overwrite: o.overwrite ?? false, schema: this.resultsSchema })
         if (o.domain) await session.writeDomain(o.domain)
+        await session.writeTaskConfigs(tasks)
       }
       const kept = new Map<number, TaskResult>()
       for (const index of [...(session?.plan.keep ?? [])].sort((a, b) => a - b)) {

@@ -89,6 +89,13 @@ export function servesTasks(target: Target): target is ServedTaskTarget {
 /** One attack goal with its setup and judge (superred `Task`). */
 export interface Task {
   readonly goal: Goal
+  /**
+   * The configuration the task sets on the target before its runs (a claim
+   * file's `config`, e.g. the demo targets' `defence`): recorded beside the
+   * results (task_configs.json, a redscope extra) so a reader can tell apart
+   * tasks that share a goal. Optional: superred's tasks configure in code.
+   */
+  readonly config?: Readonly<Record<string, string>>
   /** May throw NotApplicable to skip the task. */
   configureTarget(target: Target): void | Promise<void>
   /** Judges a run on the full (unfiltered) trajectory. */

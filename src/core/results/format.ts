@@ -173,6 +173,17 @@ export const ExperimentsIndexRow = z.object({
 })
 export const ExperimentsIndexFile = z.object({ schema_version: SchemaVersion, experiments: z.array(ExperimentsIndexRow) })
 
+/**
+ * redscope extra, in the experiment folder: the configuration each task set on
+ * the target (a claim file's `config`). Written only when some task has one;
+ * superred ignores this file.
+ */
+export const TaskConfigsFile = z.object({
+  schema_version: SchemaVersion,
+  tasks: z.array(z.object({ index: z.number().int(), goal: z.string(), config: z.record(z.string(), z.string()) })),
+})
+export const TASK_CONFIGS_FILE = 'task_configs.json'
+
 /** redscope extra: what the optimizer was offered for a task. superred ignores this file. */
 export const AttackerFile = z.object({
   schema_version: SchemaVersion,
@@ -201,3 +212,4 @@ export type ResultFile = z.infer<typeof ResultFile>
 export type ExperimentsIndexRow = z.infer<typeof ExperimentsIndexRow>
 export type ExperimentsIndexFile = z.infer<typeof ExperimentsIndexFile>
 export type AttackerFile = z.infer<typeof AttackerFile>
+export type TaskConfigsFile = z.infer<typeof TaskConfigsFile>

@@ -2,6 +2,7 @@ export * from './format'
 export { ExperimentSession, dumpFile, type ResumePlan } from './writer'
 export {
   listExperiments, readExperiment, readTask, readTasks, readTrajectory, readJsonFile, readOptional, ResultsFormatError,
+  readTaskConfigs, configText,
   type ExperimentRecord, type TaskRecord,
 } from './reader'
 export { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'

@@ -7,7 +7,7 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TaskFile, TrajectoryFile,
+  AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile,
   type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
@@ -81,13 +81,27 @@ export interface ExperimentRecord {
   readonly result: z.infer<typeof ResultFile> | null
   /** redscope extra; null for a plain superred tree (the viewer then has to guess or be given a forest). */
   readonly domain: Forest | null
+  /** redscope extra: each task's configuration by task index; empty for a tree without task_configs.json. */
+  readonly taskConfigs: ReadonlyMap<number, Readonly<Record<string, string>>>
 }
 
 export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
   const manifest = await readJsonFile(storage, joinPath(dir, 'manifest.json'), ManifestFile)
   const result = await readOptional(storage, joinPath(dir, 'result.json'), ResultFile)
   const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
-  return { dir, manifest, result, domain }
+  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir) }
+}
+
+/** task_configs.json by task index (a redscope extra; empty when absent). */
+export async function readTaskConfigs(storage: Storage, experimentDir: string): Promise<ReadonlyMap<number, Readonly<Record<string, string>>>> {
+  const file = await readOptional(storage, joinPath(experimentDir, TASK_CONFIGS_FILE), TaskConfigsFile)
+  return new Map((file?.tasks ?? []).map((t) => [t.index, t.config]))
+}
+
+/** A task's configuration as one line: `defence=none, user_task=Summarise my unread emails.` */
+export function configText(config: Readonly<Record<string, string>> | undefined): string {
+  if (config === undefined) return ''
+  return Object.entries(config).map(([k, v]) => `${k}=${v}`).join(', ')
 }
 
 export interface TaskRecord {

@@ -9,7 +9,7 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { SCHEMA_VERSION, TaskFile, type ResultsSchemaVersion } from './format'
+import { SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
 import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
 import { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { PyFloat, pyDumps, pyFloat } from './pyjson'
@@ -144,6 +144,16 @@ export class ExperimentSession {
       stopReason: data.stop_reason as StopReason, scope: new Set(), readOnly: new Set(), error: data.error,
       startedAt: parseDate(data.timing.started_at), endedAt: parseDate(data.timing.ended_at), nRuns: data.n_runs,
     }
+  }
+
+  /**
+   * redscope extra: each task's configuration (task_configs.json), when any
+   * task has one, so that tasks sharing a goal say which defence they faced.
+   */
+  async writeTaskConfigs(tasks: readonly Task[]): Promise<void> {
+    if (!tasks.some((t) => t.config !== undefined && Object.keys(t.config).length > 0)) return
+    const rows = tasks.map((t, i) => ({ index: i + 1, goal: t.goal.description, config: { ...(t.config ?? {}) } }))
+    await this.storage.writeTextAtomic(joinPath(this.dir, TASK_CONFIGS_FILE), dumpFile({ schema_version: this.schema, tasks: rows }))
   }
 
   /** redscope extra: the forest, so a viewer can rebuild the attacker's view. Written once. */

@@ -4,10 +4,11 @@ import type { Storage } from '../../core/results'
 /**
  * The results sources opened in this page. A source is addressed by a key
  * that goes into the URL (`?src=`): `url:<base>` can be reopened from a link
- * alone; `folder:<name>` and `zip:<name>` need the user to pick the files
+ * alone, as can `served:<name>` (the folder `redscope view` serves beside the app)
+ * and `idb:<db>` (this browser's runs); `folder:<name>` and `zip:<name>` need the user to pick the files
  * again in a fresh browser, and the link says which.
  */
-export type SourceKind = 'folder' | 'zip' | 'url' | 'idb'
+export type SourceKind = 'folder' | 'zip' | 'url' | 'idb' | 'served'
 
 export interface OpenSource {
   readonly key: string
@@ -45,6 +46,12 @@ export function sourceKey(kind: SourceKind, name: string): string {
 
 /** The kind and name of a key from a URL; null when it is not one of ours. */
 export function parseSourceKey(key: string): { kind: SourceKind; name: string } | null {
-  const m = /^(folder|zip|url|idb):(.*)$/s.exec(key)
+  const m = /^(folder|zip|url|idb|served):(.*)$/s.exec(key)
   return m ? { kind: m[1] as SourceKind, name: m[2] } : null
 }
+
+/** Sources that change while they are watched (a folder being written): their queries poll. */
+export const isLiveSource = (source: OpenSource | undefined) => source?.kind === 'served'
+
+/** How often a live source is read again: a task that lands shows within two seconds. */
+export const LIVE_REFRESH_MS = 1000

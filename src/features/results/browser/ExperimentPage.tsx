@@ -5,7 +5,7 @@ import { ForestAttach } from '../forest/ForestAttach'
 import { useExperimentForest } from '../forest/useExperimentForest'
 import { experimentQuery } from '../queries/experiment'
 import { SourceGate } from '../SourceGate'
-import type { OpenSource } from '../sourcesStore'
+import { isLiveSource, type OpenSource } from '../sourcesStore'
 import { TaskList } from './TaskList'
 import { TagNames } from '../common/TagNames'
 
@@ -33,8 +33,15 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
           {' '}{summary.n_tasks} tasks · ${summary.total_llm_usage.cost.toFixed(4)}
         </p>
       </header>
+      {data.result === null && (
+        <p className="live-banner" role="status" data-testid="in-progress">
+          {isLiveSource(source)
+            ? 'In progress: this experiment is still being written (no result.json yet); its tasks appear here as they land.'
+            : 'In progress or interrupted: this experiment has no result.json yet, so its summary is partial.'}
+        </p>
+      )}
       <ForestAttach experiment={dir} state={forest} />
-      <TaskList tasks={data.manifest.tasks} src={src} experiment={dir} />
+      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} src={src} experiment={dir} />
     </div>
   )
 }

@@ -1,26 +1,35 @@
+import { useEffect, useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { ErrorBox } from '../common/ErrorBox'
 import { experimentsQuery } from '../queries/experiments'
+import { landingSourceQuery } from '../queries/landing'
 import { sweepRecordQuery } from '../queries/sweep'
 import { resultsKeys } from '../queries/keys'
 import { SourcePicker } from '../sources/SourcePicker'
 import { useResolvedSource } from '../sources/openSource'
-import { useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
+import { isLiveSource, useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
 import { experimentHref } from '../paths'
 import { shardNote } from './sweepNote'
-import { TagNames } from '../common/TagNames'
+import { viewExperiments, whenText } from './experimentRows'
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`)
-
-/** Open a source, and list the experiments of the current one. */
+/**
+ * The Results tab. Without a source in the address it lands on the folder
+ * `redscope view` serves, else on this browser's runs when there are any,
+ * else on the ways to open results. With one, it lists its experiments.
+ */
 export function HomePage() {
   const { src, navigate } = useResultsLocation()
   const source = useResolvedSource(src)
   const sources = useSourcesStore((s) => s.sources)
   const { add } = useSourceActions()
   const client = useQueryClient()
+  const landing = useQuery({ ...landingSourceQuery(), enabled: src === null })
+  const landingKey = landing.data?.key
+  useEffect(() => {
+    if (src === null && landingKey) navigate(`/?src=${encodeURIComponent(landingKey)}`, { replace: true })
+  }, [src, landingKey, navigate])
   const onOpened = (opened: OpenSource) => {
     add(opened)
     client.removeQueries({ queryKey: resultsKeys.source(opened.key) })
@@ -28,6 +37,7 @@ export function HomePage() {
   }
   return (
     <div className="results-page">
+      {source && src && <ExperimentList source={source} src={src} />}
       <SourcePicker onOpened={onOpened} />
       {Object.keys(sources).length > 0 && (
         <nav className="source-tabs" aria-label="Open sources">
@@ -38,49 +48,53 @@ export function HomePage() {
           ))}
         </nav>
       )}
-      {source && src && <ExperimentList source={source} src={src} />}
     </div>
   )
 }
 
 function ExperimentList({ source, src }: { source: OpenSource; src: string }) {
   const { data, error, isPending } = useQuery(experimentsQuery(source, src))
+  const [query, setQuery] = useState('')
   if (error) return <ErrorBox title={`Could not list the experiments of ${source.label}`} error={error} />
   if (isPending) return <p role="status">Reading {source.label}…</p>
+  const live = isLiveSource(source)
   if (data.length === 0) {
     return (
-      <p className="results-note">
-        No experiment found in {source.label}: expected experiments.json, or folders with a manifest.json.
+      <p className="results-note" data-testid="no-experiments">
+        No experiment found in {source.label}{live ? ' yet: this page shows them as they are written' : ''}: expected experiments.json, or folders with a manifest.json.
         {source.kind === 'url' && ' A server cannot list its folders: give the address of the results root, where experiments.json is.'}
       </p>
     )
   }
+  const rows = viewExperiments(data, query)
   return (
     <section aria-label="Experiments">
       <SweepBanner source={source} src={src} />
-      <h2>Experiments in {source.label}</h2>
-      <table className="results-table">
+      <div className="experiments-head">
+        <h2>Experiments in {source.label} <span className="results-muted">({data.length})</span></h2>
+        {live && <span className="live-note" role="status">live: refreshes as the folder is written</span>}
+        <input type="search" placeholder="Filter: threat model, target, claim, attacker…" aria-label="Filter experiments"
+          value={query} onChange={(e) => setQuery(e.target.value)} />
+      </div>
+      <table className="results-table experiments-table">
         <thead>
-          <tr><th>Experiment</th><th>Attacker</th><th>Target</th><th>Claim</th><th>Model</th><th>Scope</th><th>Read only</th><th>Status</th><th>ASR</th><th>Success</th><th>Cost</th></tr>
+          <tr><th>Threat model</th><th>Target</th><th>Claim</th><th>Attacker</th><th>When</th><th>Outcome</th><th>Folder</th></tr>
         </thead>
         <tbody>
-          {data.map((e) => (
-            <tr key={e.dir}>
-              <td><Link href={experimentHref(src, e.dir)}>{e.dir}</Link></td>
-              <td>{e.experiment.attacker}</td>
-              <td>{e.experiment.target}</td>
-              <td>{e.experiment.claim}</td>
-              <td>{e.experiment.model ?? 'no-llm'}</td>
-              <td><TagNames names={e.experiment.scope} label={e.experiment.scope_label} /></td>
-              <td><TagNames names={e.experiment.read_only} /></td>
-              <td>{e.status}</td>
-              <td>{pct(e.summary.asr)}</td>
-              <td>{e.summary.n_success ?? '–'} / {e.summary.n_completed ?? '–'}</td>
-              <td>${(e.summary.total_llm_usage?.cost ?? 0).toFixed(4)}</td>
+          {rows.map((r) => (
+            <tr key={r.dir} data-testid="experiment-row" data-dir={r.dir} className={r.inProgress ? 'experiment-row--live' : undefined}>
+              <td><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link></td>
+              <td>{r.target}</td>
+              <td>{r.claim}</td>
+              <td>{r.attacker}</td>
+              <td title={r.when ?? undefined}>{whenText(r.when)}</td>
+              <td className={r.inProgress ? 'status status--live' : undefined}>{r.outcome}</td>
+              <td className="results-muted results-small"><Link href={experimentHref(src, r.dir)}>{r.dir}</Link></td>
             </tr>
           ))}
         </tbody>
       </table>
+      {rows.length === 0 && <p className="results-note">No experiment matches “{query}”.</p>}
     </section>
   )
 }

@@ -1,13 +1,15 @@
 import { useMemo, useRef } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
-import type { ManifestTaskJson } from '../../../core/results'
+import { configText, type ManifestTaskJson } from '../../../core/results'
 import { taskHref, taskSegment } from '../paths'
 import { useResultsLocation } from '../useResultsLocation'
 import { parseTaskView, statusCounts, viewTasks, type SortKey } from './taskTable'
 
 interface Props {
   readonly tasks: readonly ManifestTaskJson[]
+  /** Each task's configuration by index (task_configs.json); a column only when the tree has it. */
+  readonly configs?: ReadonlyMap<number, Readonly<Record<string, string>>>
   readonly src: string
   readonly experiment: string
 }
@@ -15,7 +17,8 @@ interface Props {
 const ROW = 36
 
 /** The tasks of an experiment: filter by outcome, search goals, sort; only the visible rows are in the DOM. */
-export function TaskList({ tasks, src, experiment }: Props) {
+export function TaskList({ tasks, configs, src, experiment }: Props) {
+  const withConfig = configs !== undefined && configs.size > 0
   const { params, navigate, withParam } = useResultsLocation()
   const view = parseTaskView(params)
   const { query, status, sort, descending } = view
@@ -27,7 +30,7 @@ export function TaskList({ tasks, src, experiment }: Props) {
   const set = (name: string, value: string | null) => navigate(withParam(name, value), { replace: true })
 
   return (
-    <section className="task-list" aria-label="Tasks">
+    <section className={`task-list${withConfig ? ' task-list--config' : ''}`} aria-label="Tasks">
       <div className="task-list__controls">
         <input type="search" placeholder="Search goals" aria-label="Search goals" value={view.query}
           onChange={(e) => set('q', e.target.value || null)} />
@@ -47,7 +50,7 @@ export function TaskList({ tasks, src, experiment }: Props) {
         <span className="task-list__count" role="status">{rows.length.toLocaleString('en-US')} of {tasks.length.toLocaleString('en-US')} tasks</span>
       </div>
       <div className="task-list__head" aria-hidden="true">
-        <span>#</span><span>Goal</span><span>Outcome</span><span>Best</span><span>Runs</span><span>Cost</span><span>Stop</span>
+        <span>#</span><span>Goal</span>{withConfig && <span>Configuration</span>}<span>Outcome</span><span>Best</span><span>Runs</span><span>Cost</span><span>Stop</span>
       </div>
       <div className="task-list__scroll" ref={scrollRef} role="list" aria-label="Task rows">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
@@ -59,6 +62,7 @@ export function TaskList({ tasks, src, experiment }: Props) {
                 {t.dir === null
                   ? <span className="task-row__goal" title="skipped: no folder">{t.goal}</span>
                   : <Link className="task-row__goal" href={taskHref(src, experiment, taskSegment(t.dir))}>{t.goal}</Link>}
+                {withConfig && <span className="task-row__config" data-testid="task-config">{configText(configs.get(t.index))}</span>}
                 <span className={`status status--${t.status}`}>{t.status}</span>
                 <span>{t.best_score.toFixed(2)}</span>
                 <span>{t.n_runs}</span>

@@ -5,6 +5,8 @@ import { ErrorBox } from '../common/ErrorBox'
 import { CostChart } from '../diff/CostChart'
 import { diffHref, runHref, taskDirOf } from '../paths'
 import { taskQuery } from '../queries/task'
+import { experimentQuery } from '../queries/experiment'
+import { configText } from '../../../core/results'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
@@ -18,6 +20,8 @@ export function TaskPage() {
 function Task({ source, src, experiment, task }: { source: OpenSource; src: string; experiment: string; task: string }) {
   const { navigate } = useResultsLocation()
   const { data, error, isPending } = useQuery(taskQuery(source, src, taskDirOf(experiment, task)))
+  // The experiment's task_configs.json says which configuration (defence) this task faced; usually cached from its page.
+  const configs = useQuery(experimentQuery(source, src, experiment)).data?.taskConfigs
   const [a, setA] = useState<number | null>(null)
   const [b, setB] = useState<number | null>(null)
   if (error) return <div className="results-page"><ErrorBox title={`Could not open the task ${task}`} error={error} /></div>
@@ -38,6 +42,9 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
         <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
         {' '}{t.n_runs} runs · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
+      {configs?.has(t.index) && (
+        <p data-testid="task-config">Configuration: <code>{configText(configs.get(t.index))}</code></p>
+      )}
       {t.error && <details className="results-error"><summary>Error</summary><pre>{t.error}</pre></details>}
       {runs.length === 0 && <p className="results-note">No runs recorded (iterations.json is missing or empty).</p>}
       {runs.length > 0 && (

@@ -2,6 +2,7 @@ import { FileListStorage } from '../../../adapters/storage/fileListStorage'
 import { readDrop } from '../../../adapters/storage/dropEntries'
 import { HttpStorage, parseResultsUrl } from '../../../adapters/storage/httpStorage'
 import { IndexedDbStorage } from '../../../adapters/storage/indexedDbStorage'
+import { ServedStorage } from '../../../adapters/storage/servedStorage'
 import { ZipStorage } from '../../../adapters/storage/zipStorage'
 import { parseSourceKey, sourceKey, useSourcesStore, type OpenSource } from '../sourcesStore'
 
@@ -64,6 +65,17 @@ export function sourceFromIndexedDb(name = PAGE_RUNS_DB): OpenSource {
   return source
 }
 
+/** The results folder served beside the app by `redscope view`; the same object for the same name. */
+export function sourceFromServed(label: string): OpenSource {
+  const key = sourceKey('served', label)
+  let source = urlSources.get(key)
+  if (!source) {
+    source = { key, kind: 'served', label, storage: new ServedStorage(label) }
+    urlSources.set(key, source)
+  }
+  return source
+}
+
 /**
  * The source a key names: one opened in this page, or, for a URL key from a
  * link, the server itself, and for the page's own runs, its IndexedDB (neither needs a file from the user). Folder and zip
@@ -74,6 +86,7 @@ export function useResolvedSource(key: string | null): OpenSource | undefined {
   if (opened || key === null) return opened
   const parsed = parseSourceKey(key)
   if (parsed?.kind === 'idb' && parsed.name === PAGE_RUNS_DB) return sourceFromIndexedDb(parsed.name)
+  if (parsed?.kind === 'served') return sourceFromServed(parsed.name)
   if (parsed?.kind !== 'url') return undefined
   try {
     return sourceFromUrl(parsed.name)

@@ -11,6 +11,7 @@ import { isTyping, keyAction, KEY_HELP } from './keys'
 import { Legend } from './Legend'
 import { PresenterView } from './PresenterView'
 import { iterationOf, neighbourRuns, runEndEvaluation } from './runInfo'
+import { configText } from '../../../core/results'
 import { Scrubber } from './Scrubber'
 import { StepPanel } from './StepPanel'
 import { TrajectoryTable, type TableHandle } from './TrajectoryTable'
@@ -28,6 +29,8 @@ interface Props {
 /** One run: header, legend, scrubber, the aligned table and the selected step; or the presenter. */
 export function RunViewer({ state, source, src, runRef, event }: Props) {
   const { replay, task, forest } = state
+  // Which configuration this task ran with (the demo claims' defence), when the tree records it.
+  const taskConfig = configText(state.experiment.taskConfigs.get(task.task.index))
   const { params, navigate } = useResultsLocation()
   const present = params.get('present') === '1'
   const table = useRef<TableHandle>(null)
@@ -111,6 +114,7 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
         </div>
       </header>
       <div className="run-viewer__facts">
+        {taskConfig && <span data-testid="task-config">Configuration: <code>{taskConfig}</code></span>}
         <span>{replay.rows.toLocaleString('en-US')} events · {replay.hiddenCount.toLocaleString('en-US')} hidden from the attacker</span>
         <span>
           Attacker view: {replay.viewSource === 'attacker-file' ? 'recorded in the run\'s attacker file' : `recomputed from ${state.grantFrom}'s grant`}

@@ -1,0 +1,46 @@
+import type { ExperimentsIndexRow } from '../../../core/results'
+import { experimentRowView, grantedTags, matchesQuery, viewExperiments } from './experimentRows'
+
+function row(dir: string, over: { completed_at?: string | null; status?: string; scope_label?: string | null; scope?: string[]; read_only?: string[]; target?: string } = {}): ExperimentsIndexRow {
+  return {
+    dir, slug: dir.slice(0, -9), hash: dir.slice(-8), status: over.status ?? 'complete',
+    experiment: {
+      slug: dir.slice(0, -9), hash: dir.slice(-8), attacker: 'template', target: over.target ?? 'redscope-assistant', claim: 'assistant-exfiltration',
+      model: null, scope: over.scope ?? ['inbox'], read_only: over.read_only ?? [], scope_label: over.scope_label ?? null,
+      task_cost_cap_usd: null, task_time_cap_s: null, max_runs_per_task: 3, include_feedback: true, concurrency: 1, n_tasks: 4,
+    },
+    summary: { asr: 0.5, n_success: 2, n_completed: 4, total_llm_usage: { calls: 0, cost: 0 } },
+    completed_at: over.completed_at === undefined ? '2026-11-30T10:00:00Z' : over.completed_at,
+  }
+}
+
+describe('experiment rows', () => {
+  it('name a threat model by its saved name, else by the tags it grants', () => {
+    expect(experimentRowView(row('a-11111111', { scope_label: 'Guide: blind user' }))).toMatchObject({ threatModel: 'Guide: blind user', named: true })
+    expect(experimentRowView(row('a-11111111', { scope: ['inbox', 'drive'], read_only: ['calendar'] })).threatModel)
+      .toBe('inbox, drive, calendar (read only)')
+    expect(grantedTags([], [])).toBe('nothing granted')
+  })
+
+  it('say the outcome in words, and that an unfinished experiment is in progress', () => {
+    expect(experimentRowView(row('a-11111111')).outcome).toBe('2 of 4 succeeded (50%)')
+    expect(experimentRowView(row('a-11111111', { status: 'in_progress', completed_at: null }))).toMatchObject({ inProgress: true, outcome: 'in progress: 2 of 4 so far' })
+  })
+
+  it('list unfinished experiments first, then the newest completed', () => {
+    const rows = [
+      row('old-11111111', { completed_at: '2026-11-01T00:00:00Z' }),
+      row('live-22222222', { completed_at: null, status: 'in_progress' }),
+      row('new-33333333', { completed_at: '2026-11-30T00:00:00Z' }),
+    ]
+    expect(viewExperiments(rows, '').map((r) => r.dir)).toEqual(['live-22222222', 'new-33333333', 'old-11111111'])
+  })
+
+  it('filter by every word, across names, target, claim, attacker and folder', () => {
+    const v = experimentRowView(row('x-44a31aa2', { scope_label: 'Guide: blind user', target: 'redscope-chatbot' }))
+    expect(matchesQuery(v, 'blind CHATBOT')).toBe(true)
+    expect(matchesQuery(v, '44a31aa2')).toBe(true)
+    expect(matchesQuery(v, 'blind money')).toBe(false)
+    expect(matchesQuery(v, '   ')).toBe(true)
+  })
+})

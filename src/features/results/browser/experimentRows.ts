@@ -1,0 +1,74 @@
+/**
+ * The experiment list's rows, named by what they are rather than by folder:
+ * the threat model (its saved name, else the tags it grants), target, claim,
+ * attacker, when, outcome. Pure, so the list's order and filter are tested
+ * without a page.
+ */
+import type { ExperimentsIndexRow } from '../../../core/results'
+
+export interface ExperimentRowView {
+  readonly dir: string
+  readonly hash: string
+  readonly threatModel: string
+  /** Whether the name is a saved one (scope_label) rather than the granted tags spelled out. */
+  readonly named: boolean
+  readonly target: string
+  readonly claim: string
+  readonly attacker: string
+  readonly when: string | null
+  readonly inProgress: boolean
+  readonly outcome: string
+}
+
+/** The tags a threat model grants, read-only ones marked; what a user recognises when no name was saved. */
+export function grantedTags(scope: readonly string[], readOnly: readonly string[]): string {
+  const parts = [...scope, ...readOnly.map((t) => `${t} (read only)`)]
+  return parts.length === 0 ? 'nothing granted' : parts.join(', ')
+}
+
+function outcomeOf(row: ExperimentsIndexRow, inProgress: boolean): string {
+  const { n_success: ok, n_completed: done, asr } = row.summary
+  const rate = asr === null || asr === undefined ? '' : ` (${Math.round(asr * 100)}%)`
+  if (inProgress) return `in progress: ${ok ?? 0} of ${done ?? 0} so far`
+  if (done === null || done === undefined) return row.status
+  return `${ok ?? 0} of ${done} succeeded${rate}`
+}
+
+export function experimentRowView(row: ExperimentsIndexRow): ExperimentRowView {
+  const e = row.experiment
+  const inProgress = row.status !== 'complete'
+  const label = e.scope_label?.trim()
+  return {
+    dir: row.dir,
+    hash: row.hash,
+    threatModel: label ? label : grantedTags(e.scope, e.read_only),
+    named: Boolean(label),
+    target: e.target,
+    claim: e.claim,
+    attacker: e.model ? `${e.attacker} (${e.model})` : e.attacker,
+    when: row.completed_at,
+    inProgress,
+    outcome: outcomeOf(row, inProgress),
+  }
+}
+
+/** Unfinished first (they are the ones being watched), then the most recently completed; the folder name breaks ties. */
+export function newestFirst(rows: readonly ExperimentRowView[]): ExperimentRowView[] {
+  const time = (r: ExperimentRowView) => (r.when === null ? Number.POSITIVE_INFINITY : Date.parse(r.when) || 0)
+  return [...rows].sort((a, b) => time(b) - time(a) || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
+}
+
+/** Every word of the query must appear in one of the row's names (case-insensitive). */
+export function matchesQuery(row: ExperimentRowView, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return true
+  const text = [row.threatModel, row.target, row.claim, row.attacker, row.outcome, row.dir].join('\n').toLowerCase()
+  return words.every((w) => text.includes(w))
+}
+
+export function viewExperiments(rows: readonly ExperimentsIndexRow[], query: string): ExperimentRowView[] {
+  return newestFirst(rows.map(experimentRowView)).filter((r) => matchesQuery(r, query))
+}
+
+/** A date a person reads, in their own locale; the ISO string stays in the title. */
+export const whenText = (iso: string | null) => (iso === null ? 'not finished' : Number.isNaN(Date.parse(iso)) ? iso : new Date(iso).toLocaleString())
