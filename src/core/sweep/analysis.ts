@@ -10,6 +10,7 @@
  * Coverage is a bitset over the forest's tags, so 1,000 models compare
  * pairwise in milliseconds.
  */
+import { grantsEqual, grantsLeq, type Grants } from '../lattice'
 import type { Forest } from '../tags'
 
 export interface ModelOutcome {
@@ -92,17 +93,6 @@ function union(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out
 }
 
-/** a ⊆ b */
-function subset(a: Uint32Array, b: Uint32Array): boolean {
-  for (let i = 0; i < a.length; i++) if ((a[i] & ~b[i]) !== 0) return false
-  return true
-}
-
-function equal(a: Uint32Array, b: Uint32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** Per tag: the pooled success rate of the threat models (with results) that grant it. */
 export function paintForest(forest: Forest, models: readonly ModelOutcome[]): Map<string, TagPaint> {
   const idx = new TagIndex(forest)
@@ -133,14 +123,15 @@ export function widerDidWorse(forest: Forest, models: readonly ModelOutcome[]): 
     const rate = rateOf(m)
     if (rate === null) return []
     const write = idx.cover(m.scope)
-    return [{ key: m.key, rate, write, visible: union(write, idx.cover(m.readOnly)) }]
+    const grants: Grants = { write, visible: union(write, idx.cover(m.readOnly)) }
+    return [{ key: m.key, rate, grants }]
   })
   const out: WiderWorse[] = []
   for (const w of rows) {
     for (const n of rows) {
       if (w === n || w.rate >= n.rate) continue
-      if (!subset(n.write, w.write) || !subset(n.visible, w.visible)) continue
-      if (equal(n.write, w.write) && equal(n.visible, w.visible)) continue
+      // The capability order of src/core/lattice, the one the frontier search uses.
+      if (!grantsLeq(n.grants, w.grants) || grantsEqual(n.grants, w.grants)) continue
       out.push({ wider: w.key, narrower: n.key, widerRate: w.rate, narrowerRate: n.rate })
     }
   }

@@ -1,0 +1,7 @@
+export { Knowledge, type Verdict } from './knowledge'
+export { tallyOf, verdictOf, wilson, type Observation, type Question, type Tally } from './observation'
+export { frontierSteps, tally, type Seed } from './search'
+export {
+  contradictionsOf, FrontierSession, searchFrontier, searchFrontierSync,
+  type Contradiction, type Evaluate, type Evaluation, type FrontierAnswer, type FrontierProgress, type FrontierSearchOptions, type QuestionFrontier,
+} from './run'

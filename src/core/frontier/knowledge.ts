@@ -1,0 +1,80 @@
+/**
+ * What one question (the claim, or one task) knows: the verdicts of the threat
+ * models evaluated so far, and what they decide under the capability order.
+ * A threat model above a win wins, one below a loss loses; that is the whole
+ * inference, and the assumption the search states (attackers are monotone in
+ * what they hold).
+ */
+import { coverKey, coverLeq, type Cover } from '../lattice'
+
+export type Verdict = 'win' | 'loss'
+
+export class Knowledge {
+  /**
+   * For inference only the minimal wins and maximal losses matter: a win
+   * above another decides nothing the lower one does not. Pruning keeps each
+   * status check to the frontier's size, not the evaluations' count, which
+   * is what makes one pass over 351,974 threat models cheap.
+   */
+  private wins: Cover[] = []
+  private losses: Cover[] = []
+  private readonly exact = new Map<string, Verdict>()
+
+  record(c: Cover, verdict: Verdict): void {
+    const key = coverKey(c)
+    if (this.exact.has(key)) return
+    this.exact.set(key, verdict)
+    if (verdict === 'win') {
+      if (this.wins.some((w) => coverLeq(w, c))) return
+      this.wins = this.wins.filter((w) => !coverLeq(c, w))
+      this.wins.push(c)
+    } else {
+      if (this.losses.some((l) => coverLeq(c, l))) return
+      this.losses = this.losses.filter((l) => !coverLeq(l, c))
+      this.losses.push(c)
+    }
+  }
+
+  /** The verdict of an evaluated threat model, undefined when it was not evaluated. */
+  evaluated(c: Cover): Verdict | undefined {
+    return this.exact.get(coverKey(c))
+  }
+
+  get size(): number {
+    return this.exact.size
+  }
+
+  /**
+   * The verdict evaluated or inferred; null while undecided. Where evidence
+   * contradicts itself (above a win and below a loss), an evaluated verdict
+   * stands, else the win does: a defender is better told too much than too little.
+   */
+  status(c: Cover): Verdict | null {
+    const above = anyLeq(this.wins, c)
+    const below = anyGeq(this.losses, c)
+    if (above && below) return this.evaluated(c) ?? 'win'
+    return above ? 'win' : below ? 'loss' : null
+  }
+}
+
+/** Some a in xs with a ≤ c. Plain loops: this runs once per threat model of the pass. */
+function anyLeq(xs: readonly Cover[], c: Cover): boolean {
+  for (let k = 0; k < xs.length; k++) {
+    const a = xs[k]
+    let le = true
+    for (let i = 0; i < c.length && le; i++) if ((a[i] & ~c[i]) !== 0) le = false
+    if (le) return true
+  }
+  return false
+}
+
+/** Some b in xs with c ≤ b. */
+function anyGeq(xs: readonly Cover[], c: Cover): boolean {
+  for (let k = 0; k < xs.length; k++) {
+    const b = xs[k]
+    let le = true
+    for (let i = 0; i < c.length && le; i++) if ((c[i] & ~b[i]) !== 0) le = false
+    if (le) return true
+  }
+  return false
+}

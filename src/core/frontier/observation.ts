@@ -1,0 +1,47 @@
+/**
+ * What one evaluation of a threat model saw, and the verdicts it gives. An
+ * evaluation runs the claim `repeat` times; each run says, per task, whether
+ * the task ended in success. A task wins a run when it succeeded; the claim
+ * wins a run when any task did. The verdict is the majority of the runs, a
+ * tie counting as a win (an attacker who breaks the claim half the time
+ * breaks it), with the counts kept so a reader sees the confidence.
+ */
+import type { Verdict } from './knowledge'
+
+export interface Observation {
+  /** Per run, per task (claim order): true when the task ended in success. */
+  readonly runs: readonly (readonly boolean[])[]
+}
+
+/** The question a search answers: the claim as a whole, or one task by index. */
+export type Question = 'claim' | number
+
+export interface Tally {
+  readonly wins: number
+  readonly runs: number
+}
+
+export function tallyOf(o: Observation, q: Question): Tally {
+  let wins = 0
+  for (const run of o.runs) if (q === 'claim' ? run.some(Boolean) : run[q] === true) wins++
+  return { wins, runs: o.runs.length }
+}
+
+export function verdictOf(t: Tally): Verdict {
+  return t.runs > 0 && 2 * t.wins >= t.runs ? 'win' : 'loss'
+}
+
+/**
+ * The 95% Wilson score interval of the win rate: how sure a majority of
+ * `runs` is. With 1 run it spans [0.21, 1] for a win: one run decides nothing
+ * about a noisy attacker, and the report says so.
+ */
+export function wilson(t: Tally, z = 1.96): { low: number; high: number } {
+  if (t.runs === 0) return { low: 0, high: 1 }
+  const p = t.wins / t.runs
+  const z2 = z * z
+  const denom = 1 + z2 / t.runs
+  const centre = (p + z2 / (2 * t.runs)) / denom
+  const half = (z * Math.sqrt((p * (1 - p)) / t.runs + z2 / (4 * t.runs * t.runs))) / denom
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) }
+}
