@@ -83,6 +83,6 @@ describe('the real build', () => {
     expect(staticImports).toEqual(['node:util'])
     // Each command is a chunk of its own, imported when it runs.
     const lazy = [...entry.matchAll(/import\(["']\.\/chunks\/([a-zA-Z]+)-[\w-]+\.js["']\)/g)].map((m) => m[1]).sort()
-    expect(lazy).toEqual(['checkScope', 'combinations', 'merge', 'results', 'run', 'serveTarget', 'sweep', 'view'])
+    expect(lazy).toEqual(['checkScope', 'combinations', 'frontier', 'merge', 'results', 'run', 'serveTarget', 'sweep', 'view'])
   })
 })

@@ -6,6 +6,7 @@
 import type { CommandDefinition, OptionsSpec } from './command'
 import { checkScope } from './definitions/checkScope'
 import { combinations } from './definitions/combinations'
+import { frontier } from './definitions/frontier'
 import { results } from './definitions/results'
 import { merge } from './definitions/merge'
 import { run } from './definitions/run'
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   erase(checkScope),
   erase(run),
   erase(sweep),
+  erase(frontier),
   erase(merge),
   erase(serveTarget),
   erase(results),

@@ -5,3 +5,4 @@ export {
   contradictionsOf, FrontierSession, searchFrontier, searchFrontierSync,
   type Contradiction, type Evaluate, type Evaluation, type FrontierAnswer, type FrontierProgress, type FrontierSearchOptions, type QuestionFrontier,
 } from './run'
+export { ASSUMPTION, FRONTIER_FILE, FrontierFileSchema, frontierFile, knownEvaluations, type FrontierFile, type FrontierSearchJson, type RunsOf } from './file'

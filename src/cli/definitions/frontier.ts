@@ -1,0 +1,46 @@
+import { defineCommand, type OptionsSpec } from '../command'
+import { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
+
+export const frontierOptions = {
+  ...TARGET_OPTIONS,
+  'per-task': { type: 'boolean', group: 'Search', description: "each task's frontier too, not only the claim's (evaluations are shared)" },
+  repeat: { type: 'string', value: 'N', group: 'Search', description: 'run each evaluated threat model N times; the majority decides (default 1)' },
+  'budget-runs': { type: 'string', value: 'N', group: 'Search', description: 'at most N Controller runs in all (evaluations × repeat), resumed ones included' },
+  seed: { type: 'string', value: 'low|high', group: 'Search', description: 'where each probe starts: the least (default) or the most an undecided attacker holds' },
+  ...ATTACKER_OPTIONS,
+  optimizer: { ...ATTACKER_OPTIONS.optimizer, description: 'template (default), llm or replay' },
+  ...BUDGET_OPTIONS,
+  out: { type: 'string', value: 'DIR', group: 'Output', description: 'where the results trees and frontier.json go (default ./superred-frontier); a rerun resumes' },
+  'attacker-label': { type: 'string', value: 'L', group: 'Output', description: "the attacker's name in the slugs (default: the optimizer kind)" },
+  'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slugs (default: its manifest's name)" },
+  'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slugs (default: the claim file's name)" },
+} as const satisfies OptionsSpec
+
+export const frontier = defineCommand({
+  name: 'frontier',
+  summary: 'the weakest attackers that win: minimal winning and maximal losing threat models, without sweeping them all',
+  synopsis: '',
+  positionals: { min: 0, max: 0 },
+  required: ['target', 'claim'],
+  options: frontierOptions,
+  description: [
+    "Searches the target's distinct threat models in the capability order (a grant covers its subtree): a threat model " +
+    'above a win wins and one below a loss loses, so only the threat models that decide something are run. Writes a ' +
+    'superred results tree per evaluated threat model under --out and DIR/frontier.json: the minimal wins and maximal ' +
+    'losses of the claim (and of each task with --per-task), how many were evaluated of how many, and every ' +
+    'contradiction seen (a wider threat model that lost where a narrower one won). See docs/frontier.md.',
+    'Run the same command again after a stop and it resumes from frontier.json and the finished experiments.',
+    'Exit 0 when the frontiers account for every threat model and no contradiction was seen; 1 when the budget or a ' +
+    'stop cut the search short, a task ended in error, or contradictions were found; 2 for a bad option or file, an ' +
+    'unreachable target, or an --out that holds another search.',
+  ],
+  examples: [
+    ['the weakest attackers that exfiltrate from the demo assistant',
+      'redscope frontier --target http://127.0.0.1:8801 --claim public/claims/assistant-exfiltration.json --out frontier'],
+    ['per task, a noisy LLM attacker run 3 times per threat model, at most 300 runs',
+      'redscope frontier --target URL --claim claim.json --optimizer llm --model gpt-4o-mini --per-task --repeat 3 --budget-runs 300 --out f'],
+  ],
+  load: async () => (await import('../commands/frontier')).frontierCommand,
+})
+
+export type FrontierOptions = typeof frontierOptions

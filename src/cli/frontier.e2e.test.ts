@@ -1,0 +1,130 @@
+// @vitest-environment node
+/**
+ * `redscope frontier` against the demo assistant served by `redscope
+ * serve-target assistant` in its own process (stopped at the end, also on
+ * failure). Its defences are deterministic, so the truth is known: a full
+ * `redscope sweep --all` of the same attacker. The frontier must equal the
+ * sweep's minimal winning (and maximal losing) threat models, for the claim
+ * and each task, with far fewer evaluations; a search cut short resumes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FrontierFileSchema, type FrontierFile } from '../core/frontier'
+import { coverLeq, ThreatModelLattice, type Cover } from '../core/lattice'
+import { SweepRecordSchema } from '../core/sweep'
+import { buildDomain } from '../core/tags'
+import { ASSISTANT_FOREST } from '../targets/assistant/forest'
+import { CliProcesses } from '../testing/cliProcesses'
+import { main } from './main'
+
+const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-'))
+const procs = new CliProcesses()
+const CLAIM = 'public/claims/assistant-exfiltration.json'
+const ATTACKER = ['--claim', CLAIM, '--template', 'naive', '--max-runs', '1']
+const lattice = new ThreatModelLattice(buildDomain(ASSISTANT_FOREST))
+let target: string
+
+beforeAll(async () => {
+  const p = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
+  target = (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
+}, 60_000)
+afterAll(async () => {
+  await procs.stopAll()
+  rmSync(dir, { recursive: true, force: true })
+}, 60_000)
+
+async function run(...argv: string[]) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
+  return { code, stdout, stderr }
+}
+const readFrontier = (out: string): FrontierFile => FrontierFileSchema.parse(JSON.parse(readFileSync(join(out, 'frontier.json'), 'utf8')))
+const sorted = (scopes: string[][]) => scopes.map((s) => [...s].sort().join('+')).sort()
+
+/** The brute-force frontier of the sweep's verdicts: what the search must find. */
+function frontierOfSweep(rows: Array<{ cover: Cover; win: boolean; scope: string[] }>) {
+  const wins = rows.filter((r) => r.win)
+  const losses = rows.filter((r) => !r.win)
+  return {
+    minimalWins: sorted(wins.filter((a) => !wins.some((b) => b !== a && coverLeq(b.cover, a.cover))).map((r) => r.scope)),
+    maximalLosses: sorted(losses.filter((a) => !losses.some((b) => b !== a && coverLeq(a.cover, b.cover))).map((r) => r.scope)),
+  }
+}
+
+describe('redscope frontier on the demo assistant', () => {
+  it('finds the full sweep\'s minimal winning threat models, per task too, evaluating a tenth of them or fewer', async () => {
+    const sweepOut = join(dir, 'sweep')
+    const sweep = await run('sweep', '--target', target, ...ATTACKER, '--all', '--parallel', '8', '--out', sweepOut)
+    expect(sweep.code).toBe(0)
+    const record = SweepRecordSchema.parse(JSON.parse(readFileSync(join(sweepOut, 'sweep.json'), 'utf8')))
+    expect(record.models).toHaveLength(305)
+    const rows = record.models.map((m) => {
+      const manifest = JSON.parse(readFileSync(join(sweepOut, m.dir, 'manifest.json'), 'utf8')) as { tasks: Array<{ index: number; success: boolean }> }
+      const tasks = [1, 2, 3, 4].map((i) => manifest.tasks.find((t) => t.index === i)?.success === true)
+      return { scope: m.scope, cover: lattice.coverOfNames(m.scope), tasks }
+    })
+
+    const out = join(dir, 'frontier')
+    const r = await run('frontier', '--target', target, ...ATTACKER, '--per-task', '--out', out)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const f = readFrontier(out)
+    expect(f.threat_models_total).toBe(305)
+    expect(f.complete).toBe(true)
+    expect(f.evaluated).toBeLessThanOrEqual(30)
+    expect(f.evaluated).toBe(f.evaluations.length)
+    expect(f.claim.decided_by_inference).toBe(305 - f.evaluated)
+    expect(f.claim.undecided).toBe(0)
+    expect(f.evaluated).toBeLessThanOrEqual(f.bound.evaluations_at_most)
+
+    const claimTruth = frontierOfSweep(rows.map((x) => ({ ...x, win: x.tasks.some(Boolean) })))
+    expect(claimTruth.minimalWins.length).toBeGreaterThan(0)
+    expect(sorted(f.claim.minimal_wins.map((m) => m.scope))).toEqual(claimTruth.minimalWins)
+    expect(sorted(f.claim.maximal_losses.map((m) => m.scope))).toEqual(claimTruth.maximalLosses)
+    expect(f.tasks.map((t) => t.index)).toEqual([1, 2, 3, 4])
+    for (const t of f.tasks) {
+      const truth = frontierOfSweep(rows.map((x) => ({ ...x, win: x.tasks[t.index - 1] })))
+      expect(sorted(t.minimal_wins.map((m) => m.scope))).toEqual(truth.minimalWins)
+      expect(sorted(t.maximal_losses.map((m) => m.scope))).toEqual(truth.maximalLosses)
+    }
+    expect(f.contradictions).toEqual([])
+    // Each point of the frontier links to the experiment that decided it, and says who wins in words.
+    for (const m of f.claim.minimal_wins) {
+      expect(m.runs).toHaveLength(1)
+      const manifest = JSON.parse(readFileSync(join(out, m.runs[0], 'manifest.json'), 'utf8')) as { status: string; tasks: Array<{ success: boolean }> }
+      expect(manifest.status).toBe('complete')
+      expect(manifest.tasks.some((t) => t.success)).toBe(true)
+      expect(m.words).toBe(`an attacker who writes ${m.scope.join(' and ')} and reads nothing else`)
+      expect(r.stdout).toContain(`#${m.index} ${m.words} wins`)
+    }
+    expect(r.stdout).toMatch(new RegExp(`^evaluated ${f.evaluated} of 305 threat models \\([\\d.]+%\\), ${305 - f.evaluated} decided by inference$`, 'm'))
+  }, 240_000)
+
+  it('a search cut short by its run budget says so, and the same command without it resumes without rerunning anything', async () => {
+    const out = join(dir, 'resumed')
+    const cut = await run('frontier', '--target', target, ...ATTACKER, '--budget-runs', '3', '--out', out)
+    expect(cut.code).toBe(1)
+    expect(cut.stderr).toContain('the run budget ran out before the frontiers were complete')
+    const first = readFrontier(out)
+    expect(first).toMatchObject({ evaluated: 3, complete: false })
+    expect(first.claim.undecided).toBeGreaterThan(0)
+
+    const again = await run('frontier', '--target', target, ...ATTACKER, '--out', out)
+    expect(again.code).toBe(0)
+    expect(again.stdout).toContain('resuming with 3 evaluation(s) from frontier.json')
+    const done = readFrontier(out)
+    expect(done.complete).toBe(true)
+    // The three evaluations are kept as they were, and none of them was asked for again.
+    expect(done.evaluations.slice(0, 3)).toEqual(first.evaluations)
+    const asked = again.stdout.split('\n').filter((l) => /^\[\d+\] claim: #\d+/.test(l)).map((l) => /#(\d+)/.exec(l)![1])
+    expect(asked.filter((i) => first.evaluations.some((e) => e.index === i))).toEqual([])
+    expect(asked.length).toBe(done.evaluated - 3)
+
+    // Another claim in the same folder is another search: refused before anything runs.
+    const other = await run('frontier', '--target', target, '--claim', 'public/claims/assistant-money-transfer.json', '--template', 'naive', '--out', out)
+    expect(other.code).toBe(2)
+    expect(other.stderr).toContain('already holds another frontier search')
+  }, 240_000)
+})
