@@ -5,7 +5,7 @@
  * interrupted experiment resumable). Nothing here renders; the console calls
  * `startRun` and `cancelRun` from its buttons.
  */
-import { describeError, runAll } from '../../../core/engine'
+import { describeError, runAll, type ThreatModelResult } from '../../../core/engine'
 import { batchReporter } from '../live/batchReporter'
 import { newSession } from '../live/liveReducer'
 import { liveActions, useLiveStore } from '../live/liveStore'
@@ -22,6 +22,8 @@ export interface RunRequest {
   readonly build: (signal: AbortSignal) => Promise<BuiltRun>
   /** For sweeps: the record to save once the experiment folders are known. */
   readonly sweep?: (run: BuiltRun) => SweepRecord
+  /** Called once the run is over: its results, or null when it failed or was cancelled (the frontier search waits on it). */
+  readonly settled?: (run: BuiltRun, results: readonly ThreatModelResult[] | null) => void
 }
 
 export interface StartOutcome {
@@ -62,11 +64,14 @@ export async function startRun(request: RunRequest, onResultsChanged: () => void
     lanes: built.controllers.map((c) => c.info()), sweepId: record?.id ?? null, now: Date.now(),
   }))
   void (async () => {
+    let outcome: readonly ThreatModelResult[] | null = null
     const { reporter, flush } = batchReporter((events) => actions.apply(events), undefined, undefined, () => abort.signal.aborted)
     try {
       const results = await runAll(built.controllers, { concurrency: request.concurrency, reporter, signal: abort.signal })
       flush()
-      actions.setState(abort.signal.aborted || results.some((r) => r.cancelled) ? 'cancelled' : 'finished')
+      const cancelled = abort.signal.aborted || results.some((r) => r.cancelled)
+      actions.setState(cancelled ? 'cancelled' : 'finished')
+      outcome = cancelled ? null : results
     } catch (e) {
       flush()
       actions.setState('failed', `The run stopped: ${describeError(e)}`)
@@ -74,6 +79,7 @@ export async function startRun(request: RunRequest, onResultsChanged: () => void
       clearHuman(new Error('the run ended'))
       current = null
       onResultsChanged()
+      request.settled?.(built, outcome)
     }
   })()
   return { error: null, notes: built.notes }

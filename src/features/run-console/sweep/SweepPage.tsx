@@ -12,6 +12,7 @@ import { checkNumber, RULES } from '../setup/numbers'
 import { useSetup } from '../setup/setupStore'
 import { sweepRequest } from '../run/startRequest'
 import { pickOf } from './pickOf'
+import { FrontierPanel } from './FrontierPanel'
 import { SweepPicker } from './SweepPicker'
 import { SweepResults } from './SweepResults'
 
@@ -71,6 +72,7 @@ export function SweepPage({ view }: { view: DesignerView }) {
         {outcome?.error ? <p className="rc-error" role="alert" data-testid="start-error">{outcome.error}</p> : null}
         {outcome?.notes.length ? <ul className="rc-warn rc-notes">{outcome.notes.slice(0, 5).map((n) => <li key={n}>{n}</li>)}</ul> : null}
       </section>
+      <FrontierPanel view={view} />
       <Dashboard kind="sweep" />
       {sweeps.data && sweeps.data.length > 0 ? (
         <nav className="rc-row rc-sweeps" aria-label="Sweeps in this browser">

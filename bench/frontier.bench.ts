@@ -1,0 +1,120 @@
+/**
+ * What the frontier search saves. Synthetic oracles first (monotone: a threat
+ * model wins when it covers one of k random generators), on the assistant's,
+ * the chatbot's and superred's AgentDojo forest: evaluations against the
+ * number of threat models and against the bound of docs/frontier.md, and the
+ * search's time against checking every threat model with the same oracle
+ * (the baseline, in the same command). Then the real thing on the demo
+ * assistant: `redscope frontier` against `redscope sweep --all`, same
+ * attacker, same target process, time to the answer as a ratio.
+ * Printed, never asserted: `npm run bench -- frontier`.
+ * FRONTIER_BENCH_SKIP_LIVE=1 leaves out the live part (a minute of sweeping).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { searchFrontierSync } from '../src/core/frontier'
+import { coverLeq, ThreatModelLattice, type Cover } from '../src/core/lattice'
+import { AGENTDOJO_FOREST, buildDomain, CHATBOT_FOREST, CombinationCursor, type Forest } from '../src/core/tags'
+import { ASSISTANT_FOREST } from '../src/targets/assistant/forest'
+import { CliProcesses } from '../src/testing/cliProcesses'
+import { main } from '../src/cli/main'
+import { row, time } from './util'
+
+/** A small deterministic generator (mulberry32): the same oracles on every machine. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** k generators: random small scopes (1 to 2 tags, leaves favoured as injections are). */
+function generators(lattice: ThreatModelLattice, k: number, seed: number): Cover[] {
+  const next = rng(seed)
+  const tags = lattice.preorder.map((t) => t.name)
+  return Array.from({ length: k }, () => {
+    const size = next() < 0.6 ? 1 : 2
+    const names = new Set(Array.from({ length: size }, () => tags[Math.floor(next() * tags.length)]))
+    // A scope with a tag and its ancestor is not an antichain: keep the ancestor's cover, which holds both.
+    return lattice.coverOfNames([...names])
+  })
+}
+
+function everyThreatModel(lattice: ThreatModelLattice, wins: (c: Cover) => boolean): number {
+  const cursor = new CombinationCursor(lattice.domain)
+  const c = lattice.empty()
+  let n = 0
+  cursor.next()
+  while (cursor.next()) {
+    lattice.coverOfCursor(cursor, c)
+    if (wins(c)) n++
+  }
+  return n
+}
+
+async function synthetic(): Promise<void> {
+  console.log('\nSynthetic monotone oracles (mean over 5 seeds): evaluations against threat models, and the search against checking them all')
+  row('forest, generators', 'threat models', 'evaluated', 'eval/total', 'eval/bound', 'search ms', 'check-all ms', 'ratio')
+  const forests: Array<[string, Forest]> = [['chatbot', CHATBOT_FOREST], ['assistant', ASSISTANT_FOREST], ['AgentDojo', AGENTDOJO_FOREST]]
+  for (const [name, forest] of forests) {
+    const lattice = new ThreatModelLattice(buildDomain(forest))
+    for (const k of [1, 3, 8]) {
+      let evaluated = 0
+      let bound = 0
+      let searchMs = 0
+      let allMs = 0
+      const seeds = [1, 2, 3, 4, 5]
+      for (const s of seeds) {
+        const g = generators(lattice, k, s * 7919 + k)
+        const wins = (c: Cover) => g.some((x) => coverLeq(x, c))
+        const answer = await time(() => searchFrontierSync(lattice, (c) => ({ runs: [[wins(c)]] }), { taskCount: 1 }))
+        const all = await time(() => everyThreatModel(lattice, wins))
+        evaluated += answer.value.evaluations.length
+        bound += (answer.value.claim.minimalWins.length + answer.value.claim.maximalLosses.length) * (lattice.height + 1)
+        searchMs += answer.ms
+        allMs += all.ms
+      }
+      const n = seeds.length
+      const total = Number(lattice.total)
+      row(`${name}, ${k}`, total, evaluated / n, `${((100 * evaluated) / n / total).toFixed(2)}%`, (evaluated / bound).toFixed(3),
+        searchMs / n, allMs / n, `${(searchMs / allMs).toFixed(2)}x`)
+    }
+  }
+  console.log('(eval/bound: evaluations over (|minimal wins| + |maximal losses|) × (height + 1); ratio: search time over the check of every threat model, no Controller either way)')
+}
+
+async function live(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-bench-'))
+  const procs = new CliProcesses()
+  const quiet = { stdout: () => undefined, stderr: (s: string) => process.stderr.write(s) }
+  try {
+    const p = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
+    const target = (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
+    const attacker = ['--target', target, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--max-runs', '1']
+    const sweep = await time(() => main(['sweep', ...attacker, '--all', '--parallel', '8', '--out', join(dir, 'sweep')], quiet))
+    let printed = ''
+    const frontier = await time(() => main(['frontier', ...attacker, '--out', join(dir, 'frontier')], { ...quiet, stdout: (s) => (printed += s) }))
+    const perTask = await time(() => main(['frontier', ...attacker, '--per-task', '--out', join(dir, 'per-task')], quiet))
+    if (sweep.value !== 0 || frontier.value !== 0 || perTask.value !== 0) throw new Error(`exit codes: sweep ${sweep.value}, frontier ${frontier.value}, per task ${perTask.value}`)
+    const evaluated = /^evaluated (\d+) of (\d+)/m.exec(printed)
+    console.log('\nThe demo assistant, live (assistant-exfiltration, 4 tasks, template naive, 1 run per task; target: serve-target --concurrency 16)')
+    row('command', 'threat models run', 'ms', 'ratio to the sweep')
+    row('redscope sweep --all --parallel 8 (baseline)', 305, sweep.ms, '1.00x')
+    row('redscope frontier (claim)', Number(evaluated?.[1] ?? NaN), frontier.ms, `${(frontier.ms / sweep.ms).toFixed(3)}x`)
+    row('redscope frontier --per-task', '', perTask.ms, `${(perTask.ms / sweep.ms).toFixed(3)}x`)
+    console.log('(the frontier runs one threat model at a time; the sweep runs 8 at once)')
+  } finally {
+    await procs.stopAll()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export default async function frontierBench(): Promise<void> {
+  await synthetic()
+  if (process.env.FRONTIER_BENCH_SKIP_LIVE !== '1') await live()
+}

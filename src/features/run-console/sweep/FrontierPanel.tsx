@@ -1,0 +1,75 @@
+import { useState } from 'react'
+import { Link } from 'wouter'
+import type { Seed } from '../../../core/frontier'
+import type { DesignerView } from '../designer/designerView'
+import { viewerHref } from '../engine/resultsStorage'
+import { useLiveStore } from '../live/liveStore'
+import { FrontierForest } from './FrontierForest'
+import { findWeakestAttacker, stopFrontier, useFrontier, type FrontierPoint } from './frontierRunner'
+
+const fmt = (n: number) => n.toLocaleString('en-US')
+
+function Point({ p, verdict }: { p: FrontierPoint; verdict: 'wins' | 'loses' }) {
+  return (
+    <li data-testid={verdict === 'wins' ? 'frontier-win' : 'frontier-loss'}>
+      <span className="rc-mono">#{p.index}</span> {p.words} {verdict}
+      {p.dir ? <> · <Link className="rc-link" href={`~${viewerHref(p.dir)}`}>the run that decided it</Link></> : null}
+    </li>
+  )
+}
+
+/**
+ * Beside the sweep: the frontier search instead of running every threat
+ * model. Progress counts what was evaluated, what the order decided without
+ * a run, and what is still open; the answer is the minimal winning threat
+ * models in words, each linked to its run. See docs/frontier.md.
+ */
+export function FrontierPanel({ view }: { view: DesignerView }) {
+  const f = useFrontier()
+  const busy = useLiveStore((s) => s.session?.state === 'running' || s.session?.state === 'cancelling')
+  const [seed, setSeed] = useState<Seed>('low')
+  const running = f.state === 'running'
+  return (
+    <section className="rc-card" aria-label="Weakest winning attacker">
+      <h2 className="rc-card__title">Find the weakest winning attacker</h2>
+      <p className="rc-hint">Instead of running every threat model: a threat model that grants more than a winner wins, one that grants less than a loser loses, so only the ones that decide something run, one at a time, with the target, claim, attacker and budget of steps 1-4.</p>
+      <div className="rc-row rc-runbar">
+        <button type="button" className="rc-btn rc-btn--primary" disabled={running || busy || view.domain === null}
+          onClick={() => void findWeakestAttacker(view.forest, view.domain!, seed)}>
+          {running ? 'Searching…' : 'Find the weakest winning attacker'}
+        </button>
+        <label className="rc-label" htmlFor="frontier-seed">Start from</label>
+        <select id="frontier-seed" className="rc-input" value={seed} disabled={running} onChange={(e) => setSeed(e.target.value as Seed)}>
+          <option value="low">the least an attacker holds</option>
+          <option value="high">the most an attacker holds</option>
+        </select>
+        {running ? <button type="button" className="rc-btn" onClick={stopFrontier}>Stop after this run</button> : null}
+      </div>
+      {f.state !== 'idle' ? (
+        <>
+          <p data-testid="frontier-progress" role="status">
+            Evaluated <strong>{fmt(f.evaluated)}</strong> of {fmt(f.total)} threat models
+            {f.inferred !== null ? <>, decided by inference <strong>{fmt(f.inferred)}</strong></> : null}
+            {f.undecided !== null ? <>, undecided <strong>{fmt(f.undecided)}</strong></> : null}
+            {f.state === 'done' ? ' — done.' : f.state === 'stopped' ? ' — stopped.' : f.state === 'failed' ? ' — failed.' : '…'}
+          </p>
+          {f.error ? <p className="rc-error" role="alert">{f.error}</p> : null}
+          {f.contradictions > 0 ? <p className="rc-warn" data-testid="frontier-contradictions">{fmt(f.contradictions)} contradiction(s): a wider threat model lost where a narrower one won.</p> : null}
+          {f.minimalWins.length > 0 ? (
+            <>
+              <FrontierForest forest={view.forest} wins={f.minimalWins} />
+              <h3 className="rc-label">{f.state === 'done' ? 'The weakest attackers that win' : 'Minimal wins so far'}</h3>
+              <ul className="rc-notes" aria-label="Minimal winning threat models">{f.minimalWins.map((p) => <Point key={p.index} p={p} verdict="wins" />)}</ul>
+            </>
+          ) : f.state === 'done' ? <p data-testid="frontier-none">No threat model wins: even the widest attacker lost.</p> : null}
+          {f.maximalLosses.length > 0 ? (
+            <details>
+              <summary>The widest attackers that lose ({fmt(f.maximalLosses.length)})</summary>
+              <ul className="rc-notes" aria-label="Maximal losing threat models">{f.maximalLosses.map((p) => <Point key={p.index} p={p} verdict="loses" />)}</ul>
+            </details>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  )
+}
