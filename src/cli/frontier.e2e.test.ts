@@ -100,7 +100,7 @@ describe('redscope frontier on the demo assistant', () => {
       expect(r.stdout).toContain(`#${m.index} ${m.words} wins`)
     }
     expect(r.stdout).toMatch(new RegExp(`^evaluated ${f.evaluated} of 305 threat models \\([\\d.]+%\\), ${305 - f.evaluated} decided by inference$`, 'm'))
-  }, 240_000)
+  }, 420_000)
 
   it('a search cut short by its run budget says so, and the same command without it resumes without rerunning anything', async () => {
     const out = join(dir, 'resumed')
@@ -126,5 +126,5 @@ describe('redscope frontier on the demo assistant', () => {
     const other = await run('frontier', '--target', target, '--claim', 'public/claims/assistant-money-transfer.json', '--template', 'naive', '--out', out)
     expect(other.code).toBe(2)
     expect(other.stderr).toContain('already holds another frontier search')
-  }, 240_000)
+  }, 420_000)
 })
