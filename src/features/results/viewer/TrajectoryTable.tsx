@@ -19,6 +19,19 @@ interface Props {
 export const ROW_HEIGHT = 60
 
 /**
+ * Rows are keyed by their slot in a pool rather than by row number: a scroll
+ * of many screens then updates the text and attributes of the same ~40
+ * elements instead of removing them all and creating new ones every frame.
+ * The pool is a power of two at least as large as the rows on screen, so
+ * row r and row r + pool are never on screen together.
+ */
+function poolSize(onScreen: number): number {
+  let n = 32
+  while (n < onScreen) n *= 2
+  return n
+}
+
+/**
  * The run, side by side and aligned: full trajectory left, the attacker's
  * view right, a gap where it saw nothing. Rows have a fixed height, so a
  * 100,000-row run scrolls and jumps exactly with ~30 rows in the DOM; a
@@ -45,7 +58,7 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
       </div>
       <div className="traj__scroll" ref={scrollRef} data-testid="traj-scroll">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {virtual.getVirtualItems().map((v) => {
+          {virtual.getVirtualItems().map((v, _i, items) => {
             const row = v.index
             const full = replay.fullItem(row)
             const seen = replay.attackerItem(row)
@@ -54,7 +67,7 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
             const index = replay.itemOfRow(row)
             const ann = annotations.get(index)
             return (
-              <div key={row} role="row" aria-rowindex={row + 1} aria-selected={row === selected}
+              <div key={row % poolSize(items.length)} role="row" aria-rowindex={row + 1} aria-selected={row === selected}
                 data-row={row} data-event={index} data-hidden={seen === null ? 'true' : 'false'}
                 className={`traj__row${row === selected ? ' traj__row--selected' : ''}${seen === null ? ' traj__row--hidden' : ''}`}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
