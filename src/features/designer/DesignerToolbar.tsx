@@ -12,6 +12,7 @@ import { useFitView } from './useFitView'
 import { canvasViewStore, useCanvasView } from '../../stores/canvasViewStore'
 import { importManifestFile } from './targetImport'
 import { TargetUrlForm } from './TargetUrlForm'
+import { plural } from '../../lib/plural'
 
 function FileItem({ label, accept, kind, onDone }: { label: string; accept: string; kind: ImportKind; onDone: () => void }) {
   return (
@@ -46,6 +47,10 @@ export function DesignerToolbar() {
   const exportImage = async (kind: 'svg' | 'png') => {
     const viewport = document.querySelector<HTMLElement>('.forest-canvas .react-flow__viewport')
     if (!viewport) return
+    // The picture is of the forest, not of this session: no selection ring, no focus ring in it.
+    const selected = s().selected
+    s().select([])
+    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.forest-canvas')) document.activeElement.blur()
     s().setRenderAll(true)
     try {
       await nextFrame()
@@ -56,6 +61,7 @@ export function DesignerToolbar() {
       notify('error', `The ${kind.toUpperCase()} export failed: ${(e as Error).message}`)
     } finally {
       s().setRenderAll(false)
+      s().select(selected)
     }
   }
 
@@ -72,7 +78,7 @@ export function DesignerToolbar() {
       <button type="button" className="btn" onClick={() => addChild()} disabled={selectedCount !== 1} title="Add a child to the selected tag (Tab)">+ Child</button>
       <button type="button" className="btn" disabled={selectedCount === 0}
         title="Delete the selected tags and everything under them (Delete); undo brings them back"
-        aria-label={selectedCount > 0 ? `Delete ${deleteCount(liveSelection())} tags` : 'Delete'}
+        aria-label={selectedCount > 0 ? `Delete ${plural(deleteCount(liveSelection()), 'tag')}` : 'Delete'}
         onClick={() => deleteTags()}>Delete</button>
       <span className="toolbar__sep" />
       <button type="button" className="btn btn--icon" onClick={() => s().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">↶</button>

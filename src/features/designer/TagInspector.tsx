@@ -7,6 +7,7 @@ import {
 } from './designerActions'
 import { ACCESS_LABEL, COVERAGE_LABEL } from './labels'
 import { ForestOverview } from './ForestOverview'
+import { plural } from '../../lib/plural'
 
 const ACCESSES: Access[] = ['none', 'scope', 'read_only']
 
@@ -111,7 +112,7 @@ function ManyTags({ ids }: { ids: TagId[] }) {
           </button>
         ))}
       </div>
-      <button type="button" className="btn btn--danger" onClick={() => deleteTags(ids)}>Delete {deleteCount(ids)} tags</button>
+      <button type="button" className="btn btn--danger" onClick={() => deleteTags(ids)}>Delete {plural(deleteCount(ids), 'tag')}</button>
     </section>
   )
 }

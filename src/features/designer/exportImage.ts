@@ -22,8 +22,8 @@ export async function renderDiagram(kind: 'svg' | 'png', viewportEl: HTMLElement
     width,
     height,
     style: { width: `${width}px`, height: `${height}px`, transform: `translate(${vp.x}px, ${vp.y}px) scale(${vp.zoom})` },
-    // Interactive bits (the access buttons' focus rings, handles) stay out of the picture.
-    filter: (el: HTMLElement) => !(el.classList?.contains('react-flow__handle')),
+    // Interactive bits (the access buttons' focus rings, handles, fold buttons) stay out of the picture.
+    filter: (el: HTMLElement) => !(el.classList?.contains('react-flow__handle') || el.classList?.contains('tag-node__fold')),
   }
   return kind === 'svg' ? toSvg(viewportEl, options) : toPng(viewportEl, { ...options, pixelRatio: Math.min(2, MAX_SIDE / Math.max(width, height)) })
 }

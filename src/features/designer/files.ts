@@ -13,6 +13,7 @@ import { notify } from '../../stores/noticeStore'
 import { domainOf, selectDoc } from '../../stores/selectors'
 import { workspaceStore } from '../../stores/workspaceStore'
 import { replaceForest } from '../../stores/forestCommands'
+import { plural } from '../../lib/plural'
 
 export type ImportKind = 'json' | 'python'
 
@@ -22,11 +23,11 @@ export async function importForestFile(file: File, kind: ImportKind): Promise<bo
     if (kind === 'json') {
       const forest = parseForestJson(text)
       replaceForest(forest)
-      notify('info', `Imported ${forest.tags.length} tags from ${file.name}.`)
+      notify('info', `Imported ${plural(forest.tags.length, 'tag')} from ${file.name}.`)
     } else {
       const { forest, notes } = parseSecurityTags(text)
       replaceForest(forest)
-      notify('info', [`Imported ${forest.tags.length} tags from ${file.name}.`, ...notes].join(' '))
+      notify('info', [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}.`, ...notes].join(' '))
     }
     return true
   } catch (e) {

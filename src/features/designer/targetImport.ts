@@ -5,6 +5,7 @@ import { manifestQuery, ManifestError, parseManifest, targetBaseUrl } from '../.
 import { replaceForest } from '../../stores/forestCommands'
 import { notify } from '../../stores/noticeStore'
 import { workspaceStore } from '../../stores/workspaceStore'
+import { plural } from '../../lib/plural'
 
 /** A manifest file: connects the workspace to it (its surfaces) and takes its forest. */
 export async function importManifestFile(file: File): Promise<boolean> {
@@ -13,7 +14,7 @@ export async function importManifestFile(file: File): Promise<boolean> {
     const manifest = parseManifest(json, file.name)
     workspaceStore.getState().setTarget({ kind: 'file', fileName: file.name, manifest: json })
     replaceForest(forestFromManifest(manifest))
-    notify('info', `Connected to ${manifest.name} (from ${file.name}) and took its forest of ${manifest.security_domain.length} tags.`)
+    notify('info', `Connected to ${manifest.name} (from ${file.name}) and took its forest of ${plural(manifest.security_domain.length, 'tag')}.`)
     return true
   } catch (e) {
     if (e instanceof ForestFileError || e instanceof ManifestError) {
@@ -31,7 +32,7 @@ export async function importManifestUrl(url: string, queryClient: QueryClient): 
     const manifest = await queryClient.fetchQuery(manifestQuery(base))
     workspaceStore.getState().setTarget({ kind: 'url', url: base })
     replaceForest(forestFromManifest(manifest))
-    notify('info', `Connected to ${manifest.name} at ${base} and took its forest of ${manifest.security_domain.length} tags.`)
+    notify('info', `Connected to ${manifest.name} at ${base} and took its forest of ${plural(manifest.security_domain.length, 'tag')}.`)
     return true
   } catch (e) {
     if (e instanceof ManifestError) {

@@ -4,6 +4,17 @@ import { filterCombinations, type TagId } from '../../core/model'
 import type { SecurityDomain, SecurityDomainTag } from '../../core/tags'
 import { useDesigner } from '../../stores/designerStore'
 import { countsOf, selectDoc } from '../../stores/selectors'
+import { notify } from '../../stores/noticeStore'
+import { nounFor } from '../../lib/plural'
+import { create } from 'zustand'
+
+/**
+ * The list's "Containing" filter lives outside the component, so that it is
+ * still set after the user switches to another tab of the side panel and back
+ * (the tab's content is unmounted meanwhile). Names, not ids: it also survives
+ * an undo that recreates a tag.
+ */
+const useComboFilter = create<{ names: string[]; set: (names: string[]) => void }>((set) => ({ names: [], set: (names) => set({ names }) }))
 
 const ROW = 30
 /** Browsers cap an element's height; past this many rows the list pages with "Jump to". */
@@ -49,7 +60,14 @@ function Rows({ domain, required, counts }: { domain: SecurityDomain; required: 
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${v.start}px)` }}>
                 <button type="button" className="combo__apply" aria-label={`Apply threat model ${index}: ${names.join(', ') || 'empty'}`}
                   title={`#${index}: ${names.join(', ') || 'empty scope'}`}
-                  onClick={() => dispatch({ type: 'setScope', scope: ids, readOnly: [] })}>
+                  onClick={() => {
+                    // A distinct combination grants read & write only: applying it clears read_only, and says so.
+                    const dropped = doc.tags.filter((t) => doc.readOnly.includes(t.id)).map((t) => t.name)
+                    dispatch({ type: 'setScope', scope: ids, readOnly: [] })
+                    if (dropped.length > 0) {
+                      notify('info', `Applied threat model #${index}. It grants read & write only, so the read-only ${nounFor(dropped.length, 'tag')} ${dropped.join(', ')} ${dropped.length === 1 ? 'was' : 'were'} cleared; undo (Ctrl+Z) brings ${dropped.length === 1 ? 'it' : 'them'} back.`)
+                    }
+                  }}>
                   <span className="combo__index">#{index.toString()}</span>
                   {names.length === 0 ? <span className="muted">∅ empty scope</span> : names.map((n) => <span key={n} className="chip chip--scope">{n}</span>)}
                 </button>
@@ -66,7 +84,8 @@ function Rows({ domain, required, counts }: { domain: SecurityDomain; required: 
 export function CombinationBrowser() {
   const tags = useDesigner((s) => s.history.present.tags)
   const info = countsOf(tags)
-  const [filterNames, setFilterNames] = useState<string[]>([])
+  const filterNames = useComboFilter((s) => s.names)
+  const setFilterNames = useComboFilter((s) => s.set)
   const required = useMemo(() => (info ? filterNames.map((n) => info.domain.get(n)).filter((t): t is SecurityDomainTag => t !== undefined) : []), [info, filterNames])
   if (!info) return <p className="finding finding--error">Fix the forest first: superred would refuse it, so it has no threat models.</p>
   const filtered = filterCombinations(info.domain, required, info.counts).count

@@ -8,6 +8,7 @@ import { useWorkspace } from '../../stores/workspaceStore'
 import { workspaceService } from '../../stores/workspaceService'
 import type { WorkspaceId, WorkspaceSummary } from '../../stores/workspaceTypes'
 import { Menu } from '../../components/Menu'
+import { plural } from '../../lib/plural'
 
 const NEW_FROM = {
   empty: { label: 'Empty forest', name: 'Untitled workspace', forest: null },
@@ -37,8 +38,8 @@ function WorkspaceItem({ w, active, liveCount }: { w: WorkspaceSummary; active: 
       ) : (
         <button type="button" className="ws__open" aria-current={active ? 'true' : undefined} onClick={() => void open(w.id)}
           onDoubleClick={() => setRenaming(true)} title="Open (double-click to rename)">
-          <span className="ws__name">{w.name}</span>
-          <span className="ws__meta">{active ? liveCount : w.tagCount} tags</span>
+          <span className="ws__name" title={w.name}>{w.name}</span>
+          <span className="ws__meta">{plural(active ? liveCount : w.tagCount, 'tag')}</span>
         </button>
       )}
       <span className="ws__actions">

@@ -5,6 +5,7 @@ import { configText, type ManifestTaskJson } from '../../../core/results'
 import { taskHref, taskSegment } from '../paths'
 import { useResultsLocation } from '../useResultsLocation'
 import { parseTaskView, statusCounts, viewTasks, type SortKey } from './taskTable'
+import { plural } from '../../../lib/plural'
 
 interface Props {
   readonly tasks: readonly ManifestTaskJson[]
@@ -47,7 +48,7 @@ export function TaskList({ tasks, configs, src, experiment }: Props) {
         <button type="button" className="button button--small" aria-label="Sort direction" onClick={() => set('desc', view.descending ? null : '1')}>
           {view.descending ? '↓ descending' : '↑ ascending'}
         </button>
-        <span className="task-list__count" role="status">{rows.length.toLocaleString('en-US')} of {tasks.length.toLocaleString('en-US')} tasks</span>
+        <span className="task-list__count" role="status">{rows.length.toLocaleString('en-US')} of {plural(tasks.length, 'task')}</span>
       </div>
       <div className="task-list__head" aria-hidden="true">
         <span>#</span><span>Goal</span>{withConfig && <span>Configuration</span>}<span>Outcome</span><span>Best</span><span>Runs</span><span>Cost</span><span>Stop</span>

@@ -11,6 +11,7 @@ import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
 import { TagNames } from '../common/TagNames'
+import { plural } from '../../../lib/plural'
 
 export function TaskPage() {
   const { experiment, task } = useParams<{ experiment: string; task: string }>()
@@ -40,7 +41,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       <h2 className="task-goal">{t.goal}</h2>
       <p>
         <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
-        {' '}{t.n_runs} runs · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
+        {' '}{plural(t.n_runs, 'run')} · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
       {configs?.has(t.index) && (
         <p data-testid="task-config">Configuration: <code>{configText(configs.get(t.index))}</code></p>

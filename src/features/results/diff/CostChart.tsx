@@ -1,4 +1,5 @@
 import { chartGeometry, type RunPoint } from '../../../core/replay'
+import { plural } from '../../../lib/plural'
 
 interface Props {
   readonly runs: readonly RunPoint[]
@@ -14,7 +15,7 @@ export function CostChart({ runs, onPick }: Props) {
   return (
     <figure className="cost-chart">
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img"
-        aria-label={`Primary score against ${g.xAxis === 'cost' ? 'cumulative cost' : 'run number'} over ${runs.length} runs`}>
+        aria-label={`Primary score against ${g.xAxis === 'cost' ? 'cumulative cost' : 'run number'} over ${plural(runs.length, 'run')}`}>
         {g.yTicks.map((t) => (
           <g key={`y${t.label}`}>
             <line x1={36} x2={W - 36} y1={t.y} y2={t.y} className="cost-chart__grid" />

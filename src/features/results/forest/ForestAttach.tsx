@@ -6,6 +6,7 @@ import { writeAttachedForest } from '../annotations/annotationsDb'
 import { annotationKeys } from '../queries/annotations'
 import { workspaceForestsQuery } from '../queries/workspaces'
 import type { ExperimentForest } from './useExperimentForest'
+import { plural } from '../../../lib/plural'
 
 interface Props {
   readonly experiment: string
@@ -37,10 +38,10 @@ export function ForestAttach({ experiment, state }: Props) {
   }
   return (
     <div className={`forest-attach forest-attach--${state.origin}`} role={state.origin === 'none' ? 'note' : undefined}>
-      {state.origin === 'domain.json' && <span>Forest: from the experiment's domain.json ({state.forest?.tags.length} tags).</span>}
+      {state.origin === 'domain.json' && <span>Forest: from the experiment's domain.json ({plural(state.forest?.tags.length ?? 0, 'tag')}).</span>}
       {state.origin === 'attached' && (
         <span>
-          Forest: attached by you from <strong>{state.label}</strong> ({state.forest?.tags.length} tags).{' '}
+          Forest: attached by you from <strong>{state.label}</strong> ({plural(state.forest?.tags.length ?? 0, 'tag')}).{' '}
           <button type="button" className="linkish" onClick={() => void attach('', null)}>Detach</button>
         </span>
       )}
@@ -65,7 +66,7 @@ export function ForestAttach({ experiment, state }: Props) {
           {workspaces.data?.length === 0 && <span>No workspace saved in this browser yet.</span>}
           {workspaces.data?.map((w) => (
             <button key={w.id} type="button" className="button button--small" onClick={() => void attach(`workspace "${w.name}"`, w.forest)}>
-              {w.name} ({w.forest.tags.length} tags)
+              {w.name} ({plural(w.forest.tags.length, 'tag')})
             </button>
           ))}
         </div>

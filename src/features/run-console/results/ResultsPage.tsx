@@ -6,6 +6,7 @@ import { downloadExperimentsZip } from '../engine/downloadZip'
 import { experimentsQuery, sweepsQuery } from '../queries/results'
 import { runQueryClient, runKeys } from '../queries/queryClient'
 import { ExperimentList } from './ExperimentList'
+import { plural } from '../../../lib/plural'
 
 /** Unfinished first (they are the ones being watched), then the most recently completed. */
 function newestFirst(rows: readonly ExperimentsIndexRow[]): ExperimentsIndexRow[] {
@@ -21,7 +22,7 @@ function Sweeps() {
       <ul className="rc-list">
         {q.data.map((s) => (
           <li key={s.id} className="rc-row rc-row--spread" data-testid="sweep-record">
-            <span><Link href={`/sweep/${s.id}`} className="rc-link">{s.title}</Link> <span className="rc-muted">{new Date(s.createdAt).toLocaleString()} · {s.models.length} threat models</span></span>
+            <span><Link href={`/sweep/${s.id}`} className="rc-link">{s.title}</Link> <span className="rc-muted">{new Date(s.createdAt).toLocaleString()} · {plural(s.models.length, 'threat model')}</span></span>
             <button type="button" className="rc-btn rc-btn--small" onClick={() => void downloadExperimentsZip(s.models.map((m) => m.dir), s.id, { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep (.zip)</button>
           </li>
         ))}

@@ -7,6 +7,7 @@ import { pageFetch } from '../queries/manifest'
 import { numberOrThrow, RULES } from '../setup/numbers'
 import { currentSecrets } from '../setup/secretsStore'
 import { useSetup } from '../setup/setupStore'
+import { plural } from '../../../lib/plural'
 
 export function targetTitle(): string {
   const t = useSetup.getState().target
@@ -24,7 +25,7 @@ export function singleRequest(forest: Forest, model: ThreatModelNames): RunReque
 
 export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNames & { index: bigint }>): RunRequest {
   const setup = useSetup.getState()
-  const title = `Sweep of ${models.length} threat models: ${setup.claim.name || 'claim'} against ${targetTitle()}`
+  const title = `Sweep of ${plural(models.length, 'threat model')}: ${setup.claim.name || 'claim'} against ${targetTitle()}`
   const parallel = Math.min(models.length, numberOrThrow(setup.threat.parallelModels, RULES.parallelModels) ?? 1)
   return {
     kind: 'sweep', title, concurrency: parallel,

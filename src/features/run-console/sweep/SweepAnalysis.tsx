@@ -14,6 +14,7 @@ import { SweepGrid } from './SweepGrid'
 import { outcomesOf, type SweepRow } from './sweepRows'
 import '../run.css'
 import '../sweep.css'
+import { plural } from '../../../lib/plural'
 
 export function SweepAnalysis({ record, rows, openHref, actions, note }: {
   record: SweepRecord
@@ -40,7 +41,7 @@ export function SweepAnalysis({ record, rows, openHref, actions, note }: {
         <div>
           <h2 className="rc-h2">{record.title}</h2>
           <p className="rc-muted rc-small" data-testid="sweep-summary">
-            {done} of {rows.length} threat models complete · {broken} broke the claim · ASR {pct(nCompleted ? nSuccess / nCompleted : null)} over {nCompleted} completed tasks
+            {done} of {plural(rows.length, 'threat model')} complete · {broken} broke the claim · ASR {pct(nCompleted ? nSuccess / nCompleted : null)} over {plural(nCompleted, 'completed task')}
           </p>
           {note ? <p className="rc-muted rc-small" data-testid="sweep-note">{note}</p> : null}
         </div>

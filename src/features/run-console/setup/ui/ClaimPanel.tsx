@@ -6,6 +6,7 @@ import { Modal } from '../../ui/Modal'
 import { checkClaim, draftFromClaimFile } from '../claimDraft'
 import { setupActions, useSetup } from '../setupStore'
 import { ClaimEditor } from './ClaimEditor'
+import { plural } from '../../../../lib/plural'
 
 function ShippedClaims({ forTarget }: { forTarget: string | null }) {
   const q = useQuery(claimsIndexQuery())
@@ -28,7 +29,7 @@ function ShippedClaims({ forTarget }: { forTarget: string | null }) {
         }
       }}>
         <option value="">{q.isPending ? 'loading…' : 'pick a claim…'}</option>
-        {claims.map((c) => <option key={c.file} value={c.file}>{c.name} ({c.tasks} tasks)</option>)}
+        {claims.map((c) => <option key={c.file} value={c.file}>{c.name} ({plural(c.tasks, 'task')})</option>)}
       </select>
       <span className="rc-hint">{claims.find((c) => c.file === origin)?.description ?? 'Loads into the claim’s task table, where every cell can be edited.'}</span>
       {error ? <span className="rc-issue" role="alert">{error}</span> : null}

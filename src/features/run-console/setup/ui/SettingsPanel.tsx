@@ -40,7 +40,7 @@ export function SettingsPanel() {
     <Field label={label} value={t[key]} issue={checkNumber(t[key], rule).error} hint={hint} onChange={(v) => setupActions().setThreat({ [key]: v })} />
   )
   return (
-    <Card step={4} title="Budget & models" summary={`${t.maxRuns} runs/task${t.costCap ? `, $${t.costCap} cap` : ''}${t.timeCap ? `, ${t.timeCap} s` : ''}`}>
+    <Card step={4} title="Budget & models" summary={`${t.maxRuns} ${t.maxRuns.trim() === '1' ? 'run' : 'runs'}/task${t.costCap ? `, $${t.costCap} cap` : ''}${t.timeCap ? `, ${t.timeCap} s` : ''}`}>
       <div className="rc-grid3">
         {num('maxRuns', RULES.maxRuns, 'Max runs per task')}
         {num('costCap', RULES.costCap, 'Cost cap per task ($)', 'blank: none')}
