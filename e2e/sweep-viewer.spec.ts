@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Download } from '@playwright/test'
 import { CliProcesses } from '../src/testing/cliProcesses'
+import { openReportFile } from './support/reportFile'
 
 const procs = new CliProcesses()
 const dir = mkdtempSync(join(tmpdir(), 'redscope-sweep-e2e-'))
@@ -53,4 +54,32 @@ test('a merged sweep opened as a folder is painted like a sweep run in the brows
   await first.getByRole('link', { name: 'open' }).click()
   await expect(page).toHaveURL(new RegExp(`/results/${experiment}\\?src=`))
   await expect(page.getByRole('heading', { level: 2 })).toContainText('template → redscope-assistant · assistant-exfiltration')
+})
+
+test('the sweep view downloads a report of the whole sweep that opens from file:// with every threat model, linked to its tasks', async ({ page, context }) => {
+  test.setTimeout(90_000)
+  await page.goto('/results')
+  await page.getByTestId('folder-input').setInputFiles(merged)
+  await page.getByTestId('sweep-banner').getByRole('link', { name: 'Open the sweep' }).click()
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: 'Download the sweep report' }).click(),
+  ]) as [Download, void]
+  expect(download.suggestedFilename()).toMatch(/^report-sweep-Sweep_of_72_threat_models.*\.html$/)
+  const report = await openReportFile(context, download)
+  const r = report.page
+  await expect(r.locator('h1')).toHaveText('Sweep of 72 threat models: assistant-exfiltration against redscope-assistant')
+  await expect(r.locator('section.model')).toHaveCount(72)
+  await expect(r.locator('section.task')).toHaveCount(288)
+  // The forest painted with the sweep's rates: inbox and user are granted by every model.
+  await expect(r.locator('svg.forest-svg g.tag title', { hasText: /^inbox.*72 models/ })).toHaveCount(1)
+  // Each model links to its tasks and each task back to its model.
+  const firstModel = r.locator('section.model').first()
+  const taskLinks = firstModel.getByRole('link')
+  await expect(taskLinks).toHaveCount(4)
+  await taskLinks.first().click()
+  await expect(r).toHaveURL(/#tm-1-task-\d+$/)
+  expect(await report.cspViolations()).toEqual([])
+  expect(report.consoleCsp).toEqual([])
+  await r.close()
 })

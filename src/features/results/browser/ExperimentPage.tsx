@@ -8,6 +8,8 @@ import { SourceGate } from '../SourceGate'
 import { isLiveSource, type OpenSource } from '../sourcesStore'
 import { TaskList } from './TaskList'
 import { TagNames } from '../common/TagNames'
+import { ReportButton } from '../report/ReportButton'
+import { plural } from '../../../lib/plural'
 
 export function ExperimentPage() {
   const { experiment } = useParams<{ experiment: string }>()
@@ -30,8 +32,10 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         <p>
           Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only <TagNames names={e.read_only} forest={forest.forest} /> ·{' '}
           {data.manifest.status} · ASR {summary.asr === null ? '–' : `${Math.round(summary.asr * 100)}%`} ({summary.n_success}/{summary.n_completed}) ·
-          {' '}{summary.n_tasks} tasks · ${summary.total_llm_usage.cost.toFixed(4)}
+          {' '}{plural(summary.n_tasks, 'task')} · ${summary.total_llm_usage.cost.toFixed(4)}
         </p>
+        <p><ReportButton source={source} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
+          title={`${e.attacker} → ${e.target} · ${e.claim} · ${e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
       </header>
       {data.result === null && (
         <p className="live-banner" role="status" data-testid="in-progress">

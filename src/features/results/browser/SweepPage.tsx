@@ -14,6 +14,8 @@ import { sweepManifestsQuery, sweepRecordQuery } from '../queries/sweep'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { shardNote } from './sweepNote'
+import { plural } from '../../../lib/plural'
+import { ReportButton } from '../report/ReportButton'
 
 export function SweepPage() {
   return <SourceGate>{(source, src) => <Sweep source={source} src={src} />}</SourceGate>
@@ -31,11 +33,12 @@ function Sweep({ source, src }: { source: OpenSource; src: string }) {
   if (record.isPending) return <p role="status" className="results-page">Reading {source.label}…</p>
   if (record.data === null) return <div className="results-page">{crumbs}<p className="results-note">{source.label} holds no sweep (no sweep.json at its root).</p></div>
   if (manifests.error) return <div className="results-page">{crumbs}<ErrorBox title="Could not read the sweep's experiments" error={manifests.error} /></div>
-  if (!manifests.data) return <p role="status" className="results-page">Reading the {record.data.models.length.toLocaleString('en-US')} experiments of the sweep…</p>
+  if (!manifests.data) return <p role="status" className="results-page">Reading the {plural(record.data.models.length, 'experiment')} of the sweep…</p>
   const rows = rowsFromManifests(record.data, manifests.data)
   return (
     <div className="results-page results-page--fill">
       {crumbs}
+      <p><ReportButton source={source} dirs={record.data.models.map((m) => m.dir)} kind="sweep" fileName={`sweep-${record.data.title}`} title={record.data.title} /></p>
       <SweepAnalysis record={record.data} rows={rows} openHref={(dir) => experimentHref(src, dir)} note={shardNote(record.data)} />
     </div>
   )

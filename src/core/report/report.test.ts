@@ -1,0 +1,108 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
+import { EXPORT_CSP } from '../finding'
+import { HOSTILE_STRINGS, HOSTILE_TEXT } from '../../testing/hostileContent'
+import { bestRunOf, buildReport, reportHtml } from '.'
+
+const FIXTURE = join(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'superred-results-example')
+const EXP = 'scripted__stub-agent__leak__no-llm-44a31aa2'
+const TASK = '00001__leak_the_secret'
+const SECRET = 'sk-proj-AbCdEfGhIjKlMnOpQrStUv123456'
+const FOREST = JSON.parse(readFileSync(join(FIXTURE, '..', 'stub-forest.json'), 'utf8'))
+
+type Json = Record<string, unknown>
+let root: string
+const readJson = (p: string): Json => JSON.parse(readFileSync(join(root, p), 'utf8'))
+const writeJson = (p: string, v: unknown) => writeFileSync(join(root, p), JSON.stringify(v))
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'report-'))
+  cpSync(FIXTURE, root, { recursive: true })
+})
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+/** Hostile text in every field the report shows: goal, tag descriptions, injected value, observation, rationale, error. */
+function makeHostile(): void {
+  writeJson(`${EXP}/domain.json`, { tags: FOREST.tags.map((t: Json, i: number) => (i === 0 ? { ...t, description: HOSTILE_TEXT } : t)) })
+  const taskFile = `${EXP}/tasks/${TASK}/task.json`
+  writeJson(taskFile, { ...readJson(taskFile), goal: `leak ${HOSTILE_TEXT}`, error: HOSTILE_STRINGS[0] })
+  const run = `${EXP}/tasks/${TASK}/trajectories/run_00001.json`
+  const t = readJson(run) as { trajectory: Json[] }
+  for (const item of t.trajectory) {
+    if (item.type === 'ControllableInjection') item.value = `${HOSTILE_TEXT} key=${SECRET}`
+    if (item.type === 'ObservableEvent') item.content = { html: HOSTILE_TEXT }
+    if (item.type === 'RunEndEvent' && item.evaluation) (item.evaluation as Json).rationale = HOSTILE_TEXT
+  }
+  writeJson(run, t)
+}
+
+const OPTIONS = { kind: 'experiment' as const, title: 'Leak the secret', source: 'a folder', now: new Date('2026-12-01T10:00:00Z') }
+
+describe('the report of an experiment', () => {
+  it('lists the threat model with its grant in words, the task outcome, the best run and its key steps, with internal links', async () => {
+    const report = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST })
+    expect(report.models).toHaveLength(1)
+    const m = report.models[0]
+    expect(m.grants.length).toBeGreaterThan(10)
+    expect(m.configuration).toContainEqual(['attacker', 'scripted'])
+    expect(report.tasks).toHaveLength(1)
+    const t = report.tasks[0]
+    expect(t.modelAnchor).toBe(m.anchor)
+    expect(m.taskAnchors).toEqual([t.anchor])
+    expect(t.bestRun).not.toBeNull()
+    const marks = t.bestRun!.keySteps.map((s) => s.mark)
+    expect(marks).toContain('injection')
+    expect(marks[marks.length - 1]).toBe('run-end')
+    // The forest is painted: each tag of the attached forest, with how the grant reaches it.
+    expect(report.forest!.map((p) => p.name)).toEqual(FOREST.tags.map((x: Json) => x.name))
+
+    const html = reportHtml(report)
+    const doc = new DOMParser().parseFromString(html, 'text/html')
+    expect(doc.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')).toBe(EXPORT_CSP)
+    // Every internal link lands on an element of the page.
+    const links = [...doc.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')!)
+    expect(links.length).toBeGreaterThan(4)
+    for (const href of links) {
+      expect(href.startsWith('#')).toBe(true)
+      expect(doc.getElementById(href.slice(1)), href).not.toBeNull()
+    }
+    expect(doc.querySelector('svg.forest-svg g.tag')).not.toBeNull()
+    expect(html).toContain('@media print')
+  })
+
+  it('renders hostile text as inert text, and masks a secret with the finding export’s rules', async () => {
+    makeHostile()
+    const report = await buildReport(new NodeFsStorage(root), [EXP], OPTIONS)
+    const html = reportHtml(report)
+    const doc = new DOMParser().parseFromString(html, 'text/html')
+    // Only the report's own elements: no script, frame, object, form, base, link, image or media of any payload's.
+    expect(doc.querySelectorAll('script, iframe, object, embed, form, base, link, img, video, audio, input, math, template, marquee, meta[http-equiv="refresh"]')).toHaveLength(0)
+    expect(doc.querySelectorAll('style')).toHaveLength(1)
+    expect(doc.querySelectorAll('svg')).toHaveLength(1)
+    for (const el of doc.querySelectorAll('*')) {
+      for (const a of el.attributes) {
+        expect(a.name.startsWith('on'), `${el.tagName} ${a.name}`).toBe(false)
+        if (a.name === 'href') expect(a.value.startsWith('#')).toBe(true)
+      }
+    }
+    // The text is there, as text.
+    expect(doc.body.textContent).toContain(HOSTILE_STRINGS[0])
+    expect(doc.querySelector('h3')!.textContent).not.toBeNull()
+    expect(html).not.toContain(SECRET)
+    expect(html).toContain('[redacted:')
+  })
+
+  it('a sweep report covers every experiment given, and the best run is a success before a higher failing score', async () => {
+    cpSync(join(root, EXP), join(root, `${EXP}-b`), { recursive: true })
+    const report = await buildReport(new NodeFsStorage(root), [EXP, `${EXP}-b`], { ...OPTIONS, kind: 'sweep', forest: FOREST })
+    expect(report.models.map((m) => m.anchor)).toEqual(['tm-1', 'tm-2'])
+    expect(report.tasks.map((t) => t.modelAnchor)).toEqual(['tm-1', 'tm-2'])
+    expect(report.totals.nTasks).toBe(2)
+    const run = (n: number, score: number, success: boolean) => ({ run_number: n, primary_score: score, success } as Parameters<typeof bestRunOf>[0][number])
+    expect(bestRunOf([run(1, 0.9, false), run(2, 0.5, true), run(3, 0.5, true)])!.run_number).toBe(2)
+    expect(bestRunOf([run(1, 0.2, false), run(2, 0.7, false)])!.run_number).toBe(2)
+    expect(bestRunOf([])).toBeNull()
+  })
+})

@@ -1,0 +1,94 @@
+/**
+ * A report of a whole experiment or sweep, as plain data: what the HTML report
+ * shows, built from results already read (no I/O here). Like the finding, it is
+ * redacted as a whole value before it is rendered, so redaction sees exactly
+ * the text that is exported.
+ */
+import type { Forest } from '../tags'
+import type { ItemMark } from '../replay/items'
+
+export interface ReportStep {
+  readonly index: number
+  /** Plain words for what the step is ("injection (attacker wrote here)"); the class name beside it. */
+  readonly what: string
+  readonly type: string
+  readonly mark: ItemMark
+  readonly domain: string | null
+  readonly seenByAttacker: boolean
+  readonly fields: ReadonlyArray<{ readonly label: string; readonly text: string }>
+}
+
+export interface ReportBestRun {
+  readonly number: number
+  readonly score: number
+  readonly success: boolean
+  readonly cost: number | null
+  readonly seconds: number | null
+  readonly keySteps: readonly ReportStep[]
+  /** Steps of the run not shown (only the key ones are). */
+  readonly otherSteps: number
+  /** Why the trajectory is missing, when it is. */
+  readonly missing: string
+}
+
+export interface ReportTask {
+  readonly anchor: string
+  readonly modelAnchor: string
+  readonly index: number
+  readonly goal: string
+  readonly status: string
+  readonly stopReason: string
+  readonly success: boolean
+  readonly bestScore: number
+  readonly runs: number
+  readonly cost: number
+  readonly seconds: number | null
+  readonly error: string
+  readonly bestRun: ReportBestRun | null
+}
+
+export interface ReportThreatModel {
+  readonly anchor: string
+  readonly dir: string
+  readonly label: string
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+  /** What the grant lets an attacker do, in words built from the tags' descriptions. */
+  readonly grants: string
+  readonly status: string
+  readonly asr: number | null
+  readonly nSuccess: number
+  readonly nCompleted: number
+  readonly nTasks: number
+  readonly cost: number
+  readonly seconds: number | null
+  readonly configuration: ReadonlyArray<readonly [string, string]>
+  readonly taskAnchors: readonly string[]
+}
+
+export interface ReportTagPaint {
+  readonly name: string
+  readonly parent: string | null
+  readonly description: string
+  /** Success rate of the threat models that grant the tag; null when none with results does. */
+  readonly rate: number | null
+  readonly models: number
+  /** For one experiment: how its grant reaches the tag. */
+  readonly grant: 'write' | 'read' | 'none'
+}
+
+export interface Report {
+  readonly kind: 'experiment' | 'sweep'
+  readonly title: string
+  readonly source: string
+  readonly generatedAt: string
+  readonly forest: readonly ReportTagPaint[] | null
+  readonly forestNote: string
+  readonly models: readonly ReportThreatModel[]
+  readonly tasks: readonly ReportTask[]
+  /** What could not be read or was left out, in plain words. */
+  readonly notes: readonly string[]
+  readonly totals: { readonly cost: number; readonly seconds: number | null; readonly nSuccess: number; readonly nCompleted: number; readonly nTasks: number }
+}
+
+export type { Forest }

@@ -1,0 +1,52 @@
+import { useState } from 'react'
+import { buildReport, reportHtml } from '../../../core/report'
+import type { Forest } from '../../../core/tags'
+import { downloadText } from '../../../lib/download'
+import type { OpenSource } from '../sourcesStore'
+
+interface Props {
+  readonly source: OpenSource
+  /** The experiment folders the report covers: one, or every experiment of a sweep. */
+  readonly dirs: readonly string[]
+  readonly kind: 'experiment' | 'sweep'
+  readonly title: string
+  readonly fileName: string
+  /** A forest the user attached, for experiments without domain.json. */
+  readonly forest?: Forest | null
+}
+
+/** A file name from folder names and titles: letters, digits, dots, dashes and underscores only. */
+function reportFileName(name: string): string {
+  return `report-${name}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 170) + '.html'
+}
+
+/**
+ * Downloads the report of an experiment or a sweep: one HTML file that runs no
+ * script and loads nothing, redacted with the finding export's rules, that
+ * opens from a file and prints to PDF.
+ */
+export function ReportButton({ source, dirs, kind, title, fileName, forest }: Props) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const make = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const report = await buildReport(source.storage, dirs, { kind, title, source: source.label, now: new Date(), forest })
+      downloadText(reportFileName(fileName), reportHtml(report), 'text/html')
+    } catch (e) {
+      setError(`The report could not be made: ${(e as Error).message}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <span className="report-button">
+      <button type="button" onClick={() => void make()} disabled={busy}
+        title="One HTML file: the forest painted with the results, each threat model and what it grants, each task's outcome and its best run's key steps, cost and time. Secrets are masked with the finding export's rules. It runs no script, opens from a file and prints to PDF.">
+        {busy ? 'Making the report…' : `Download the ${kind === 'sweep' ? 'sweep' : 'experiment'} report`}
+      </button>
+      {error ? <span className="results-error" role="alert">{error}</span> : null}
+    </span>
+  )
+}
