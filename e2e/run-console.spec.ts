@@ -7,6 +7,7 @@ import { unzipSync } from 'fflate'
 import { startChatServer, type ChatServer } from '../src/testing/chatServer'
 import { connectTargetUrl, grantAndOpenRun, onlyTemplates, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
 import { startDyingTarget, startRefusingTarget, type Running } from './runConsole/servers'
+import { openReportFile } from './support/reportFile'
 
 const KEY = 'sk-e2e-never-persist-7f3a9c'
 let chat: ChatServer
@@ -133,6 +134,15 @@ test('a sweep of 17 threat models: painted forest, grid, wider-did-worse notes; 
   await expect(page.locator('[data-testid=forest-tag][data-tag=system_prompt]')).toHaveAttribute('data-rate', '0.0000')
   await expect(page.locator('.rc-worse-list')).toContainText('did worse than a narrower one')
   await expect(page.locator('.rc-worse-list li').filter({ hasText: /^(system_promptuser|usersystem_prompt) 0% < 33\.3% for user$/ })).toHaveCount(1)
+
+  // The sweep's report, from this browser's results: every threat model, opened from file:// without a policy violation.
+  const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the sweep report' }).click()])
+  const report = await openReportFile(page.context(), reportDownload)
+  await expect(report.page.locator('section.model')).toHaveCount(17)
+  await expect(report.page.locator('.card').filter({ hasText: 'attack success' }).first()).toContainText('4 of 51 completed tasks')
+  await expect(report.page.locator('svg.forest-svg g.tag')).toHaveCount(5)
+  expect(await report.cspViolations()).toEqual([])
+  await report.page.close()
 
   await page.reload()
   await page.getByRole('link', { name: 'Results in this browser' }).click()

@@ -34,7 +34,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
           {data.manifest.status} · ASR {summary.asr === null ? '–' : `${Math.round(summary.asr * 100)}%`} ({summary.n_success}/{summary.n_completed}) ·
           {' '}{plural(summary.n_tasks, 'task')} · ${summary.total_llm_usage.cost.toFixed(4)}
         </p>
-        <p><ReportButton source={source} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
+        <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
           title={`${e.attacker} → ${e.target} · ${e.claim} · ${e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
       </header>
       {data.result === null && (

@@ -38,7 +38,7 @@ function Sweep({ source, src }: { source: OpenSource; src: string }) {
   return (
     <div className="results-page results-page--fill">
       {crumbs}
-      <p><ReportButton source={source} dirs={record.data.models.map((m) => m.dir)} kind="sweep" fileName={`sweep-${record.data.title}`} title={record.data.title} /></p>
+      <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={record.data.models.map((m) => m.dir)} kind="sweep" fileName={`sweep-${record.data.title}`} title={record.data.title} /></p>
       <SweepAnalysis record={record.data} rows={rows} openHref={(dir) => experimentHref(src, dir)} note={shardNote(record.data)} />
     </div>
   )

@@ -2,10 +2,12 @@ import { useState } from 'react'
 import { buildReport, reportHtml } from '../../../core/report'
 import type { Forest } from '../../../core/tags'
 import { downloadText } from '../../../lib/download'
-import type { OpenSource } from '../sourcesStore'
+import type { Storage } from '../../../core/results'
 
 interface Props {
-  readonly source: OpenSource
+  /** Where the results are read from, and how the user knows that place (a folder's name, "this browser"). */
+  readonly storage: Storage
+  readonly sourceLabel: string
   /** The experiment folders the report covers: one, or every experiment of a sweep. */
   readonly dirs: readonly string[]
   readonly kind: 'experiment' | 'sweep'
@@ -13,6 +15,7 @@ interface Props {
   readonly fileName: string
   /** A forest the user attached, for experiments without domain.json. */
   readonly forest?: Forest | null
+  readonly className?: string
 }
 
 /** A file name from folder names and titles: letters, digits, dots, dashes and underscores only. */
@@ -25,14 +28,14 @@ function reportFileName(name: string): string {
  * script and loads nothing, redacted with the finding export's rules, that
  * opens from a file and prints to PDF.
  */
-export function ReportButton({ source, dirs, kind, title, fileName, forest }: Props) {
+export function ReportButton({ storage, sourceLabel, dirs, kind, title, fileName, forest, className }: Props) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const make = async () => {
     setBusy(true)
     setError(null)
     try {
-      const report = await buildReport(source.storage, dirs, { kind, title, source: source.label, now: new Date(), forest })
+      const report = await buildReport(storage, dirs, { kind, title, source: sourceLabel, now: new Date(), forest })
       downloadText(reportFileName(fileName), reportHtml(report), 'text/html')
     } catch (e) {
       setError(`The report could not be made: ${(e as Error).message}`)
@@ -42,7 +45,7 @@ export function ReportButton({ source, dirs, kind, title, fileName, forest }: Pr
   }
   return (
     <span className="report-button">
-      <button type="button" onClick={() => void make()} disabled={busy}
+      <button type="button" className={className} onClick={() => void make()} disabled={busy}
         title="One HTML file: the forest painted with the results, each threat model and what it grants, each task's outcome and its best run's key steps, cost and time. Secrets are masked with the finding export's rules. It runs no script, opens from a file and prints to PDF.">
         {busy ? 'Making the report…' : `Download the ${kind === 'sweep' ? 'sweep' : 'experiment'} report`}
       </button>

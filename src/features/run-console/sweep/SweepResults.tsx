@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
 import { sweepRecordText, SWEEP_FILE, type SweepRecord } from '../../../core/sweep'
 import { downloadExperimentsZip } from '../engine/downloadZip'
-import { viewerHref } from '../engine/resultsStorage'
+import { resultsStorage, viewerHref } from '../engine/resultsStorage'
+import { ReportButton } from '../../results/report/ReportButton'
 import { useLiveStore } from '../live/liveStore'
 import { SweepAnalysis } from './SweepAnalysis'
 import { rowsFromLive, rowsFromManifests, sweepManifestsQuery } from './sweepRows'
@@ -35,5 +36,9 @@ export function SweepResults({ record }: { record: SweepRecord }) {
   const deferred = useDeferredValue(rows)
   if (stored.error) return <p className="rc-error">Could not read the sweep’s results: {stored.error.message}</p>
   if (deferred === null) return <p className="rc-muted" role="status">Reading the sweep’s results…</p>
-  return <SweepAnalysis record={record} rows={deferred} openHref={openInViewer} actions={<DownloadButton record={record} />} />
+  return <SweepAnalysis record={record} rows={deferred} openHref={openInViewer} actions={<>
+    <DownloadButton record={record} />{' '}
+    <ReportButton className="rc-btn" storage={resultsStorage()} sourceLabel="this browser" dirs={record.models.map((m) => m.dir)} kind="sweep"
+      fileName={`sweep-${record.title}`} title={record.title} />
+  </>} />
 }
