@@ -58,6 +58,27 @@ describe('HttpTarget against the server library', () => {
     await target.teardown()
   })
 
+  it('keeps its connection alive for a whole session: every step, reset, config, query and the delete reuse it', async () => {
+    // A server that closed after each answer would cost a TCP handshake per step (issue 15's protocol row).
+    const server = await probeServer()
+    let connections = 0
+    server.server.on('connection', () => { connections++ })
+    const target = await (await connectHttpTarget(server.url)).create()
+    // Node's fetch (undici) may open a second socket for the first POST after the manifest's GET: once per factory, not per step.
+    const afterCreate = connections
+    expect(afterCreate).toBeLessThanOrEqual(2)
+    let steps = 0
+    for (let i = 0; i < 5; i++) {
+      await target.run(() => {}, async (e) => { steps++; return noInjection(e, 'scope') })
+      await target.resetEphemeralState()
+    }
+    await target.setConfig('mode', 'ok')
+    expect(await target.query('injections')).toBe('[]')
+    await target.teardown()
+    expect(steps).toBe(10)
+    expect(connections).toBe(afterCreate)
+  })
+
   it('every target of one factory shares the same tag objects (scopes match by identity)', async () => {
     const factory = await connectHttpTarget((await probeServer()).url)
     const [a, b] = [await factory.create(), await factory.create()]
