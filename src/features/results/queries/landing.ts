@@ -7,12 +7,13 @@ import type { OpenSource } from '../sourcesStore'
 /**
  * Where the Results tab opens when the address names no source: the folder
  * `redscope view` serves, else this browser's runs if it has any, else
- * nowhere (the page offers the ways to open results). Asked once per page.
+ * nowhere (the page offers the ways to open results). Asked again each time
+ * the tab opens without a source: runs made since then count.
  */
 export function landingSourceQuery() {
   return queryOptions({
     queryKey: ['results', 'landing'] as const,
-    staleTime: Infinity,
+    staleTime: 0,
     queryFn: async (): Promise<OpenSource | null> => {
       const served = await servedResultsLabel()
       if (served !== null) return sourceFromServed(served)
