@@ -99,14 +99,16 @@ async function live(): Promise<void> {
     const sweep = await time(() => main(['sweep', ...attacker, '--all', '--parallel', '8', '--out', join(dir, 'sweep')], quiet))
     let printed = ''
     const frontier = await time(() => main(['frontier', ...attacker, '--out', join(dir, 'frontier')], { ...quiet, stdout: (s) => (printed += s) }))
-    const perTask = await time(() => main(['frontier', ...attacker, '--per-task', '--out', join(dir, 'per-task')], quiet))
+    let printedPerTask = ''
+    const perTask = await time(() => main(['frontier', ...attacker, '--per-task', '--out', join(dir, 'per-task')], { ...quiet, stdout: (s) => (printedPerTask += s) }))
     if (sweep.value !== 0 || frontier.value !== 0 || perTask.value !== 0) throw new Error(`exit codes: sweep ${sweep.value}, frontier ${frontier.value}, per task ${perTask.value}`)
     const evaluated = /^evaluated (\d+) of (\d+)/m.exec(printed)
+    const evaluatedPerTask = /^evaluated (\d+) of (\d+)/m.exec(printedPerTask)
     console.log('\nThe demo assistant, live (assistant-exfiltration, 4 tasks, template naive, 1 run per task; target: serve-target --concurrency 16)')
     row('command', 'threat models run', 'ms', 'ratio to the sweep')
     row('redscope sweep --all --parallel 8 (baseline)', 305, sweep.ms, '1.00x')
     row('redscope frontier (claim)', Number(evaluated?.[1] ?? NaN), frontier.ms, `${(frontier.ms / sweep.ms).toFixed(3)}x`)
-    row('redscope frontier --per-task', '', perTask.ms, `${(perTask.ms / sweep.ms).toFixed(3)}x`)
+    row('redscope frontier --per-task', Number(evaluatedPerTask?.[1] ?? NaN), perTask.ms, `${(perTask.ms / sweep.ms).toFixed(3)}x`)
     console.log('(the frontier runs one threat model at a time; the sweep runs 8 at once)')
   } finally {
     await procs.stopAll()

@@ -39,7 +39,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
           {running ? 'Searching…' : 'Find the weakest winning attacker'}
         </button>
         <label className="rc-label" htmlFor="frontier-seed">Start from</label>
-        <select id="frontier-seed" className="rc-input" value={seed} disabled={running} onChange={(e) => setSeed(e.target.value as Seed)}>
+        <select id="frontier-seed" className="rc-input" style={{ width: 'auto' }} value={seed} disabled={running} onChange={(e) => setSeed(e.target.value as Seed)}>
           <option value="low">the least an attacker holds</option>
           <option value="high">the most an attacker holds</option>
         </select>
