@@ -93,8 +93,8 @@ export function DesignerToolbar() {
         {direction === 'right' ? '⇥' : '⤓'}
       </button>
       {foldedCount > 0 ? (
-        <button type="button" className="btn btn--small" onClick={() => { canvasViewStore.getState().unfoldAll(); fit() }}
-          title="Show every folded subtree again">Unfold all</button>
+        <button type="button" className="btn btn--icon" onClick={() => { canvasViewStore.getState().unfoldAll(); fit() }}
+          title={`Unfold all: show the ${foldedCount === 1 ? 'folded subtree' : `${foldedCount} folded subtrees`} again`} aria-label="Unfold all">⊞</button>
       ) : null}
       <span className="toolbar__sep" />
       <Menu label="Import">

@@ -57,7 +57,9 @@ export function layoutTree(
     }
   } else {
     // The same tidy tree turned a quarter: d3's breadth axis becomes y (siblings stacked in order), depth becomes x.
-    const root = tree<LayoutNode>().nodeSize([TAG_NODE_HEIGHT + ROW_GAP, TAG_NODE_WIDTH + COL_GAP])(hierarchy(superRoot))
+    // Rows are the scarce axis here: subtrees sit a third of a row apart rather than d3's default of a whole one.
+    const root = tree<LayoutNode>().nodeSize([TAG_NODE_HEIGHT + ROW_GAP, TAG_NODE_WIDTH + COL_GAP])
+      .separation((a, b) => (a.parent === b.parent ? 1 : 1.33))(hierarchy(superRoot))
     for (const node of root.descendants()) {
       if (node === root) continue
       out.set(node.data.id, { x: node.y - (TAG_NODE_WIDTH + COL_GAP), y: node.x - TAG_NODE_HEIGHT / 2 })
