@@ -119,3 +119,26 @@ test('folds a subtree into one tag with a count, and unfolds it', async ({ page 
   await page.getByRole('button', { name: 'Unfold all' }).click()
   await expect(page.locator('.react-flow__node')).toHaveCount(before)
 })
+
+test('adding a root to a fitted wide forest keeps the new root on screen, in both layouts', async ({ page }) => {
+  await openDesigner(page)
+  await (await openMenu(page, 'Import')).getByRole('button', { name: /AgentDojo template/ }).click()
+  const confirm = page.getByRole('button', { name: /^(Replace|Apply|Load)/ })
+  if (await confirm.isVisible().catch(() => false)) await confirm.click()
+  await expect(tag(page, 'system')).toBeVisible()
+  for (const [direction, name] of [['down', 'new_root_down'], ['right', 'new_root_right']] as const) {
+    if (direction === 'right') await switchLayout(page, 'right')
+    await fit(page)
+    await page.getByRole('button', { name: '+ Root' }).click()
+    await page.keyboard.type(name)
+    await page.keyboard.press('Enter')
+    const node = page.locator(`.react-flow__node[aria-label="${name}"]`)
+    await expect(node).toHaveCount(1)
+    await expect.poll(async () => page.evaluate((n) => {
+      const canvas = document.querySelector('.forest-canvas')!.getBoundingClientRect()
+      const b = document.querySelector(`.react-flow__node[aria-label="${n}"]`)!.getBoundingClientRect()
+      return b.left >= canvas.left && b.top >= canvas.top && b.right <= canvas.right && b.bottom <= canvas.bottom
+    }, name), { timeout: 5_000 }).toBe(true)
+  }
+  await switchLayout(page, 'down')
+})
