@@ -5,8 +5,9 @@ import { expect, test, type Page } from '@playwright/test'
 import { serveFolder } from './support/staticServer'
 import { addSecondExperiment, copyFixture, EXP, filesUnder, FIXTURE, TASK_DIR, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
 
-const runUrl = (src: string, run: number, event?: number) =>
-  `/results/${EXP}/${TASK}/${run}${event === undefined ? '' : `/${event}`}?src=${encodeURIComponent(src)}`
+/** A viewer address: links carry the step number people see (1-based), as the rows, the panel and the export show it. */
+const runUrl = (src: string, run: number, step?: number) =>
+  `/results/${EXP}/${TASK}/${run}${step === undefined ? '' : `/${step}`}?src=${encodeURIComponent(src)}`
 
 async function openFolder(page: Page, dir: string) {
   await page.goto('/results')
@@ -45,7 +46,9 @@ test('opens the superred tree by folder, steps by keyboard, and shows a hidden r
   await page.keyboard.press('j')
   await page.keyboard.press('ArrowDown')
   await expect(selected(page)).toHaveAttribute('data-event', '2')
-  await expect(page).toHaveURL(new RegExp(`/${TASK}/1/2\\?`))
+  // Item 2 is step 3, in the address as on the row.
+  await expect(page).toHaveURL(new RegExp(`/${TASK}/1/3\\?`))
+  await expect(selected(page).locator('.traj__index')).toHaveText('3')
   await page.keyboard.press('n') // next injection
   await expect(selected(page)).toHaveAttribute('data-event', '3')
   await expect(selected(page)).toContainText('INJ:user_msg')
@@ -60,7 +63,7 @@ test('opens the superred tree by folder, steps by keyboard, and shows a hidden r
   await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('No granted tag covers "inbox"')
 
   await page.keyboard.press(']') // next run
-  await expect(page).toHaveURL(new RegExp(`/${TASK}/2/0\\?`))
+  await expect(page).toHaveURL(new RegExp(`/${TASK}/2/1\\?`))
   await expect(page.getByText('← run 1')).toBeVisible()
 
   // The scrubber seeks too.
@@ -157,7 +160,7 @@ test('a deep link opened in a fresh browser lands on the same event', async ({ p
   await openFolder(page, FIXTURE)
   await openRun(page, 2)
   await row(page, 7).click()
-  await expect(page).toHaveURL(new RegExp(`/${TASK}/2/7\\?`))
+  await expect(page).toHaveURL(new RegExp(`/${TASK}/2/8\\?`))
   const link = page.url()
 
   // A folder link: the fresh browser asks for the folder, then continues to the event.
@@ -167,7 +170,8 @@ test('a deep link opened in a fresh browser lands on the same event', async ({ p
   await expect(p2.getByText('This link points into')).toContainText('superred-results-example')
   await p2.getByTestId('folder-input').setInputFiles(FIXTURE)
   await expect(selected(p2)).toHaveAttribute('data-event', '7')
-  await expect(p2.getByRole('complementary', { name: 'Selected step' })).toContainText('Step 7')
+  await expect(p2.getByRole('complementary', { name: 'Selected step' })).toContainText('Step 8')
+  await expect(selected(p2).locator('.traj__index')).toHaveText('8')
   await fresh.close()
 
   // A superred serve link needs nothing from the user.
@@ -175,7 +179,7 @@ test('a deep link opened in a fresh browser lands on the same event', async ({ p
   try {
     const ctx = await browser.newContext()
     const p3 = await ctx.newPage()
-    await p3.goto(`${baseURL}${runUrl(`url:${server.url}`, 1, 9)}`)
+    await p3.goto(`${baseURL}${runUrl(`url:${server.url}`, 1, 10)}`)
     await expect(selected(p3)).toHaveAttribute('data-event', '9')
     await expect(selected(p3)).toContainText('<html>page</html>')
     await ctx.close()
@@ -242,10 +246,11 @@ test('exports a finding, redacted, that opens from file:// with JavaScript on an
   const g = guard(viewer)
   await viewer.goto(pathToFileURL(file).href)
   await expect(viewer.locator('h1')).toHaveText(`leak ${XSS.script}`)
-  await expect(viewer.locator('#step-3')).toContainText(XSS.img.slice(0, 20))
-  await expect(viewer.locator('#step-3')).toContainText('Here the attacker smuggles <b>markup</b> and a key')
-  await expect(viewer.locator('#step-3')).toContainText('[redacted:api-key]')
-  await expect(viewer.locator('#step-2')).toContainText('[redacted:custom-1]')
+  // Item 3 (its row was noted) is step 4 in the export, as on the viewer's row.
+  await expect(viewer.locator('#step-4')).toContainText(XSS.img.slice(0, 20))
+  await expect(viewer.locator('#step-4')).toContainText('Here the attacker smuggles <b>markup</b> and a key')
+  await expect(viewer.locator('#step-4')).toContainText('[redacted:api-key]')
+  await expect(viewer.locator('#step-3')).toContainText('[redacted:custom-1]')
   await viewer.waitForTimeout(300)
   expect(await viewer.locator('script, img, iframe, svg').count()).toBe(0)
   expect(g.dialogs).toEqual([])

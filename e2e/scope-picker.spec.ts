@@ -114,6 +114,8 @@ test('a permalink opens the same forest and scope in a fresh browser with no ser
 test('browses the distinct threat models, counted and virtualized, filters them by tag and applies one', async ({ page }) => {
   await openDesigner(page)
   await (await openMenu(page, 'Import')).getByRole('button', { name: /AgentDojo template/ }).click()
+  // The chatbot forest is there: the template says it replaces it, and asks.
+  await page.getByRole('alertdialog', { name: 'Replace the forest with the AgentDojo template?' }).getByRole('button', { name: 'Replace the forest' }).click()
   await page.getByRole('tab', { name: 'Threat models' }).click()
   await expect(page.getByTestId('combination-count')).toHaveText('351,974')
   const list = page.getByRole('list', { name: 'Distinct threat models' })

@@ -1,6 +1,30 @@
-import { Suspense } from 'react'
+import { Suspense, useState } from 'react'
 import { Link, Route, Switch, useLocation } from 'wouter'
 import { ROUTES } from './routes'
+
+/**
+ * One click from any page: the guide's demo threat model against the demo
+ * chatbot, shown live on the Run page. The run console's code loads on the
+ * click, so the designer's first paint does not pay for it.
+ */
+const TAGLINE = 'Threat models for AI systems: draw the trust boundaries, attack as a chosen attacker, replay what it saw beside the truth.'
+
+function DemoAttackButton() {
+  const [, navigate] = useLocation()
+  const [busy, setBusy] = useState(false)
+  return (
+    <button type="button" className="shell__demo" disabled={busy} onClick={async () => {
+      setBusy(true)
+      try {
+        const { runDemoAttack } = await import('./demoAttack')
+        navigate('/run')
+        await runDemoAttack()
+      } finally {
+        setBusy(false)
+      }
+    }}>Run the demo attack</button>
+  )
+}
 
 /** Top navigation between the app's sections; each section owns the rest of the page. */
 export function Shell() {
@@ -15,6 +39,8 @@ export function Shell() {
             {r.label}
           </Link>
         ))}
+        <span className="shell__tagline" data-testid="tagline" title={TAGLINE}>{TAGLINE}</span>
+        <DemoAttackButton />
       </nav>
       <div className="shell__page">
         <Suspense fallback={<p className="shell__loading">Loading…</p>}>

@@ -20,6 +20,9 @@ const GUIDE_CATALOGUE: ReadonlyArray<[string, string[], string[], string]> = [
   ['Guide: compromised output', ['user', 'model'], [], "Rewrites the model's responses and sends messages."],
 ]
 
+/** The saved id of the guide's blind user: the landing's "Run the demo attack" runs it. */
+export const DEMO_MODEL_ID = 'guide-1'
+
 export function demoWorkspace(now = Date.now()): WorkspaceSeed {
   const doc = docFromForest(CHATBOT_FOREST, newTagId)
   const idOf = (name: string) => doc.tags.find((t) => t.name === name)!.id

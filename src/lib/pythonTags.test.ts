@@ -1,6 +1,6 @@
 import { AGENTDOJO_FOREST, CHATBOT_FOREST, distinctCombinations, buildDomain } from '../core/tags'
 import { forestToPython, variableNames } from './pythonExport'
-import { parseSecurityTags, PythonImportError } from './pythonTags'
+import { docstringTitle, parseSecurityTags, PythonImportError, workspaceNameFor } from './pythonTags'
 
 const failure = (source: string): PythonImportError => {
   try {
@@ -92,6 +92,18 @@ describe('forestToPython', () => {
       expect(back).toEqual(forest)
       expect(notes).toEqual([])
     }
+  })
+
+  it('names the workspace from the module docstring (redscope\'s own export round-trips its name), else the file name', () => {
+    expect(parseSecurityTags(forestToPython(CHATBOT_FOREST, 'Acme help bot')).title).toBe('Acme help bot')
+    const own = parseSecurityTags('"""Travel agent tools.\n\nLonger text."""\nA = SecurityDomainTag("a")\n')
+    expect(own.title).toBe('Travel agent tools')
+    expect(workspaceNameFor(own, 'security_tags.py')).toBe('Travel agent tools')
+    const bare = parseSecurityTags('A = SecurityDomainTag("a")\n')
+    expect(bare.title).toBeNull()
+    expect(workspaceNameFor(bare, 'agentdojo_tags.py')).toBe('agentdojo_tags')
+    expect(docstringTitle('x'.repeat(200))!.length).toBe(80)
+    expect(docstringTitle('   ')).toBeNull()
   })
 
   it('writes the shipped style: docstring with principles and trees, typed assignments, DOMAIN and __all__', () => {

@@ -24,6 +24,23 @@ export interface PythonImport {
   forest: Forest
   /** Things the user should know (tags left out, no SecurityDomain found). */
   notes: string[]
+  /** The system's name from the module docstring's first line, when there is one (what redscope's export writes there). */
+  title: string | null
+}
+
+/** The first line of a module docstring as a name: redscope's own export suffix dropped, cut to a readable length. */
+export function docstringTitle(doc: string): string | null {
+  const first = doc.trim().split('\n')[0].trim()
+    .replace(/:\s*a superred SecurityDomain forest\.?$/i, '')
+    .replace(/\.$/, '')
+    .trim()
+  if (first === '') return null
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first
+}
+
+/** A workspace name for an imported module: its docstring's title, else the file's name without `.py`. */
+export function workspaceNameFor(imported: Pick<PythonImport, 'title'>, fileName: string): string {
+  return imported.title ?? (fileName.replace(/\.py$/i, '').trim() || 'Imported security tags')
 }
 
 interface TagDef {
@@ -139,6 +156,7 @@ export function parseSecurityTags(source: string): PythonImport {
   const lists = new Map<string, { names: Token[]; line: number }>()
   let domain: { items: Array<{ variable: string; line: number }>; line: number } | null = null
   let last: TagDef | null = null
+  let title: string | null = null
 
   const listItems = (expr: Token[], line: number): Array<{ variable: string; line: number }> => {
     if (expr.length === 1 && expr[0].kind === 'name' && lists.has(expr[0].value)) {
@@ -162,6 +180,11 @@ export function parseSecurityTags(source: string): PythonImport {
 
   for (const [k, st] of statements.entries()) {
     const toks = st.tokens
+    // The module docstring: a lone string before anything else names the system.
+    if (k === 0 && toks.length > 0 && toks.every((t) => t.kind === 'string')) {
+      title = docstringTitle(stringValue(toks, st.line, 'the module docstring'))
+      continue
+    }
     // An attribute docstring: a lone string right after a tag assignment.
     if (toks.every((t) => t.kind === 'string')) {
       if (last && k > 0 && statements[k - 1].tokens.length > 0 && last.line === statements[k - 1].line) {
@@ -243,5 +266,5 @@ export function parseSecurityTags(source: string): PythonImport {
     const def = e.code === 'duplicate_tag' ? chosen.filter((d) => d.name === e.tag)[1] : chosen.find((d) => d.name === e.tag)
     throw new PythonImportError(e.code === 'parent_not_in_domain' && domain ? domain.line : (def?.line ?? 1), e.message)
   }
-  return { forest, notes }
+  return { forest, notes, title }
 }

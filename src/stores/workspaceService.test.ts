@@ -63,6 +63,24 @@ describe('workspaces and autosave (IndexedDB)', () => {
     b.service.stop()
   })
 
+  it('reads any workspace without opening it: the open one with its unsaved edits, another from disk', async () => {
+    const repo = await idb()
+    const a = await page(repo)
+    const first = a.workspaces.getState().activeId!
+    a.workspaces.getState().saveModel('Blind user', { scope: [a.doc().tags.find((t) => t.name === 'user')!.id], readOnly: [] })
+    const second = await a.service.create('Empty', { tags: [], scope: [], readOnly: [] })
+    a.designer.getState().dispatch({ type: 'addTag', tag: { id: tagIdOf('x'), name: 'only', parent: null, description: '' } })
+    // Not flushed yet: the open workspace's record is read from the stores, not from disk.
+    expect((await a.service.read(second))!.doc.tags.map((t) => t.name)).toEqual(['only'])
+    const other = (await a.service.read(first))!
+    expect(other.name).toBe('Chatbot')
+    expect(other.models.map((m) => m.name)).toEqual(['Blind user'])
+    // Reading is not opening: the designer still shows the second workspace.
+    expect(a.workspaces.getState().activeId).toBe(second)
+    expect(await a.service.read('nope' as typeof first)).toBeUndefined()
+    a.service.stop()
+  })
+
   it('renames and deletes workspaces; deleting the last one leaves an empty one', async () => {
     const repo = memoryWorkspaceRepo()
     const a = await page(repo)

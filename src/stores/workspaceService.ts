@@ -22,6 +22,8 @@ export interface WorkspaceService {
   open(id: WorkspaceId): Promise<void>
   remove(id: WorkspaceId): Promise<void>
   rename(id: WorkspaceId, name: string): Promise<void>
+  /** A workspace as it is now, without opening it: the open one with its latest edits, any other from disk. */
+  read(id: WorkspaceId): Promise<WorkspaceRecord | undefined>
   /** Resolves when everything changed so far is on disk. */
   flush(): Promise<void>
   /** Stops autosaving (tests). */
@@ -178,6 +180,10 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
       const next = { ...r, name, updatedAt: Date.now() }
       await repo.put(next)
       workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === id ? summaryOf(next) : x)) }))
+    },
+    async read(id) {
+      if (workspaces.getState().activeId === id) return current() ?? undefined
+      return repo.get(id)
     },
     flush,
     stop() {

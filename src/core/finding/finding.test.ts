@@ -41,7 +41,8 @@ describe('renderFindingHtml', () => {
     expect(html).not.toMatch(/<(img|svg|a|iframe|link|object|embed)\b/i)
     const doc = new DOMParser().parseFromString(html, 'text/html')
     const attributes = new Set([...doc.querySelectorAll('*')].flatMap((el) => [...el.attributes].map((a) => a.name)))
-    expect([...attributes].sort()).toEqual(['charset', 'class', 'content', 'http-equiv', 'id', 'lang', 'name'])
+    // title: the event's class name, on demand (plain text, like every other attribute here).
+    expect([...attributes].sort()).toEqual(['charset', 'class', 'content', 'http-equiv', 'id', 'lang', 'name', 'title'])
   })
   it('shows every payload as text', () => {
     const doc = new DOMParser().parseFromString(html, 'text/html')
@@ -52,10 +53,26 @@ describe('renderFindingHtml', () => {
     }
     expect(doc.title).toBe(`redscope finding: ${meta.task.goal} (run 1)`)
   })
-  it('marks hidden steps and keeps notes and bookmarks', () => {
+  it('marks hidden steps and keeps notes and bookmarks, numbered as the viewer numbers them (from 1)', () => {
     const doc = new DOMParser().parseFromString(html, 'text/html')
-    expect(doc.querySelector('#step-2')!.className).toContain('hidden')
-    expect(doc.querySelector('#step-1')!.textContent).toContain('bookmarked')
+    expect(doc.querySelector('#step-3')!.className).toContain('hidden')
+    expect(doc.querySelector('#step-2')!.textContent).toContain('bookmarked')
+    expect(doc.querySelector('#step-1 strong')!.textContent).toBe('Step 1')
+    expect(doc.querySelector('#step-0')).toBeNull()
+  })
+  it('says per kind only what is true, in plain words; class names only on demand', () => {
+    const doc = new DOMParser().parseFromString(html, 'text/html')
+    const step = (n: number) => doc.querySelector(`#step-${n}`)!
+    expect(step(1).querySelector('.kind')!.textContent).toBe('call before the target uses a controllable')
+    expect(step(1).querySelector('.kind')!.getAttribute('title')).toBe('ControllablePreCallEvent')
+    expect(step(1).textContent).toContain('so the optimizer was asked what to inject')
+    for (const n of [2, 3, 4]) {
+      expect(step(n).textContent).not.toContain('asked what to inject')
+      expect(step(n).textContent).toContain('not an injection point')
+    }
+    expect(step(4).querySelector('.kind')!.textContent).toBe('end of the run')
+    const visible = doc.body.textContent ?? ''
+    expect(visible).not.toMatch(/ControllablePreCallEvent|ObservableEvent|RunEndEvent|declined_by/)
   })
 })
 

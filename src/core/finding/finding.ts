@@ -1,6 +1,7 @@
 import type { Forest } from '../tags'
 import type { ItemMark, PersistedItemLike } from '../replay/items'
 import type { Replay } from '../replay/replay'
+import { declinedByWords, plainKind, stepNumber } from '../replay/wording'
 
 /**
  * One finding, as plain data: everything the self-contained HTML export
@@ -8,8 +9,15 @@ import type { Replay } from '../replay/replay'
  * value, then rendered; so redaction sees exactly the text that is exported.
  */
 export interface FindingStep {
+  /** The item's index in the full trajectory (-1: a row only the attacker's view has). */
   readonly index: number
+  /** The step number people see everywhere (1-based; null for an attacker-only row). */
+  readonly step: number | null
+  /** The event's class name, for engineers (shown on demand). */
   readonly type: string
+  /** The kind in plain words. */
+  readonly kindWords: string
+  readonly writeVerdict: string
   readonly domain: string | null
   readonly mark: ItemMark
   readonly seenByAttacker: boolean
@@ -123,10 +131,14 @@ export function buildFinding(
     const item = replay.fullItem(row) ?? replay.attackerItem(row)!
     const explanation = replay.explain(row)
     steps.push({
-      index, type: item.type, domain: replay.domain(row), mark: replay.mark(row),
+      index, step: stepNumber(index), type: item.type, kindWords: plainKind(item), writeVerdict: explanation.words.writeVerdict,
+      domain: replay.domain(row), mark: replay.mark(row),
       seenByAttacker: replay.attackerItem(row) !== null,
       why: explanation.lines,
-      fields: itemFields(item).map((f) => ({ label: f.label, text: cutText(valueText(f.value), options.maxFieldChars) })),
+      fields: itemFields(item).map((f) => f.label === 'declined_by'
+        // Plain words for people; the viewer keeps the file's own field for engineers.
+        ? { label: 'declined by', text: declinedByWords(typeof f.value === 'string' ? f.value : null) }
+        : { label: f.label, text: cutText(valueText(f.value), options.maxFieldChars) }),
       note: ann?.note ?? '', bookmarked: ann?.bookmarked ?? false,
     })
   }

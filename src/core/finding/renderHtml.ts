@@ -22,6 +22,13 @@ const MARK_CLASS: Record<string, string> = {
   'run-end': 'm-end', observation: 'm-obs', call: 'm-call', response: 'm-resp',
 }
 
+/** The legend's words for each mark, as the viewer says them. */
+const MARK_WORDS: Record<string, string> = {
+  injection: 'the attacker wrote here', 'declined-scope': 'declined by the framework (outside the scope)',
+  'declined-optimizer': 'declined by the optimizer', 'read-only': 'read-only surface', 'run-end': 'run end',
+  observation: 'observation', call: 'call at a controllable', response: 'response',
+}
+
 const STYLE = `
 body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,'Liberation Sans',sans-serif;color:#1d2330;background:#f6f7f9;margin:0}
 main{max-width:1100px;margin:0 auto;padding:24px}
@@ -65,8 +72,10 @@ function forestHtml(forest: Forest, scope: ReadonlySet<string>, readOnly: Readon
 function stepHtml(s: FindingStep): string {
   const fields = s.fields.map((f) => `<div><span class="meta">${e(f.label)}</span><pre>${e(f.text)}</pre></div>`).join('')
   const note = s.note ? `<div class="note"><strong>Note:</strong> ${e(s.note)}</div>` : ''
-  return `<section class="card step ${MARK_CLASS[s.mark] ?? ''}${s.seenByAttacker ? '' : ' hidden'}" id="step-${s.index}">
-<div><strong>#${s.index}</strong> <code>${e(s.type)}</code> <span class="badge">domain: ${e(s.domain ?? 'unknown')}</span><span class="badge">${e(s.mark)}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : 'hidden from the attacker'}</span>${s.bookmarked ? '<span class="badge">bookmarked</span>' : ''}</div>
+  // Plain words for the kind; the event's class name only on demand (hover), for engineers.
+  const anchor = s.step === null ? '' : ` id="step-${s.step}"`
+  return `<section class="card step ${MARK_CLASS[s.mark] ?? ''}${s.seenByAttacker ? '' : ' hidden'}"${anchor}>
+<div><strong>Step ${s.step === null ? '(attacker only)' : s.step}</strong> <span class="kind" title="${e(s.type)}">${e(s.kindWords)}</span> <span class="badge">domain: ${e(s.domain ?? 'unknown')}</span><span class="badge">${e(MARK_WORDS[s.mark] ?? s.mark)}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : 'hidden from the attacker'}</span><span class="badge">${e(s.writeVerdict.toLowerCase())}</span>${s.bookmarked ? '<span class="badge">bookmarked</span>' : ''}</div>
 ${note}${fields}<ul class="why">${s.why.map((w) => `<li>${e(w)}</li>`).join('')}</ul></section>`
 }
 

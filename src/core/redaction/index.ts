@@ -3,3 +3,4 @@ export {
   compileRules, findMatches, redactText, redactValue, previewRedaction, stringsOf, maskFor,
   type CompiledRules, type RedactionMatch, type PreviewEntry, type RedactionPreview,
 } from './redact'
+export { secretRule, secretForms, base64Cores, MIN_SECRET_CHARS } from './secretRule'

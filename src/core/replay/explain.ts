@@ -1,12 +1,16 @@
 import type { CoverageModel } from './coverage'
 import type { ItemMark, PersistedItemLike } from './items'
 import { surfaceName } from './items'
+import { stepKind, stepWords, type StepWords } from './wording'
 
 /** Why the attacker could or could not see, or change, one item. */
 export interface Explanation {
   readonly domain: string | null
   readonly visible: boolean
+  /** True only for an injection point (a controllable's pre- or post-call) a scope tag covers. */
   readonly writable: boolean
+  /** The shared per-kind words (wording.ts): badges and the presenter's sentence. */
+  readonly words: StepWords
   /** Sentences, most important first. Plain text. */
   readonly lines: readonly string[]
   /** Tags to highlight on the forest: the item's domain and the granted tag covering it. */
@@ -55,22 +59,19 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource 
     lines.push(`Granted tag "${c.visibleBy}" (${c.visibleVia === 'scope' ? 'scope: read & write' : 'read only'}) covers "${domain}", its descendant via ${path.slice(0, path.indexOf(c.visibleBy) + 1).join(' → ')}.`)
   }
 
-  if (c.visibleBy !== null) {
-    lines.push(c.writeBy !== null
-      ? `Writable: the scope tag "${c.writeBy}" covers it, so the optimizer was asked what to inject.`
-      : `Not writable: no scope tag covers it (only read-only access), so the framework declined any injection by itself (declined_by "scope").`)
-  } else if (item.kind === 'response' || mark === 'call' || mark === 'read-only') {
-    lines.push('Not writable either: outside the scope, the framework answers with ControllableNoInjection(declined_by "scope") without asking the optimizer.')
-  }
-
-  if (mark === 'injection') lines.push('The attacker injected a value here.')
-  if (mark === 'declined-optimizer') lines.push('The optimizer was asked and chose not to inject.')
-  if (mark === 'declined-scope') lines.push('Declined by the framework: the surface is outside the scope (write).')
+  const predicted = c.visibleBy !== null
+  const declinedBy = mark === 'declined-optimizer' ? 'optimizer' : mark === 'declined-scope' ? 'scope' : null
+  const words = stepWords({
+    kind: stepKind(item),
+    visible: viewSource === 'attacker-file' ? attackerSaw : predicted,
+    access: c.writeBy !== null ? 'scope' : c.visibleBy !== null ? 'read-only' : 'none',
+    writeBy: c.writeBy, declinedBy,
+  })
+  lines.push(words.writeLine)
   if (item.kind === 'response' && item.type === 'ControllableNoInjection' && (item.declined_by === null || item.declined_by === undefined)) {
     lines.push('This tree (schema 4) does not record who declined; it is inferred from whether the scope covers the surface.')
   }
 
-  const predicted = c.visibleBy !== null
   const mismatch = viewSource === 'attacker-file' && coverage.mode === 'forest' && predicted !== attackerSaw
   if (viewSource === 'attacker-file') {
     lines.push(attackerSaw
@@ -83,5 +84,5 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource 
   if (coverage.mode === 'names-only') {
     lines.push('Names only: no forest is attached, so a tag counts as covered only when its own name is granted. A child of a granted tag is shown as hidden here although superred would let the attacker see it. Attach the forest to check ancestry.')
   }
-  return { domain, visible: viewSource === 'attacker-file' ? attackerSaw : predicted, writable: c.writeBy !== null, lines, tags: [...tags], mismatch }
+  return { domain, visible: viewSource === 'attacker-file' ? attackerSaw : predicted, writable: words.writable, words, lines, tags: [...tags], mismatch }
 }

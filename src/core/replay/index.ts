@@ -8,3 +8,7 @@ export { buildReplay, type Replay } from './replay'
 export { diffRuns, textDelta, payloadOf, type DiffRow, type DiffStatus, type RunDiff } from './diff'
 export { chartGeometry, type ChartGeometry, type RunPoint } from './chart'
 export { markBins, BIN } from './minimap'
+export {
+  stepKind, isInjectionPoint, stepNumber, itemIndexOfStep, plainKind, declinedByWords, stepWords,
+  type StepKind, type Access, type StepWords, type StepWordsInput,
+} from './wording'

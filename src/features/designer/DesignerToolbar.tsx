@@ -1,7 +1,8 @@
 import { useReactFlow } from '@xyflow/react'
+import { useState } from 'react'
 import { designerStore, useDesigner } from '../../stores/designerStore'
 import { notify } from '../../stores/noticeStore'
-import { workspaceStore } from '../../stores/workspaceStore'
+import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
 import { downloadUrl, safeFileName } from '../../lib/download'
 import { addChild, addRoot, deleteCount, deleteTags, liveSelection } from './designerActions'
 import { renderDiagram } from './exportImage'
@@ -26,6 +27,39 @@ function FileItem({ label, accept, kind, onDone }: { label: string; accept: stri
           if (file && (await importForestFile(file, kind))) onDone()
         }} />
     </label>
+  )
+}
+
+/**
+ * A template replaces the whole forest: over a forest that has tags, it says
+ * so and asks first (undo would bring the forest back, but nobody should
+ * need to know that to stay safe).
+ */
+function TemplateItem({ template, onDone }: { template: keyof typeof TEMPLATES; onDone: () => void }) {
+  const t = TEMPLATES[template]
+  const [asking, setAsking] = useState(false)
+  const tagCount = useDesigner((st) => st.history.present.tags.length)
+  const workspace = useWorkspace((st) => st.name)
+  const load = () => {
+    setAsking(false)
+    loadTemplate(template)
+    onDone()
+  }
+  if (asking) {
+    return (
+      <div className="menu__confirm" role="alertdialog" aria-label={`Replace the forest with the ${t.label} template?`}>
+        <p>The {t.label} template replaces the {tagCount} tag{tagCount === 1 ? '' : 's'} of “{workspace}” and clears its scope (Undo brings them back).</p>
+        <div className="menu__confirm-actions">
+          <button type="button" className="menu__item menu__danger" onClick={load}>Replace the forest</button>
+          <button type="button" className="menu__item menu__keep" onClick={() => setAsking(false)}>Cancel</button>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <button type="button" className={`menu__item${tagCount > 0 ? ' menu__keep' : ''}`} onClick={() => (tagCount > 0 ? setAsking(true) : load())}>
+      <strong>{t.label} template</strong> <span className="menu__hint">{t.blurb}{tagCount > 0 ? '; replaces the current forest' : ''}</span>
+    </button>
   )
 }
 
@@ -97,12 +131,8 @@ export function DesignerToolbar() {
           title={`Unfold all: show the ${foldedCount === 1 ? 'folded subtree' : `${foldedCount} folded subtrees`} again`} aria-label="Unfold all">⊞</button>
       ) : null}
       <span className="toolbar__sep" />
+      {/* Files first: importing one's own system is the common case; a template replaces the forest, so it asks. */}
       <Menu label="Import">
-        {Object.entries(TEMPLATES).map(([key, t]) => (
-          <button key={key} type="button" className="menu__item" onClick={() => { loadTemplate(key as keyof typeof TEMPLATES); fit() }}>
-            <strong>{t.label} template</strong> <span className="menu__hint">{t.blurb}</span>
-          </button>
-        ))}
         <FileItem label="FOREST.json file" accept=".json,application/json" kind="json" onDone={fit} />
         <FileItem label="superred security_tags.py" accept=".py,text/x-python,text/plain" kind="python" onDone={fit} />
         <label className="menu__item menu__file">
@@ -116,6 +146,8 @@ export function DesignerToolbar() {
             }} />
         </label>
         <TargetUrlForm onDone={fit} />
+        <p className="menu__heading">Replace the forest with a template</p>
+        {Object.keys(TEMPLATES).map((key) => <TemplateItem key={key} template={key as keyof typeof TEMPLATES} onDone={fit} />)}
       </Menu>
       <Menu label="Export">
         <button type="button" className="menu__item" onClick={exportForestJson}>FOREST.json</button>

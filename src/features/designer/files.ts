@@ -6,7 +6,7 @@
 import { ForestFileError, forestToJson, parseForestJson } from '../../lib/forestJson'
 import { downloadText, safeFileName } from '../../lib/download'
 import { forestToPython } from '../../lib/pythonExport'
-import { parseSecurityTags, PythonImportError } from '../../lib/pythonTags'
+import { parseSecurityTags, PythonImportError, workspaceNameFor } from '../../lib/pythonTags'
 import { toForest } from '../../core/model'
 import { designerStore } from '../../stores/designerStore'
 import { notify } from '../../stores/noticeStore'
@@ -25,9 +25,14 @@ export async function importForestFile(file: File, kind: ImportKind): Promise<bo
       replaceForest(forest)
       notify('info', `Imported ${plural(forest.tags.length, 'tag')} from ${file.name}.`)
     } else {
-      const { forest, notes } = parseSecurityTags(text)
+      const imported = parseSecurityTags(text)
+      const { forest, notes } = imported
       replaceForest(forest)
-      notify('info', [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}.`, ...notes].join(' '))
+      // The module is a whole system's forest: the workspace takes its name (docstring, else file name), and says so.
+      const name = workspaceNameFor(imported, file.name)
+      workspaceStore.getState().setName(name)
+      // The name itself shows in the sidebar; the notice says where it came from (and stays short).
+      notify('info', [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}, and named the workspace after its ${imported.title ? 'docstring' : 'file name'}.`, ...notes].join(' '))
     }
     return true
   } catch (e) {

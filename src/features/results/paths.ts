@@ -1,14 +1,17 @@
 /**
  * The viewer's addresses, relative to /results. The path names the place
- * (experiment folder, task folder, run, event index in the full trajectory);
+ * (experiment folder, task folder, run, step number: the 1-based number the
+ * viewer, the presenter and the export show, so a link says what people see);
  * the query names the source and the view options, so a link opened in a
  * fresh browser lands on the same event.
  *   /                                     sources and experiments
  *   /<experiment>                         tasks of an experiment
  *   /<experiment>/<task>                  runs of a task, with the cost chart
- *   /<experiment>/<task>/<run>[/<event>]  the trajectory viewer (?present=1: presenter)
+ *   /<experiment>/<task>/<run>[/<step>]   the trajectory viewer (?present=1: presenter)
  *   /diff?a=<exp>/<task>/<run>&b=...      two runs side by side
  */
+import { stepNumber } from '../../core/replay'
+
 export interface RunRef {
   readonly experiment: string
   readonly task: string
@@ -25,8 +28,10 @@ export function taskHref(src: string, experiment: string, task: string): string 
   return `/${seg(experiment)}/${seg(task)}?src=${seg(src)}`
 }
 
+/** `event` is the item's index in the full trajectory; the address carries its step number. */
 export function runHref(src: string, ref: RunRef, event?: number, opts: { present?: boolean } = {}): string {
-  const base = `/${seg(ref.experiment)}/${seg(ref.task)}/${ref.run}${event === undefined ? '' : `/${event}`}`
+  const step = event === undefined ? null : stepNumber(event)
+  const base = `/${seg(ref.experiment)}/${seg(ref.task)}/${ref.run}${step === null ? '' : `/${step}`}`
   return `${base}?src=${seg(src)}${opts.present ? '&present=1' : ''}`
 }
 

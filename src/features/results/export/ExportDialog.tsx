@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
-import { DEFAULT_FINDING_OPTIONS, type StepAnnotation } from '../../../core/finding'
-import { BUILTIN_RULES, compileRule, isRuleProblem, maskFor, userRule, type RedactionRule } from '../../../core/redaction'
+import { DEFAULT_FINDING_OPTIONS, fieldKey, type Finding, type RedactedParts, type StepAnnotation } from '../../../core/finding'
+import { BUILTIN_RULES, compileRule, isRuleProblem, maskFor, secretRule, userRule, type RedactionRule } from '../../../core/redaction'
 import type { RunRef } from '../paths'
 import type { RunReplayState } from '../viewer/useRunReplay'
 import { exportFileName, findingOf, planExport } from './exportFinding'
@@ -32,7 +32,23 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
   const rules = useMemo(() => [...BUILTIN_RULES.filter((r) => enabled.has(r.id)), ...custom], [enabled, custom])
   const finding = useMemo(() => findingOf(state, runRef, annotations, { ...DEFAULT_FINDING_OPTIONS, onlyBookmarked }, now),
     [state, runRef, annotations, onlyBookmarked, now])
-  const plan = useMemo(() => planExport(finding, rules), [finding, rules])
+  const [parts, setParts] = useState<RedactedParts>({ steps: new Set(), fields: new Set() })
+  const [secret, setSecret] = useState('')
+  const [secretError, setSecretError] = useState<string | null>(null)
+  const plan = useMemo(() => planExport(finding, rules, parts), [finding, rules, parts])
+
+  const addSecret = () => {
+    const n = custom.filter((c) => c.id.startsWith('secret-')).length + 1
+    const rule = secretRule(`secret-${n}`, secret, `Secret value ${n}`)
+    if ('error' in rule) {
+      setSecretError(rule.error)
+      return
+    }
+    setSecretError(null)
+    setCustom([...custom, rule])
+    // The typed secret is not kept anywhere once it is a rule.
+    setSecret('')
+  }
 
   const addRule = () => {
     const compiled = compileRule({ pattern, flags: 'g' })
@@ -85,7 +101,19 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
           </form>
           {patternError && <p className="results-error" role="alert">{patternError}</p>}
           {plan.problems.map((p) => <p key={p.rule.id} className="results-error">{p.rule.label}: {p.message}</p>)}
+          <p className="export__warning" data-testid="encoding-warning">
+            Patterns catch only what they spell. A secret that was transformed or encoded (spelled out, reversed, base64, hex,
+            translated) passes them, and attacks leak secrets exactly that way. Give the secret itself (a value from the
+            task’s configuration, such as the passphrase): its rule also matches it spaced, reversed, in base64 and in hex.
+          </p>
+          <form className="export__add" onSubmit={(e) => { e.preventDefault(); addSecret() }}>
+            <input aria-label="Secret value to redact" type="password" autoComplete="off" placeholder="the secret, e.g. the passphrase"
+              value={secret} onChange={(e) => setSecret(e.target.value)} />
+            <button type="submit" disabled={secret === ''}>Add secret rule</button>
+          </form>
+          {secretError && <p className="results-error" role="alert">{secretError}</p>}
         </fieldset>
+        <PartsPicker finding={finding} parts={parts} onChange={setParts} />
         <section className="export__preview" aria-label="Redaction preview">
           <h3>{plan.preview.total === 0 ? 'Nothing will be masked.' : `${plan.preview.total} ${plan.preview.total === 1 ? 'value' : 'values'} will be masked`}</h3>
           {plan.preview.total > 0 && (
@@ -94,7 +122,7 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
           <ul>
             {plan.preview.entries.map((e, i) => (
               <li key={i}>
-                <span className="export__where">{e.where}</span>
+                <span className="export__where">{e.where}</span>{' '}
                 <code>…{e.before}<del>{e.match}</del><ins>{maskFor(e.ruleId)}</ins>{e.after}…</code>
               </li>
             ))}
@@ -106,5 +134,43 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
           <button type="button" className="button--primary" onClick={download}>Download HTML</button>
         </div>
     </dialog>
+  )
+}
+
+/** Whole steps or single fields to redact, chosen by step number and field name as the page shows them. */
+function PartsPicker({ finding, parts, onChange }: { finding: Finding; parts: RedactedParts; onChange: (p: RedactedParts) => void }) {
+  const numbered = finding.steps.filter((s) => s.step !== null)
+  const [step, setStep] = useState<number | null>(numbered[0]?.step ?? null)
+  const [field, setField] = useState('')
+  const fields = numbered.find((s) => s.step === step)?.fields.map((f) => f.label) ?? []
+  const add = () => {
+    if (step === null) return
+    if (field === '') onChange({ ...parts, steps: new Set([...parts.steps, step]) })
+    else onChange({ ...parts, fields: new Set([...parts.fields, fieldKey(step, field)]) })
+  }
+  const chosen = [
+    ...[...parts.steps].sort((a, b) => a - b).map((n) => ({ key: `s${n}`, text: `Step ${n}, whole`, drop: () => onChange({ ...parts, steps: new Set([...parts.steps].filter((x) => x !== n)) }) })),
+    ...[...parts.fields].map((k) => {
+      const [n, ...label] = k.split(':')
+      return { key: `f${k}`, text: `Step ${n} · ${label.join(':')}`, drop: () => onChange({ ...parts, fields: new Set([...parts.fields].filter((x) => x !== k)) }) }
+    }),
+  ]
+  return (
+    <fieldset>
+      <legend>Redact a whole step or field</legend>
+      <div className="export__add">
+        <select aria-label="Step to redact" value={step ?? ''} onChange={(e) => { setStep(Number(e.target.value)); setField('') }}>
+          {numbered.map((s) => <option key={s.step} value={s.step!}>Step {s.step}: {s.kindWords}</option>)}
+        </select>
+        <select aria-label="Field to redact" value={field} onChange={(e) => setField(e.target.value)}>
+          <option value="">the whole step</option>
+          {fields.map((f) => <option key={f} value={f}>{f}</option>)}
+        </select>
+        <button type="button" onClick={add} disabled={step === null}>Redact</button>
+      </div>
+      {chosen.map((c) => (
+        <label key={c.key}><input type="checkbox" checked onChange={c.drop} /> {c.text}</label>
+      ))}
+    </fieldset>
   )
 }

@@ -1,7 +1,7 @@
 import {
-  buildFinding, renderFindingHtml, type Finding, type FindingOptions, type StepAnnotation,
+  buildFinding, findingTexts, NO_PARTS, redactParts, renderFindingHtml, type Finding, type FindingOptions, type RedactedParts, type StepAnnotation,
 } from '../../../core/finding'
-import { compileRules, previewRedaction, redactValue, stringsOf, type RedactionPreview, type RedactionRule } from '../../../core/redaction'
+import { compileRules, previewRedaction, redactValue, type RedactionPreview, type RedactionRule } from '../../../core/redaction'
 import type { RunRef } from '../paths'
 import { findingEvaluation, iterationOf, runEndEvaluation } from '../viewer/runInfo'
 import type { RunReplayState } from '../viewer/useRunReplay'
@@ -30,13 +30,17 @@ export interface ExportPlan {
   html(): string
 }
 
-/** What redaction will mask in this finding (for the preview), and the page it will produce. */
-export function planExport(finding: Finding, rules: readonly RedactionRule[]): ExportPlan {
+/**
+ * What redaction will mask in this finding (for the preview, labelled by step and field), and the page it
+ * will produce: the chosen whole steps and fields first, then the rules, on the very value that is rendered.
+ */
+export function planExport(finding: Finding, rules: readonly RedactionRule[], parts: RedactedParts = NO_PARTS): ExportPlan {
   const compiled = compileRules(rules)
+  const masked = redactParts(finding, parts)
   return {
-    preview: previewRedaction(stringsOf(finding, 'finding'), compiled),
+    preview: previewRedaction(findingTexts(masked), compiled),
     problems: compiled.problems,
-    html: () => renderFindingHtml(redactValue(finding, compiled)),
+    html: () => renderFindingHtml(redactValue(masked, compiled)),
   }
 }
 

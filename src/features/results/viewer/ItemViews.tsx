@@ -1,3 +1,4 @@
+import { plainKind } from '../../../core/replay'
 import type { ItemMark, PersistedItemLike } from '../../../core/replay'
 import { itemFields } from '../../../core/finding'
 import { oneLine } from '../common/valueText'
@@ -41,11 +42,15 @@ interface DetailProps {
 }
 
 /** Every field of one item, each long value behind an expander. */
-export function ItemDetail({ item, fileStem }: DetailProps) {
+/** `plain`: the kind in plain words, the event's class name on hover (the presenter, for an audience). */
+export function ItemDetail({ item, fileStem, plain = false }: DetailProps & { plain?: boolean }) {
   const rec = item as unknown as Record<string, unknown>
   return (
     <div className="item-detail">
-      <p className="item-detail__type"><code>{item.type}</code>{typeof rec.timestamp === 'string' && <span> · {rec.timestamp}</span>}</p>
+      <p className="item-detail__type">
+        {plain ? <span title={item.type}>{plainKind(item)}</span> : <code>{item.type}</code>}
+        {typeof rec.timestamp === 'string' && <span> · {rec.timestamp}</span>}
+      </p>
       {itemFields(item).map((f) => <ValueView key={f.label} label={f.label} value={f.value} fileStem={fileStem} />)}
     </div>
   )

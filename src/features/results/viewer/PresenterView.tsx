@@ -1,9 +1,9 @@
 import type { Forest } from '../../../core/tags'
-import type { Replay } from '../../../core/replay'
+import { plainKind, stepNumber, type Replay } from '../../../core/replay'
 import type { StepAnnotation } from '../../../core/finding'
 import { ForestDiagram } from './ForestDiagram'
 import { ItemDetail } from './ItemViews'
-import { kindLabel, MARK_SHORT, surfaceName } from './itemText'
+import { MARK_SHORT, surfaceName } from './itemText'
 
 interface Props {
   readonly replay: Replay
@@ -36,7 +36,7 @@ export function PresenterView({ replay, row, forest, annotation, title, runNumbe
     <div className="presenter">
       <header className="presenter__bar">
         <span className="presenter__title">{title} · run {runNumber}</span>
-        <span className="presenter__pos" role="status">Step {index + 1} of {replay.rows}</span>
+        <span className="presenter__pos" role="status">Step {stepNumber(index) ?? '(attacker only)'} of {replay.items.length}</span>
         <button type="button" onClick={() => onStep(Math.max(0, row - 1))} disabled={row === 0}>← Previous</button>
         <button type="button" onClick={() => onStep(Math.min(replay.rows - 1, row + 1))} disabled={row === replay.rows - 1}>Next →</button>
         <button type="button" aria-pressed={annotation?.bookmarked ?? false} onClick={onToggleBookmark}>{annotation?.bookmarked ? '★ Bookmarked' : '☆ Bookmark'}</button>
@@ -45,13 +45,14 @@ export function PresenterView({ replay, row, forest, annotation, title, runNumbe
       <div className="presenter__body">
         <main className="presenter__step">
           <p className="presenter__kind">
-            <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span> {kindLabel(item)}
+            {/* Plain words for people; the event's class name for engineers, on hover. */}
+            <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span> <span title={item.type} data-testid="presenter-kind">{plainKind(item)}</span>
             {surfaceName(item) && <> on <strong>{surfaceName(item)}</strong></>} · domain <code>{why.domain ?? 'none'}</code>
           </p>
           <p className={seen ? 'presenter__verdict verdict--seen' : 'presenter__verdict verdict--hidden'}>
-            {seen ? 'The attacker saw this.' : 'The attacker could not see this.'} {why.writable ? 'It could write here.' : 'It could not write here.'}
+            {why.words.presenterLine}
           </p>
-          <ItemDetail item={item} fileStem={`step${index}`} />
+          <ItemDetail item={item} fileStem={`step${stepNumber(index)}`} plain />
           <ul className="presenter__why">{why.lines.map((l) => <li key={l}>{l}</li>)}</ul>
           {hint && <p className="presenter__hint">{hint}</p>}
         </main>

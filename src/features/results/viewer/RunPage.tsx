@@ -1,4 +1,5 @@
 import { useParams } from 'wouter'
+import { itemIndexOfStep } from '../../../core/replay'
 import { ErrorBox } from '../common/ErrorBox'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
@@ -16,9 +17,11 @@ interface Params {
 export function RunPage() {
   const p = useParams<Params>()
   const ref: RunRef = { experiment: p.experiment, task: p.task, run: Number(p.run) }
-  const event = p.event === undefined ? 0 : Number(p.event)
-  if (!Number.isInteger(ref.run) || ref.run < 1 || !Number.isInteger(event) || event < 0) {
-    return <p className="results-error results-page" role="alert">This address does not name a run and event (expected …/run/event as numbers).</p>
+  // The address names a step by the number people see (1-based); the viewer works with item indices.
+  const step = p.event === undefined ? 1 : Number(p.event)
+  const event = itemIndexOfStep(step)
+  if (!Number.isInteger(ref.run) || ref.run < 1 || !Number.isInteger(step) || step < 1) {
+    return <p className="results-error results-page" role="alert">This address does not name a run and step (expected …/run/step as numbers, steps from 1).</p>
   }
   return <SourceGate>{(source, src) => <Run source={source} src={src} runRef={ref} event={event} />}</SourceGate>
 }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { BIN, markBins, type Replay } from '../../../core/replay'
+import { BIN, markBins, stepNumber, type Replay } from '../../../core/replay'
 
 interface Props {
   readonly replay: Replay
@@ -32,7 +32,7 @@ export function Scrubber({ replay, row, onSeek }: Props) {
         })}
       </svg>
       <input type="range" className="scrubber__range" min={0} max={Math.max(0, replay.rows - 1)} value={row}
-        aria-label="Position in the run" aria-valuetext={`event ${replay.itemOfRow(row)} of ${replay.rows}`}
+        aria-label="Position in the run" aria-valuetext={`step ${stepNumber(replay.itemOfRow(row)) ?? '(attacker only)'} of ${replay.items.length}`}
         onChange={(e) => onSeek(Number(e.target.value))} />
     </div>
   )

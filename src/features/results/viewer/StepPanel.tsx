@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { Replay } from '../../../core/replay'
+import { stepNumber, type Replay } from '../../../core/replay'
 import type { StepAnnotation } from '../../../core/finding'
 import { ItemDetail } from './ItemViews'
 
@@ -19,16 +19,16 @@ export function StepPanel({ replay, row, annotation, onSave, fileStem }: Props) 
   const index = replay.itemOfRow(row)
   return (
     <aside className="step-panel" aria-label="Selected step">
-      <h3>Step {index >= 0 ? index : '(attacker only)'} <span className="step-panel__of">of {replay.items.length}</span></h3>
+      <h3>Step {stepNumber(index) ?? '(attacker only)'} <span className="step-panel__of">of {replay.items.length}</span></h3>
       <section className={`why${why.mismatch ? ' why--mismatch' : ''}`} aria-label="Why">
         <p className="why__verdict">
           <span className={seen ? 'verdict verdict--seen' : 'verdict verdict--hidden'}>{seen ? 'Seen by the attacker' : 'Hidden from the attacker'}</span>
-          <span className={why.writable ? 'verdict verdict--write' : 'verdict'}>{why.writable ? 'Writable' : 'Not writable'}</span>
+          <span className={why.writable ? 'verdict verdict--write' : 'verdict'}>{why.words.writeVerdict}</span>
         </p>
         <ul>{why.lines.map((l) => <li key={l}>{l}</li>)}</ul>
       </section>
       <NoteEditor key={`${fileStem}/${index}/${annotation?.note ?? ''}`} annotation={annotation} onSave={onSave} />
-      {full ? <ItemDetail item={full} fileStem={`${fileStem}-step${index}`} /> : seen && <ItemDetail item={seen} fileStem={`${fileStem}-attacker`} />}
+      {full ? <ItemDetail item={full} fileStem={`${fileStem}-step${stepNumber(index)}`} /> : seen && <ItemDetail item={seen} fileStem={`${fileStem}-attacker`} />}
     </aside>
   )
 }

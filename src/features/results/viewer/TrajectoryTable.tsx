@@ -1,6 +1,6 @@
 import { useImperativeHandle, useRef, type Ref } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import type { Replay } from '../../../core/replay'
+import { stepNumber, type Replay } from '../../../core/replay'
 import type { StepAnnotation } from '../../../core/finding'
 import { GapCell, ItemCell } from './ItemViews'
 
@@ -73,7 +73,7 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
                 onClick={() => onSelect(row)}>
                 <span className="traj__index" role="gridcell">
-                  {index >= 0 ? index : '–'}
+                  {stepNumber(index) ?? '–'}
                   {ann?.bookmarked && <span className="traj__bookmark" title="bookmarked" aria-label="bookmarked">★</span>}
                   {ann?.note && <span className="traj__noted" title="has a note" aria-label="has a note">✎</span>}
                 </span>

@@ -1,26 +1,46 @@
-import { useState } from 'react'
 import { Link } from 'wouter'
-import { chosenModel, type DesignerView } from '../designer/designerView'
-import { startRun, type StartOutcome } from '../engine/runner'
+import { useWorkspace } from '../../../stores/workspaceStore'
+import { chosenModel, type DesignerView, type ThreatChoice } from '../designer/designerView'
 import { Dashboard } from '../live/ui/Dashboard'
 import { useLiveStore } from '../live/liveStore'
-import { invalidateResults } from '../queries/queryClient'
 import { setupActions, useSetup } from '../setup/setupStore'
 import { ScopeChips } from '../ui/Chips'
 import { EmptyState } from './EmptyState'
 import { singleRequest } from './startRequest'
+import { startSingle, useStartOutcome } from './startOutcomeStore'
 
-function ModelChoice({ view }: { view: DesignerView }) {
-  const source = useSetup((s) => s.threat.source)
-  const options = [{ id: 'designer', name: 'Current scope in the designer', scope: view.current.scope, readOnly: view.current.readOnly }, ...view.saved]
+/** Which workspace's threat models run: any saved workspace, pinned here (the designer opening another changes nothing). */
+export function WorkspaceChoice({ view }: { view: DesignerView }) {
+  const workspaces = useWorkspace((s) => s.workspaces)
+  const activeId = useWorkspace((s) => s.activeId)
+  return (
+    <div className="rc-field">
+      <label className="rc-label" htmlFor="rc-workspace">Workspace</label>
+      <select id="rc-workspace" className="rc-input" value={view.workspaceId}
+        onChange={(e) => setupActions().setThreat({ workspace: e.target.value, source: '' })}>
+        {workspaces.map((w) => (
+          <option key={w.id} value={w.id}>{w.name || 'Untitled'} ({w.tagCount} tag{w.tagCount === 1 ? '' : 's'}){w.id === activeId ? ', open in the designer' : ''}</option>
+        ))}
+      </select>
+      {view.missing ? (
+        <span className="rc-issue" role="alert">The workspace this console was running has been deleted: it now shows “{view.workspace}”, the one open in the designer. Choose another above if that is not what you want.</span>
+      ) : null}
+    </div>
+  )
+}
+
+function ModelChoice({ view, chosen }: { view: DesignerView; chosen: ThreatChoice | null }) {
+  const current = chosenModel(view, 'designer')!
+  const options = [{ id: 'designer', name: current.name, scope: current.scope, readOnly: current.readOnly }, ...view.saved]
+  const emptyHint = view.open ? 'empty scope: grant tags in the designer' : 'empty scope'
   return (
     <ul className="rc-list rc-models" role="radiogroup" aria-label="Threat model">
       {options.map((m) => (
         <li key={m.id}>
-          <button type="button" role="radio" aria-checked={source === m.id || (m.id === 'designer' && !options.some((o) => o.id === source))}
+          <button type="button" role="radio" aria-checked={chosen?.id === m.id}
             className="rc-pick" onClick={() => setupActions().setThreat({ source: m.id })}>
             <span className="rc-pick__name">{m.name}</span>
-            <ScopeChips scope={m.scope} readOnly={m.readOnly} empty="empty scope: grant tags in the designer" />
+            <ScopeChips scope={m.scope} readOnly={m.readOnly} empty={emptyHint} />
           </button>
         </li>
       ))}
@@ -28,34 +48,46 @@ function ModelChoice({ view }: { view: DesignerView }) {
   )
 }
 
-/** A single threat model: choose it, run it, watch it; the human attacker plays here. */
+/** Why the chosen threat model cannot run, said before the click rather than after it. */
+function blocker(view: DesignerView, chosen: ThreatChoice | null): string | null {
+  if (view.loading) return 'Reading the workspace…'
+  if (chosen === null) return 'The threat model chosen earlier is no longer saved in this workspace: choose one above.'
+  if (chosen.scope.length === 0) {
+    return chosen.readOnly.length > 0
+      ? `${chosen.name} grants nothing to write: superred refuses an empty scope. Choose a threat model with a scope.`
+      : `${chosen.name} grants nothing: grant tags in the designer, or choose a saved threat model.`
+  }
+  return null
+}
+
+/** A single threat model: choose the workspace and the threat model, run it, watch it; the human attacker plays here. */
 export function ConsolePage({ view }: { view: DesignerView }) {
   const source = useSetup((s) => s.threat.source)
   const busy = useLiveStore((s) => s.session?.state === 'running' || s.session?.state === 'cancelling')
   const hasSession = useLiveStore((s) => s.session !== null)
-  const [outcome, setOutcome] = useState<StartOutcome | null>(null)
-  const [starting, setStarting] = useState(false)
-  const model = chosenModel(view, source) ?? chosenModel(view, 'designer')!
+  const { outcome, starting } = useStartOutcome()
+  const chosen = chosenModel(view, source)
+  const blocked = blocker(view, chosen)
   return (
     <>
       <section className="rc-card" aria-label="Threat model">
         <div className="rc-row rc-row--spread">
-          <h2 className="rc-card__title"><span className="rc-step">5</span> Threat model <span className="rc-muted">from workspace “{view.workspace}”</span></h2>
+          <h2 className="rc-card__title"><span className="rc-step">5</span> Threat model</h2>
           <Link href="~/" className="rc-link rc-small">Edit scopes in the designer</Link>
         </div>
-        <ModelChoice view={view} />
+        <WorkspaceChoice view={view} />
+        <ModelChoice view={view} chosen={chosen} />
+        <p className="rc-small" data-testid="runs-what">
+          {chosen ? <>Runs <strong>{chosen.name}</strong> of workspace <strong>“{view.workspace}”</strong>.</> : <>Nothing chosen in workspace “{view.workspace}”.</>}
+        </p>
         <div className="rc-row rc-runbar">
-          <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting} onClick={async () => {
-            setStarting(true)
-            setOutcome(null)
-            try {
-              setOutcome(await startRun(singleRequest(view.forest, model), invalidateResults))
-            } finally {
-              setStarting(false)
-            }
-          }}>{starting ? 'Connecting…' : busy ? 'Running…' : 'Run threat model'}</button>
+          <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting || blocked !== null}
+            onClick={() => void startSingle(() => singleRequest(view.forest, chosen!, view.workspace))}>
+            {starting ? 'Connecting…' : busy ? 'Running…' : 'Run threat model'}
+          </button>
           <span className="rc-muted rc-small">Scope is matched to the target’s tags by name. Results are saved in this browser.</span>
         </div>
+        {blocked && !view.loading ? <p className="rc-issue" data-testid="run-blocked">{blocked}</p> : null}
         {outcome?.error ? <p className="rc-error" role="alert" data-testid="start-error">{outcome.error}</p> : null}
         {outcome?.notes.length ? <ul className="rc-warn rc-notes">{outcome.notes.map((n) => <li key={n}>{n}</li>)}</ul> : null}
       </section>

@@ -14,16 +14,19 @@ export function targetTitle(): string {
   return t.kind === 'demo' ? `demo ${t.demo}` : t.kind === 'http' ? t.httpUrl : t.kind === 'openai' ? `${t.openai.model} chat` : 'HTTP endpoint'
 }
 
-export function singleRequest(forest: Forest, model: ThreatModelNames): RunRequest {
+/** `model.name` and `workspace` name the threat model in the run's title, so the live view says what it runs. */
+export function singleRequest(forest: Forest, model: ThreatModelNames & { readonly name?: string }, workspace?: string): RunRequest {
   const setup = useSetup.getState()
+  const which = model.name ? `: “${model.name}”${workspace ? ` of “${workspace}”` : ''}` : ''
   return {
     kind: 'single', concurrency: 1,
-    title: `${setup.claim.name || 'claim'} against ${targetTitle()}`,
+    title: `${setup.claim.name || 'claim'} against ${targetTitle()}${which}`,
     build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal }),
   }
 }
 
-export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNames & { index: bigint }>): RunRequest {
+/** `index` is the model's combination index, or null for a saved threat model that is not one (it grants read-only tags...). */
+export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNames & { index: bigint | null }>): RunRequest {
   const setup = useSetup.getState()
   const title = `Sweep of ${plural(models.length, 'threat model')}: ${setup.claim.name || 'claim'} against ${targetTitle()}`
   const parallel = Math.min(models.length, numberOrThrow(setup.threat.parallelModels, RULES.parallelModels) ?? 1)
@@ -33,7 +36,7 @@ export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNa
     sweep: (run): SweepRecord => ({
       v: 1, id: `sweep-${Date.now().toString(36)}`, createdAt: Date.now(), title,
       target: run.target.label, claim: setup.claim.name, attacker: setup.attacker.kind, forest,
-      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index.toString(), scope: [...models[i].scope], readOnly: [...models[i].readOnly] })),
+      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index?.toString() ?? '', scope: [...models[i].scope], readOnly: [...models[i].readOnly] })),
     }),
   }
 }

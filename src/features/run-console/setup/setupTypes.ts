@@ -78,7 +78,9 @@ export const LlmEndpoint = z.object({ baseURL: z.string(), model: z.string(), in
 export type LlmEndpoint = z.infer<typeof LlmEndpoint>
 
 export const ThreatSetup = z.object({
-  /** 'designer' (the current scope) or a saved threat model's id. */
+  /** The workspace whose threat models run ('' until the Run page first pins one). */
+  workspace: z.string().default(''),
+  /** 'designer' (the workspace's current scope), a saved threat model's id, or '' (not chosen: see chosenModel). */
   source: z.string(),
   maxRuns: z.string(), costCap: z.string(), timeCap: z.string(),
   includeFeedback: z.boolean(),
@@ -92,7 +94,8 @@ export const ThreatSetup = z.object({
 export type ThreatSetup = z.infer<typeof ThreatSetup>
 
 export const SweepSetup = z.object({
-  mode: z.enum(['all', 'tag', 'pick']),
+  /** 'saved': the workspace's saved threat models (read-only grants included); the others enumerate combinations. */
+  mode: z.enum(['all', 'tag', 'pick', 'saved']),
   tag: z.string(),
   /** Combination indices (decimal strings: they may pass 2^53). */
   picked: z.array(z.string()),
@@ -130,7 +133,7 @@ export function defaultSetup(): Setup {
       templates: PAYLOAD_LIBRARY.map((p, i) => ({ id: `lib${i}`, name: p.name, text: p.template, on: true })),
     },
     threat: {
-      source: 'designer', maxRuns: '8', costCap: '', timeCap: '', includeFeedback: true, parallelModels: '4', overwrite: false,
+      workspace: '', source: '', maxRuns: '8', costCap: '', timeCap: '', includeFeedback: true, parallelModels: '4', overwrite: false,
       attackerLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },
       judgeSame: true,
       judgeLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },

@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { expandPick } from '../../../core/sweep'
+import { combinationIndex, type SecurityDomainTag } from '../../../core/tags'
+import type { ThreatModelNames } from '../engine/buildRun'
+import { applyDemoClaim } from '../setup/demoClaim'
 import type { DesignerView } from '../designer/designerView'
 import { startRun, type StartOutcome } from '../engine/runner'
 import { Dashboard } from '../live/ui/Dashboard'
@@ -11,10 +14,21 @@ import { sweepQuery, sweepsQuery } from '../queries/results'
 import { checkNumber, RULES } from '../setup/numbers'
 import { useSetup } from '../setup/setupStore'
 import { sweepRequest } from '../run/startRequest'
+import { WorkspaceChoice } from '../run/ConsolePage'
 import { pickOf } from './pickOf'
 import { FrontierPanel } from './FrontierPanel'
 import { SweepPicker } from './SweepPicker'
 import { SweepResults } from './SweepResults'
+
+/** A workspace's saved threat models for a sweep: a model granting exactly a distinct combination keeps its index. */
+function savedModels(view: DesignerView): Array<ThreatModelNames & { index: bigint | null }> {
+  const domain = view.domain!
+  return view.saved.map((m) => {
+    const tags = m.scope.map((n) => domain.get(n))
+    const index = m.readOnly.length === 0 && tags.every((t) => t !== undefined) ? combinationIndex(domain, tags as SecurityDomainTag[]) : null
+    return { index, scope: m.scope, readOnly: m.readOnly }
+  })
+}
 
 function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o: StartOutcome) => void }) {
   const busy = useLiveStore((s) => s.session?.state === 'running' || s.session?.state === 'cancelling')
@@ -26,15 +40,18 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
       const limit = checkNumber(setup.sweep.limit, { label: 'At most', min: 1, integer: true })
       const par = checkNumber(setup.threat.parallelModels, RULES.parallelModels)
       if (limit.error || par.error) return onOutcome({ error: limit.error ?? par.error, notes: [] })
-      let models
+      let models: Array<ThreatModelNames & { index: bigint | null }>
       try {
-        models = expandPick(view.domain!, pickOf(setup.sweep), limit.value!).map((m) => ({ index: m.index, scope: m.scope, readOnly: [] }))
+        models = setup.sweep.mode === 'saved'
+          ? savedModels(view).slice(0, limit.value!)
+          : expandPick(view.domain!, pickOf(setup.sweep), limit.value!).map((m) => ({ index: m.index, scope: m.scope, readOnly: [] }))
       } catch (e) {
         return onOutcome({ error: (e as Error).message, notes: [] })
       }
       if (models.length === 0) return onOutcome({ error: 'No threat model to run: pick at least one.', notes: [] })
       setStarting(true)
       try {
+        await applyDemoClaim()
         const outcome = await startRun(sweepRequest(view.forest, models), invalidateResults)
         onOutcome(outcome)
         const id = useLiveStore.getState().session?.sweepId
@@ -66,8 +83,9 @@ export function SweepPage({ view }: { view: DesignerView }) {
           <h2 className="rc-card__title"><span className="rc-step">5</span> Sweep the threat models of “{view.workspace}”</h2>
           <Link href="~/" className="rc-link rc-small">Edit the forest in the designer</Link>
         </div>
-        <p className="rc-hint">Each threat model grants one of superred’s distinct combinations as the scope (read-only none), with the target, claim, attacker and budget of steps 1-4; they run under one concurrency cap.</p>
-        <SweepPicker domain={view.domain} forestError={view.forestError} />
+        <p className="rc-hint">Each threat model grants one of superred’s distinct combinations as the scope (read-only none), or is one of the workspace’s saved threat models (read-only included), with the target, claim, attacker and budget of steps 1-4; they run under one concurrency cap.</p>
+        <WorkspaceChoice view={view} />
+        <SweepPicker view={view} />
         <div className="rc-row rc-runbar"><RunSweepButton view={view} onOutcome={setOutcome} /></div>
         {outcome?.error ? <p className="rc-error" role="alert" data-testid="start-error">{outcome.error}</p> : null}
         {outcome?.notes.length ? <ul className="rc-warn rc-notes">{outcome.notes.slice(0, 5).map((n) => <li key={n}>{n}</li>)}</ul> : null}

@@ -6,12 +6,24 @@ import { pickOf } from './pickOf'
 import { checkNumber, RULES } from '../setup/numbers'
 import { setupActions, useSetup } from '../setup/setupStore'
 import type { SweepSetup } from '../setup/setupTypes'
+import type { DesignerView } from '../designer/designerView'
 import { ScopeChips } from '../ui/Chips'
 import { Segmented } from '../ui/Segmented'
 
 const MODES: ReadonlyArray<{ value: SweepSetup['mode']; label: string }> = [
   { value: 'all', label: 'All threat models' }, { value: 'tag', label: 'All granting a tag' }, { value: 'pick', label: 'Pick from the list' },
+  { value: 'saved', label: 'Saved threat models' },
 ]
+
+/** The saved threat models a sweep runs, each with its read-only grant. */
+function SavedList({ saved }: { saved: DesignerView['saved'] }) {
+  if (saved.length === 0) return <p className="rc-muted">This workspace has no saved threat models: save some in the designer’s Pick scope panel, or choose another workspace.</p>
+  return (
+    <ul className="rc-list rc-saved-sweep" aria-label="Saved threat models in the sweep">
+      {saved.map((m) => <li key={m.id} className="rc-row"><span className="rc-pick__name">{m.name}</span><ScopeChips scope={m.scope} readOnly={m.readOnly} /></li>)}
+    </ul>
+  )
+}
 
 
 /** The distinct combinations, reference order, #0 (empty) left out; checkable, virtualized, decoded by index. */
@@ -44,13 +56,16 @@ function CombinationChecklist({ domain }: { domain: SecurityDomain }) {
   )
 }
 
-export function SweepPicker({ domain, forestError }: { domain: SecurityDomain | null; forestError: string | null }) {
+export function SweepPicker({ view }: { view: DesignerView }) {
+  const { domain, forestError } = view
   const sweep = useSetup((s) => s.sweep)
   const parallel = useSetup((s) => s.threat.parallelModels)
-  if (domain === null) return <p className="rc-error">The designer’s forest is not one superred would accept ({forestError}): fix it to sweep its threat models.</p>
+  if (domain === null) return <p className="rc-error">The forest of “{view.workspace}” is not one superred would accept ({forestError}): fix it to sweep its threat models.</p>
   let count: bigint | null = null
   let problem: string | null = sweep.mode === 'tag' && sweep.tag === '' ? 'pick a tag' : null
-  if (problem === null) {
+  if (sweep.mode === 'saved') {
+    count = BigInt(view.saved.length)
+  } else if (problem === null) {
     try {
       count = countPick(domain, pickOf(sweep))
     } catch (e) {
@@ -72,11 +87,14 @@ export function SweepPicker({ domain, forestError }: { domain: SecurityDomain | 
         {sweep.mode === 'pick' && sweep.picked.length > 0 ? <button type="button" className="rc-btn rc-btn--small" onClick={() => setupActions().setSweep({ picked: [] })}>Clear picks</button> : null}
       </div>
       {sweep.mode === 'pick' ? <CombinationChecklist domain={domain} /> : null}
+      {sweep.mode === 'saved' ? <SavedList saved={view.saved} /> : null}
       <div className="rc-row rc-sweep-picker__limits">
-        <label className="rc-row">At most <input className="rc-input rc-input--num" aria-label="At most this many threat models" value={sweep.limit} aria-invalid={limit.error ? true : undefined} onChange={(e) => setupActions().setSweep({ limit: e.target.value })} /></label>
-        <label className="rc-row"><input className="rc-input rc-input--num" aria-label="Threat models at once" value={parallel} aria-invalid={par.error ? true : undefined} onChange={(e) => setupActions().setThreat({ parallelModels: e.target.value })} /> at once</label>
+        <label className="rc-row">Run at most <input className="rc-input rc-input--num" aria-label="At most this many threat models" value={sweep.limit} aria-invalid={limit.error ? true : undefined} onChange={(e) => setupActions().setSweep({ limit: e.target.value })} /> threat models,</label>
+        <label className="rc-row"><input className="rc-input rc-input--num" aria-label="Threat models at once" value={parallel} aria-invalid={par.error ? true : undefined} onChange={(e) => setupActions().setThreat({ parallelModels: e.target.value })} /> threat models at once</label>
         <span className="rc-muted" data-testid="sweep-count">
-          {problem ?? `${count!.toLocaleString('en-US')} threat model${count === 1n ? '' : 's'} match (the empty scope is skipped)`}
+          {problem ?? (sweep.mode === 'saved'
+            ? `${count!.toLocaleString('en-US')} saved threat model${count === 1n ? '' : 's'} in “${view.workspace}”`
+            : `${count!.toLocaleString('en-US')} threat model${count === 1n ? '' : 's'} match (the empty scope is skipped)`)}
         </span>
       </div>
       {limit.error || par.error ? <p className="rc-issue">{limit.error ?? par.error}</p> : null}

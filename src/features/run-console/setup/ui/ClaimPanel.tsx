@@ -4,6 +4,7 @@ import { claimFileQuery, claimsIndexQuery } from '../../queries/claims'
 import { Card } from '../../ui/Card'
 import { Modal } from '../../ui/Modal'
 import { checkClaim, draftFromClaimFile } from '../claimDraft'
+import { DEMO_CLAIMS } from '../demoClaim'
 import { setupActions, useSetup } from '../setupStore'
 import { ClaimEditor } from './ClaimEditor'
 import { plural } from '../../../../lib/plural'
@@ -43,8 +44,10 @@ export function ClaimPanel() {
   const [editing, setEditing] = useState(false)
   const { file, issues } = checkClaim(claim)
   const forTarget = target.kind === 'demo' ? target.demo : null
+  const index = useQuery(claimsIndexQuery())
+  const defaultClaim = forTarget === null ? undefined : index.data?.find((c) => c.file === DEMO_CLAIMS[forTarget])
   return (
-    <Card step={2} title="Claim" summary={claim.tasks.length ? `${claim.name}, ${claim.tasks.length} task${claim.tasks.length === 1 ? '' : 's'}` : 'none yet'}>
+    <Card step={2} title="Claim" summary={claim.tasks.length ? `${claim.name}, ${claim.tasks.length} task${claim.tasks.length === 1 ? '' : 's'}` : defaultClaim && claim.origin === '' ? `${defaultClaim.name} (the demo’s own)` : 'none yet'}>
       <ShippedClaims forTarget={forTarget} />
       {claim.tasks.length > 0 ? (
         <ol className="rc-tasks" aria-label="Tasks of the claim">
@@ -58,6 +61,8 @@ export function ClaimPanel() {
             )
           })}
         </ol>
+      ) : forTarget !== null && claim.origin === '' && defaultClaim ? (
+        <p className="rc-muted" data-testid="default-claim">The demo {forTarget}’s own claim, <strong>{defaultClaim.name}</strong> ({defaultClaim.tasks} tasks), runs unless you pick or write another.</p>
       ) : <p className="rc-muted">Pick a shipped claim, or write tasks yourself.</p>}
       <div className="rc-row rc-row--spread">
         <button type="button" className="rc-btn" onClick={() => {
