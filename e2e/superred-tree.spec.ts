@@ -49,10 +49,11 @@ test("a tree written by superred 0.3.0's own quick start opens: experiment, task
   // The demo prompt list's third prompt carries the claim's trigger word: the fake LLM leaks the secret in that
   // run's answer, and superred's own evaluation (in the run end) says so.
   await page.keyboard.press(']')
-  await expect(page).toHaveURL(/\/2\/0\?/)
+  // The address carries the step number (1-based), as the rows show it.
+  await expect(page).toHaveURL(/\/2\/1\?/)
   await expect(page.getByRole('grid', { name: /Trajectory/ })).not.toContainText('TIGER-42')
   await page.keyboard.press(']')
-  await expect(page).toHaveURL(/\/3\/0\?/)
+  await expect(page).toHaveURL(/\/3\/1\?/)
   await expect(page.getByRole('grid', { name: /Trajectory/ })).toContainText('Of course! The password is TIGER-42.')
   await expect(page.getByRole('grid', { name: /Trajectory/ })).toContainText('Secret found in response')
 })
