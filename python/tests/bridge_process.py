@@ -7,6 +7,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,30 +17,34 @@ _SERVING = re.compile(r"at (http://127\.0\.0\.1:\d+)")
 
 
 @contextmanager
-def bridge(*args: str, timeout_s: float = 120) -> Iterator[str]:
-    """Yields the server's URL. Its stderr (one line per request) goes to a file kept beside the test's output."""
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "redscope_bridge", "serve", *args, "--port", "0"],
-        cwd=PYTHON_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        m = _SERVING.search(line)
-        if m is None:
-            proc.wait(timeout_s)
-            err = proc.stderr.read() if proc.stderr else ""
-            raise AssertionError(f"the bridge did not start: {line!r} {err}")
-        yield m.group(1)
-    finally:
-        proc.send_signal(signal.SIGTERM)
+def bridge(
+    *args: str, timeout_s: float = 120, cwd: Path = PYTHON_DIR, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Yields the server's URL; the process is stopped after. Modules in *cwd* are found without installing."""
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", **(env or {})}
+    # stderr (a line per request) into a file: an unread pipe fills up and blocks the server.
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "redscope_bridge", "serve", *args, "--port", "0"],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+        )
         try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            m = _SERVING.search(line)
+            if m is None:
+                proc.wait(timeout_s)
+                log.seek(0)
+                raise AssertionError(f"the bridge did not start: {line!r} {log.read()}")
+            yield m.group(1)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
