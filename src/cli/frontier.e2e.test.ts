@@ -102,6 +102,32 @@ describe('redscope frontier on the demo assistant', () => {
     expect(r.stdout).toMatch(new RegExp(`^evaluated ${f.evaluated} of 305 threat models \\([\\d.]+%\\), ${305 - f.evaluated} decided by inference$`, 'm'))
   }, 420_000)
 
+  it('--repeat 2 runs each evaluated threat model twice, a results tree per repeat, and keeps both runs in every tally', async () => {
+    const out = join(dir, 'repeated')
+    const r = await run('frontier', '--target', target, ...ATTACKER, '--repeat', '2', '--out', out)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const f = readFrontier(out)
+    expect(f.search).toMatchObject({ repeat: 2, per_task: false, seed: 'low' })
+    expect(f.complete).toBe(true)
+    for (const e of f.evaluations) {
+      expect(e.outcomes).toHaveLength(2)
+      expect(e.claim.runs).toBe(2)
+      expect(e.runs).toEqual([e.runs[0], `repeat-2/${e.runs[0]}`])
+      // The demo's defences are deterministic: both runs agree, and the interval says how little two runs prove.
+      expect(e.outcomes[0]).toEqual(e.outcomes[1])
+      for (const path of e.runs) {
+        const manifest = JSON.parse(readFileSync(join(out, path, 'manifest.json'), 'utf8')) as { status: string }
+        expect(manifest.status).toBe('complete')
+      }
+    }
+    const win = f.claim.minimal_wins[0]
+    const tally = f.evaluations.find((e) => e.index === win.index)!.claim
+    expect(tally).toMatchObject({ wins: 2, runs: 2, rate_high: 1 })
+    expect(tally.rate_low).toBeCloseTo(0.3424, 3)
+    expect(r.stdout).toMatch(/wins \(2 of 2 run\(s\)\)/)
+  }, 420_000)
+
   it('a search cut short by its run budget says so, and the same command without it resumes without rerunning anything', async () => {
     const out = join(dir, 'resumed')
     const cut = await run('frontier', '--target', target, ...ATTACKER, '--budget-runs', '3', '--out', out)
