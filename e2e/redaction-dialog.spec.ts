@@ -47,10 +47,17 @@ test('the secret and its encodings are masked, a whole step is redacted, and the
   await expect(preview).not.toContainText('finding.steps[')
 
   await dialog.getByLabel('Step to redact').selectOption({ index: 0 })
-  await dialog.getByRole('button', { name: 'Redact' }).click()
+  await dialog.getByRole('button', { name: 'Redact', exact: true }).click()
   await expect(dialog.getByText('Step 1, whole')).toBeVisible()
 
+  // The task's configuration is in the export, and each of its values can become a rule of its own.
+  await dialog.getByRole('button', { name: 'Redact the value of defence (and its encodings)' }).click()
+  await expect(dialog.getByText('Configuration value: defence, also spaced, reversed, base64 and hex')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Redact the value of defence (and its encodings)' })).toBeDisabled()
+
   const after = await download('after.html')
+  expect(before).toContain('<code>defence</code> = output_filter')
+  expect(after).toContain('<code>defence</code> = [redacted:config-defence]')
   expect(flat(after)).not.toContain(flat(SECRET))
   expect(flat(after)).not.toContain(flat([...SECRET].reverse().join('')))
   expect(after).toContain('[redacted:secret-1]')

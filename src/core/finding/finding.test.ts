@@ -1,7 +1,7 @@
 import { buildReplay, coverageFor } from '../replay'
 import { end, inj, obs, pre } from '../replay/testItems'
-import { BUILTIN_RULES, compileRules, redactValue } from '../redaction'
-import { buildFinding, cutText, EXPORT_CSP, renderFindingHtml, type FindingMeta } from '.'
+import { BUILTIN_RULES, compileRules, redactValue, secretRule, type RedactionRule } from '../redaction'
+import { buildFinding, cutText, EXPORT_CSP, findingTexts, renderFindingHtml, type FindingMeta } from '.'
 
 const XSS = [
   '<script>window.__pwned=1</script>',
@@ -91,5 +91,22 @@ describe('buildFinding options and redaction', () => {
     const html = renderFindingHtml(finding)
     expect(html).not.toContain('sk-abcdefghijklmnopqrstuv')
     expect(html).toContain('[redacted:api-key]')
+  })
+  it("carries the task's configuration as text, and a rule from a configuration value masks it in every form it leaked in", () => {
+    const secret = 'TIGER-42'
+    const config = { defence: '<b>none</b>', passphrase: secret }
+    const leaky = [pre('u', 'user', 'hi'), obs('w', 'web', { said: secret, spaced: 'T I G E R - 4 2', b64: btoa(secret), reversed: [...secret].reverse().join('') }), end('user')]
+    const r = buildReplay(leaky, null, coverageFor(forest, { scope: ['user'], readOnly: [] }))
+    const finding = buildFinding(r, { ...meta, task: { ...meta.task, config } }, new Map())
+    const plain = renderFindingHtml(finding)
+    expect(plain).toContain('<tr><th>configuration</th><td><code>defence</code> = &lt;b&gt;none&lt;/b&gt;<br><code>passphrase</code> = TIGER-42</td></tr>')
+    expect([...findingTexts(finding)]).toContainEqual({ where: 'Configuration · passphrase', text: secret })
+
+    const rule = secretRule('config-passphrase', config.passphrase, 'Configuration value: passphrase') as RedactionRule
+    const html = renderFindingHtml(redactValue(finding, compileRules([rule])))
+    for (const form of [secret, 'T I G E R - 4 2', btoa(secret), [...secret].reverse().join('')]) expect(html).not.toContain(form)
+    expect(html).toContain('<code>passphrase</code> = [redacted:config-passphrase]')
+    // Without a configuration the row is left out rather than shown empty.
+    expect(renderFindingHtml(buildFinding(r, meta, new Map()))).not.toContain('<th>configuration</th>')
   })
 })

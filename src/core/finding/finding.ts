@@ -37,7 +37,11 @@ export interface FindingEvaluation {
 export interface Finding {
   readonly title: string
   readonly experiment: Readonly<Record<'dir' | 'attacker' | 'target' | 'claim' | 'model', string>>
-  readonly task: { readonly index: number; readonly goal: string; readonly status: string; readonly stopReason: string }
+  readonly task: {
+    readonly index: number; readonly goal: string; readonly status: string; readonly stopReason: string
+    /** The configuration the task ran with (the demo claims' defence), where the tree records it. */
+    readonly config?: Readonly<Record<string, string>>
+  }
   readonly run: { readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null }
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]

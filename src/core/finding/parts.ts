@@ -42,6 +42,7 @@ export function redactParts(f: Finding, parts: RedactedParts): Finding {
 export function* findingTexts(f: Finding): Generator<{ where: string; text: string }> {
   yield { where: 'Title', text: f.title }
   yield { where: 'Goal', text: f.task.goal }
+  for (const [k, v] of Object.entries(f.task.config ?? {})) yield { where: `Configuration · ${k}`, text: v }
   for (const [k, v] of Object.entries(f.experiment)) yield { where: `Experiment · ${k}`, text: v }
   yield { where: 'Outcome', text: `${f.task.status} ${f.task.stopReason}` }
   for (const n of f.scope) yield { where: 'Scope', text: n }

@@ -79,6 +79,13 @@ function stepHtml(s: FindingStep): string {
 ${note}${fields}<ul class="why">${s.why.map((w) => `<li>${e(w)}</li>`).join('')}</ul></section>`
 }
 
+/** The task's configuration as key = value lines; no row where the tree records none. */
+function configRow(config: Readonly<Record<string, string>> | undefined): string {
+  const entries = Object.entries(config ?? {})
+  if (entries.length === 0) return ''
+  return `<tr><th>configuration</th><td>${entries.map(([k, v]) => `<code>${e(k)}</code> = ${e(v)}`).join('<br>')}</td></tr>\n`
+}
+
 export function renderFindingHtml(f: Finding): string {
   const scope = new Set(f.scope)
   const readOnly = new Set(f.readOnly)
@@ -102,7 +109,7 @@ ${ev.subScores.map((s) => `<tr><th>${e(s.name)}</th><td>${e(String(s.value))} <s
 ${f.notice ? `<div class="card notice">${e(f.notice)}</div>` : ''}
 <div class="card"><table>
 <tr><th>outcome</th><td>${e(f.task.status)} (stop: ${e(f.task.stopReason)})</td></tr>
-<tr><th>run score</th><td>${e(f.run.score === null ? 'unknown' : String(f.run.score))}${f.run.success === null ? '' : f.run.success ? ' · success' : ' · no success'}</td></tr>
+${configRow(f.task.config)}<tr><th>run score</th><td>${e(f.run.score === null ? 'unknown' : String(f.run.score))}${f.run.success === null ? '' : f.run.success ? ' · success' : ' · no success'}</td></tr>
 <tr><th>cumulative cost</th><td>${e(f.run.cumulativeCost === null ? 'unknown' : `$${f.run.cumulativeCost.toFixed(4)}`)}</td></tr>
 <tr><th>scope (read &amp; write)</th><td>${list(f.scope)}</td></tr>
 <tr><th>read only</th><td>${list(f.readOnly)}</td></tr>

@@ -147,6 +147,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
       taskAnchors.push(anchor)
       tasks.push({
         anchor, modelAnchor, index: t.task.index, goal: t.task.goal, status: t.task.status, stopReason: t.task.stop_reason,
+        config: Object.entries(rec.taskConfigs.get(t.task.index) ?? {}),
         success: t.task.success, bestScore: t.task.best_score.value, runs: t.task.n_runs, cost: t.task.llm_usage.cost,
         seconds: t.task.timing.duration_s ?? secondsBetween(t.task.timing.started_at, t.task.timing.ended_at),
         error: t.task.error ?? '',

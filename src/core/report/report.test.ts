@@ -41,6 +41,13 @@ function makeHostile(): void {
 const OPTIONS = { kind: 'experiment' as const, title: 'Leak the secret', source: 'a folder', now: new Date('2026-12-01T10:00:00Z') }
 
 describe('the report of an experiment', () => {
+  it("shows each task's configuration (the demo claims' defence) where the tree records it, as text", async () => {
+    writeJson(`${EXP}/task_configs.json`, { schema_version: 5, tasks: [{ index: 1, goal: 'leak', config: { defence: '<i>delimiters</i>', passphrase: 'TIGER-42' } }] })
+    const report = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST })
+    expect(report.tasks[0].config).toEqual([['defence', '<i>delimiters</i>'], ['passphrase', 'TIGER-42']])
+    const html = reportHtml(report)
+    expect(html).toContain('<tr><th>configuration</th><td><code>defence</code> = &lt;i&gt;delimiters&lt;/i&gt;<br><code>passphrase</code> = TIGER-42</td></tr>')
+  })
   it('lists the threat model with its grant in words, the task outcome, the best run and its key steps, with internal links', async () => {
     const report = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST })
     expect(report.models).toHaveLength(1)

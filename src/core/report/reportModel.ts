@@ -38,6 +38,8 @@ export interface ReportTask {
   readonly goal: string
   readonly status: string
   readonly stopReason: string
+  /** The configuration the task ran with, as key and value, where the tree records it. */
+  readonly config: ReadonlyArray<readonly [string, string]>
   readonly success: boolean
   readonly bestScore: number
   readonly runs: number

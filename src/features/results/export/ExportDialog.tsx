@@ -50,6 +50,18 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
     setSecret('')
   }
 
+  // A configuration value (the demo claims' passphrase, a planted key) is the secret most worth masking in every form.
+  const configEntries = Object.entries(state.experiment.taskConfigs.get(state.task.task.index) ?? {})
+  const addConfigSecret = (key: string, value: string) => {
+    const rule = secretRule(`config-${key}`, value, `Configuration value: ${key}`)
+    if ('error' in rule) {
+      setSecretError(`${key}: ${rule.error}`)
+      return
+    }
+    setSecretError(null)
+    setCustom([...custom, rule])
+  }
+
   const addRule = () => {
     const compiled = compileRule({ pattern, flags: 'g' })
     if (isRuleProblem(compiled)) {
@@ -111,6 +123,16 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
               value={secret} onChange={(e) => setSecret(e.target.value)} />
             <button type="submit" disabled={secret === ''}>Add secret rule</button>
           </form>
+          {configEntries.length > 0 && (
+            <p className="export__config" data-testid="config-secrets">
+              From the task’s configuration:{' '}
+              {configEntries.map(([k, v]) => (
+                <button key={k} type="button" disabled={custom.some((c) => c.id === `config-${k}`)} onClick={() => addConfigSecret(k, v)}>
+                  Redact the value of {k} (and its encodings)
+                </button>
+              ))}
+            </p>
+          )}
           {secretError && <p className="results-error" role="alert">{secretError}</p>}
         </fieldset>
         <PartsPicker finding={finding} parts={parts} onChange={setParts} />
