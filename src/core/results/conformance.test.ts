@@ -12,7 +12,7 @@ import { SecurityClaim, targetFactory } from '../engine/target'
 import { fixtureEvaluation, ScriptedOptimizer, ScriptedTask, StubTarget, stubForest } from '../engine/testkit'
 import { MemoryStorage } from './memoryStorage'
 
-const FIXTURE = '/work/shared/fixtures/superred-results-example'
+const FIXTURE = join(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'superred-results-example')
 const DIR = 'scripted__stub-agent__leak__no-llm-44a31aa2'
 const FILES = [
   'experiments.json',

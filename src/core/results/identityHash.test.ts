@@ -7,7 +7,7 @@ import { experimentDirName, identityHash, type ExperimentMeta } from './identity
 import { pyDumps, pyFloat, pyFloatRepr } from './pyjson'
 import { sha256Hex } from './sha256'
 
-const FIXTURE = '/work/shared/fixtures/superred-results-example'
+const FIXTURE = join(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'superred-results-example')
 
 const base: ExperimentMeta = {
   attacker: 'scripted', target: 'stub-agent', claim: 'leak', model: null, scope: ['user'], readOnly: ['system'],

@@ -1,9 +1,10 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { MemoryStorage } from './memoryStorage'
 import { listExperiments, readExperiment, readTasks, readTrajectory, ResultsFormatError } from './reader'
 
-const fixture = new NodeFsStorage('/work/shared/fixtures/superred-results-example')
+const fixture = new NodeFsStorage(join(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'superred-results-example'))
 
 describe('reader on a tree superred wrote', () => {
   it('opens the fixture: index, manifest, result, tasks, iterations, trajectories', async () => {
