@@ -16,7 +16,7 @@ async function openDesigner(page: Page) {
 
 async function importForest(page: Page, names: string[]) {
   await page.getByLabel('FOREST.json file').setInputFiles({ name: 'f.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(names)) })
-  await expect(page.getByRole('status').filter({ hasText: `Imported ${names.length} tags` })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: `Imported ${names.length} ${names.length === 1 ? 'tag' : 'tags'} from` })).toBeVisible()
 }
 
 const tagVisible = (page: Page, name: string) => expect(page.getByRole('group', { name, exact: true })).toBeVisible()
