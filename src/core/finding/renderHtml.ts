@@ -79,9 +79,8 @@ function stepHtml(s: FindingStep): string {
 ${note}${fields}<ul class="why">${s.why.map((w) => `<li>${e(w)}</li>`).join('')}</ul></section>`
 }
 
-/** The task's configuration as key = value lines; no row where the tree records none. */
-function configRow(config: Readonly<Record<string, string>> | undefined): string {
-  const entries = Object.entries(config ?? {})
+/** A task's configuration as key = value lines (the finding and the report); no row where the tree records none. */
+export function configRow(entries: ReadonlyArray<readonly [string, string]>): string {
   if (entries.length === 0) return ''
   return `<tr><th>configuration</th><td>${entries.map(([k, v]) => `<code>${e(k)}</code> = ${e(v)}`).join('<br>')}</td></tr>\n`
 }
@@ -109,7 +108,7 @@ ${ev.subScores.map((s) => `<tr><th>${e(s.name)}</th><td>${e(String(s.value))} <s
 ${f.notice ? `<div class="card notice">${e(f.notice)}</div>` : ''}
 <div class="card"><table>
 <tr><th>outcome</th><td>${e(f.task.status)} (stop: ${e(f.task.stopReason)})</td></tr>
-${configRow(f.task.config)}<tr><th>run score</th><td>${e(f.run.score === null ? 'unknown' : String(f.run.score))}${f.run.success === null ? '' : f.run.success ? ' · success' : ' · no success'}</td></tr>
+${configRow(Object.entries(f.task.config ?? {}))}<tr><th>run score</th><td>${e(f.run.score === null ? 'unknown' : String(f.run.score))}${f.run.success === null ? '' : f.run.success ? ' · success' : ' · no success'}</td></tr>
 <tr><th>cumulative cost</th><td>${e(f.run.cumulativeCost === null ? 'unknown' : `$${f.run.cumulativeCost.toFixed(4)}`)}</td></tr>
 <tr><th>scope (read &amp; write)</th><td>${list(f.scope)}</td></tr>
 <tr><th>read only</th><td>${list(f.readOnly)}</td></tr>

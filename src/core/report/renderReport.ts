@@ -3,7 +3,7 @@
  * finding export (no script, nothing loaded from anywhere, every piece of data
  * escaped as text): it opens from file:// and prints to PDF cleanly.
  */
-import { EXPORT_CSP, escapeHtml as e } from '../finding/renderHtml'
+import { configRow, EXPORT_CSP, escapeHtml as e } from '../finding/renderHtml'
 import { forestSvg, rateFill } from './forestSvg'
 import type { Report, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
 import { BUILTIN_RULES, compileRules, redactValue, type RedactionRule } from '../redaction'
@@ -99,7 +99,7 @@ ${r.keySteps.length ? `<p class="meta">Key steps (${plural(r.keySteps.length, 's
 <p class="meta">Threat model: <a href="#${t.modelAnchor}">${m ? modelTitle(m) : e(t.modelAnchor)}</a></p>
 <table>
 <tr><th>outcome</th><td><span class="${t.success ? 'bad' : 'ok'}">${t.success ? 'the attack succeeded' : 'the attack did not succeed'}</span> · status ${e(t.status)} · stopped: ${e(t.stopReason)}</td></tr>
-${t.config.length ? `<tr><th>configuration</th><td>${t.config.map(([k, v]) => `<code>${e(k)}</code> = ${e(v)}`).join('<br>')}</td></tr>\n` : ''}<tr><th>best score</th><td>${e(String(t.bestScore))} after ${plural(t.runs, 'run')}</td></tr>
+${configRow(t.config)}<tr><th>best score</th><td>${e(String(t.bestScore))} after ${plural(t.runs, 'run')}</td></tr>
 <tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
 </table>
 ${t.error ? `<details><summary>Error</summary><pre>${e(t.error)}</pre></details>` : ''}
