@@ -1,4 +1,5 @@
 import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../designer/forestLayout'
+import { ForestSvg } from './ForestSvg'
 import type { Forest } from '../../../core/tags'
 import type { FrontierPoint } from './frontierRunner'
 
@@ -21,38 +22,21 @@ export function FrontierForest({ forest, wins }: { forest: Forest; wins: readonl
   const pos = layoutForest(forest)
   if (pos.size === 0) return null
   const per = winsPerTag(forest, wins)
-  const xs = [...pos.values()].map((p) => p.x)
-  const ys = [...pos.values()].map((p) => p.y)
-  const pad = 16
-  const minX = Math.min(...xs) - pad
-  const minY = Math.min(...ys) - pad
-  const width = Math.max(...xs) + TAG_NODE_WIDTH + pad - minX
-  const height = Math.max(...ys) + TAG_NODE_HEIGHT + pad - minY
   const fill = (n: number) => (n === 0 ? '#f1f3f5' : `rgb(250, ${Math.round(200 - 118 * (n / Math.max(1, wins.length)))}, ${Math.round(205 - 85 * (n / Math.max(1, wins.length)))})`)
   return (
     <figure className="rc-forest" aria-label="The frontier on the forest">
       <div className="rc-forest__scroll">
-        <svg viewBox={`${minX} ${minY} ${width} ${height}`} role="img" aria-label="Forest painted with the minimal winning threat models" style={{ minWidth: width * 0.7, maxHeight: Math.max(Math.min(height, 420), height * 0.7) }}>
-          {forest.tags.filter((t) => t.parent !== null && pos.has(t.parent)).map((t) => {
-            const a = pos.get(t.parent!)!
-            const b = pos.get(t.name)!
-            const midY = (a.y + TAG_NODE_HEIGHT + b.y) / 2
-            return <path key={`e-${t.name}`} className="rc-forest__edge"
-              d={`M${a.x + TAG_NODE_WIDTH / 2},${a.y + TAG_NODE_HEIGHT} V${midY} H${b.x + TAG_NODE_WIDTH / 2} V${b.y}`} />
-          })}
-          {forest.tags.map((t) => {
-            const p = pos.get(t.name)!
-            const n = per.get(t.name) ?? 0
-            return (
-              <g key={t.name} transform={`translate(${p.x},${p.y})`} data-testid="frontier-tag" data-tag={t.name} data-wins={n}>
-                <rect width={TAG_NODE_WIDTH} height={TAG_NODE_HEIGHT} rx={10} fill={fill(n)} className="rc-forest__node" />
-                <text x={12} y={26} className="rc-forest__name">{t.name}</text>
-                <text x={12} y={52} className="rc-forest__rate">{n === 0 ? 'not needed' : `${n} weakest win${n === 1 ? '' : 's'}`}</text>
-                <text x={12} y={70} className="rc-forest__sub">{n === 0 ? 'held by no minimal winner' : 'granted to a minimal winner'}</text>
-              </g>
-            )
-          })}
-        </svg>
+        <ForestSvg forest={forest} pos={pos} label="Forest painted with the minimal winning threat models" maxHeight={420} tag={(t, p) => {
+          const n = per.get(t.name) ?? 0
+          return (
+            <g key={t.name} transform={`translate(${p.x},${p.y})`} data-testid="frontier-tag" data-tag={t.name} data-wins={n}>
+              <rect width={TAG_NODE_WIDTH} height={TAG_NODE_HEIGHT} rx={10} fill={fill(n)} className="rc-forest__node" />
+              <text x={12} y={26} className="rc-forest__name">{t.name}</text>
+              <text x={12} y={52} className="rc-forest__rate">{n === 0 ? 'not needed' : `${n} weakest win${n === 1 ? '' : 's'}`}</text>
+              <text x={12} y={70} className="rc-forest__sub">{n === 0 ? 'held by no minimal winner' : 'granted to a minimal winner'}</text>
+            </g>
+          )
+        }} />
       </div>
       <figcaption className="rc-hint">Per tag: how many of the minimal winning threat models grant it (granting a tag covers its subtree).</figcaption>
     </figure>

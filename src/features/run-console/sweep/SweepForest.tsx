@@ -3,7 +3,7 @@ import type { TagPaint } from '../../../core/sweep'
 import type { Forest } from '../../../core/tags'
 import { pct } from '../ui/format'
 import { rateColour } from './colours'
-
+import { ForestSvg } from './ForestSvg'
 
 /**
  * The sweep's results painted back on the forest: the designer's own layout
@@ -13,27 +13,10 @@ import { rateColour } from './colours'
 export function SweepForest({ forest, paint }: { forest: Forest; paint: ReadonlyMap<string, TagPaint> }) {
   const pos = layoutForest(forest)
   if (pos.size === 0) return <p className="rc-muted">The forest is empty.</p>
-  const xs = [...pos.values()].map((p) => p.x)
-  const ys = [...pos.values()].map((p) => p.y)
-  const pad = 16
-  const minX = Math.min(...xs) - pad
-  const minY = Math.min(...ys) - pad
-  const width = Math.max(...xs) + TAG_NODE_WIDTH + pad - minX
-  const height = Math.max(...ys) + TAG_NODE_HEIGHT + pad - minY
   return (
     <figure className="rc-forest" aria-label="Success rate per tag">
-      {/* Never drawn below 70%: a wide forest scrolls sideways rather than shrinking its labels out of reach. */}
       <div className="rc-forest__scroll">
-      <svg viewBox={`${minX} ${minY} ${width} ${height}`} role="img" aria-label="Forest painted with success rates" style={{ minWidth: width * 0.7, maxHeight: Math.max(Math.min(height, 520), height * 0.7) }}>
-        {forest.tags.filter((t) => t.parent !== null && pos.has(t.parent)).map((t) => {
-          const a = pos.get(t.parent!)!
-          const b = pos.get(t.name)!
-          const midY = (a.y + TAG_NODE_HEIGHT + b.y) / 2
-          return <path key={`e-${t.name}`} className="rc-forest__edge"
-            d={`M${a.x + TAG_NODE_WIDTH / 2},${a.y + TAG_NODE_HEIGHT} V${midY} H${b.x + TAG_NODE_WIDTH / 2} V${b.y}`} />
-        })}
-        {forest.tags.map((t) => {
-          const p = pos.get(t.name)!
+        <ForestSvg forest={forest} pos={pos} label="Forest painted with success rates" maxHeight={520} tag={(t, p) => {
           const paintOf = paint.get(t.name)
           const rate = paintOf?.rate ?? null
           return (
@@ -44,8 +27,7 @@ export function SweepForest({ forest, paint }: { forest: Forest; paint: Readonly
               <text x={12} y={70} className="rc-forest__sub">{paintOf && paintOf.models ? `${paintOf.broken}/${paintOf.models} threat models broke it` : 'not granted by any'}</text>
             </g>
           )
-        })}
-      </svg>
+        }} />
       </div>
       <figcaption className="rc-hint rc-row">
         <span className="rc-scale" aria-hidden="true"><span>0%</span><span className="rc-scale__bar" style={{ background: `linear-gradient(90deg, ${[0, 0.05, 0.25, 0.5, 1].map(rateColour).join(', ')})` }} /><span>100%</span></span>
