@@ -10,7 +10,7 @@ import { HOSTILE_STRINGS, HOSTILE_TEXT } from '../src/testing/hostileContent'
 import { startScriptedLlm, type ScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
 import { expectInert, watch } from './support/inert'
-import { connectTargetUrl, grantAndOpenRun, setField, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, grantAndOpenRun, openBrowserRuns, openExperimentRow, setField, waitForState } from './runConsole/helpers'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -64,11 +64,11 @@ test('run console: a hostile target, claim file and LLM attacker are shown as te
   await expect(results.nth(1).getByRole('alert')).toContainText('answered 500 "<html><body><script>window.__pwned=1</script>Internal Server Error')
   await expectInert(page, w, page.url())
 
-  await page.getByRole('link', { name: 'Results in this browser' }).click()
+  await openBrowserRuns(page)
   await expect(page.getByTestId('experiment-row').first()).toBeVisible()
   await expectInert(page, w, page.url())
   // The viewer of that run: the LLM's replies (the corpus) are the injected values.
-  await page.getByRole('link', { name: /^Open .* in the viewer$/ }).first().click()
+  await openExperimentRow(page.getByTestId('experiment-row').first())
   await page.getByRole('list', { name: 'Task rows' }).getByRole('link').first().click()
   await page.getByRole('link', { name: 'Run 1', exact: true }).click()
   const grid = page.getByRole('grid', { name: /Trajectory/ })

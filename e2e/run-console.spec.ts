@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { startChatServer, type ChatServer } from '../src/testing/chatServer'
-import { connectTargetUrl, grantAndOpenRun, onlyTemplates, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, grantAndOpenRun, onlyTemplates, openBrowserRuns, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
 import { startDyingTarget, startRefusingTarget, type Running } from './runConsole/servers'
 import { openReportFile } from './support/reportFile'
 
@@ -69,13 +69,12 @@ test('a human attack: the page shows what the attacker may see, the typed payloa
   await waitForState(page, 'Cancelled')
   await expect(panel).toHaveCount(0)
   expect(await taskStatuses(page)).toEqual(['success', 'failed'])
-  // What finished is in IndexedDB: the results list after a reload shows it, in progress, 1 of 2.
-  await page.goto('/run/results')
+  // What finished is in IndexedDB: the Results tab after a reload lands on it, in progress, 1 success of 2 completed.
+  await page.goto('/results')
   const row = page.getByTestId('experiment-row')
   await expect(row).toHaveCount(1)
   await expect(row).toContainText('human')
-  await expect(row).toContainText('in progress')
-  await expect(row).toContainText('1 / 2')
+  await expect(row).toContainText('in progress: 1 of 2 so far')
 })
 
 test('an llm attack against a local OpenAI-compatible server: success, cost counted, the key never stored', async ({ page }) => {
@@ -145,7 +144,7 @@ test('a sweep of 17 threat models: painted forest, grid, wider-did-worse notes; 
   await report.page.close()
 
   await page.reload()
-  await page.getByRole('link', { name: 'Results in this browser' }).click()
+  await openBrowserRuns(page)
   await expect(page.getByTestId('experiment-row')).toHaveCount(17)
   await expect(page.getByTestId('sweep-record')).toHaveCount(1)
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download sweep (.zip)' }).click()])
@@ -167,6 +166,10 @@ test('a sweep of 17 threat models: painted forest, grid, wider-did-worse notes; 
   } finally {
     rmSync(out, { recursive: true, force: true })
   }
+  // The sweep's line leads back to its painted forest and grid in the run console.
+  await page.getByTestId('sweep-record').getByRole('link').click()
+  await expect(page).toHaveURL(/\/run\/sweep\/[^/]+$/)
+  await expect(page.getByTestId('sweep-summary')).toContainText('17 of 17 threat models complete · 4 broke the claim')
 })
 
 test('tasks written in the table, validated as typed; a target that dies mid-run fails that task with a clear error while the others finish', async ({ page }) => {

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
-import { connectTargetUrl, grantAndOpenRun, onlyTemplates, setField, taskStatuses, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, grantAndOpenRun, onlyTemplates, openExperimentRow, setField, taskStatuses, waitForState } from './runConsole/helpers'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -32,14 +32,13 @@ async function setUpRun(page: Page, target: ScriptedTarget, label: string) {
   await setField(page, 'Max runs per task', '1')
 }
 
-/** The experiment in this browser's results list: in progress, with the finished tasks counted. */
-async function expectKept(page: Page, done: string) {
-  await page.goto('/run/results')
+/** The experiment in the Results tab's list of this browser's runs: in progress, with the finished tasks counted. */
+async function expectKept(page: Page, outcome: string) {
+  await page.goto('/results')
   const row = page.getByTestId('experiment-row')
   await expect(row).toHaveCount(1)
-  await expect(row).toContainText('in progress')
-  await expect(row).toContainText(done)
-  await row.getByRole('link', { name: /^Open .* in the viewer$/ }).click()
+  await expect(row).toContainText(outcome)
+  await openExperimentRow(row)
   for (const t of [1, 2]) {
     const link = page.getByRole('link', { name: new RegExp(`task ${t}$`) })
     await link.click()
@@ -72,7 +71,7 @@ for (const how of ['reload', 'crash'] as const) {
         await crashed
         view = await context.newPage()
       }
-      await expectKept(view, '2 / 2') // 2 successful of 2 completed, while 4 are planned
+      await expectKept(view, 'in progress: 2 of 2 so far') // 2 successful of 2 completed, while 4 are planned
 
       // The target behaves now; the same run again keeps tasks 1-2 and runs only 3 and 4.
       target.heal()

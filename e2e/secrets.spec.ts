@@ -17,6 +17,7 @@ import { runCli } from './support/cli'
 import { strFromU8, unzipSync } from 'fflate'
 import { startScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget } from '../src/testing/scriptedTarget'
+import { openBrowserRuns, openExperimentRow } from './runConsole/helpers'
 
 const KEY = 'sk-redscope-TEST-KEY-9f3e7c1a5b'
 const TOKEN = 'tok-redscope-TEST-TOKEN-4d8b2e6f'
@@ -133,15 +134,15 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
     expectNoSecret('the address', page.url())
     expect(await dumpIndexedDb(page)).toContain('[redacted]')
 
-    // 3. The results as a zip, from the run console.
-    await page.getByRole('link', { name: 'Results in this browser' }).click()
+    // 3. The results as a zip, from the Results tab's list of this browser's runs.
+    await openBrowserRuns(page)
     const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all (.zip)' }).click()])
     const entries = unzipSync(new Uint8Array(readFileSync((await zip.path())!)))
     expect(Object.keys(entries).length).toBeGreaterThan(10)
     for (const [name, bytes] of Object.entries(entries)) expectNoSecret(`zip entry ${name}`, strFromU8(bytes))
 
     // 4. A finding exported from the viewer (the echo run).
-    await page.getByRole('link', { name: /^Open .* in the viewer$/ }).first().click()
+    await openExperimentRow(page.getByTestId('experiment-row').first())
     await page.getByRole('link', { name: 'goal-echo', exact: true }).click()
     await page.getByRole('link', { name: 'Run 1', exact: true }).click()
     await page.getByRole('button', { name: 'Export finding…' }).click()

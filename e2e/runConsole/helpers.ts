@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 
 /** Grants tags read & write in the designer's current workspace (clicks in Pick scope mode), then opens the run console. */
 export async function grantAndOpenRun(page: Page, tags: readonly string[]): Promise<void> {
@@ -46,4 +46,17 @@ export async function waitForState(page: Page, state: string, timeout = 30_000):
 /** Task result chips of the (only) lane, by task number. */
 export async function taskStatuses(page: Page): Promise<string[]> {
   return page.getByTestId('task-result').evaluateAll((els) => els.map((e) => e.getAttribute('data-status') ?? ''))
+}
+
+/** The Results tab, from the top bar: with no served folder it lands on this browser's runs (the one list of runs). */
+export async function openBrowserRuns(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Results', exact: true }).click()
+  await expect(page.getByRole('heading', { name: /^Experiments in this browser's runs/ })).toBeVisible()
+}
+
+/** Opens an experiment row's page in the viewer by its folder link (the row's data-dir). */
+export async function openExperimentRow(row: Locator): Promise<void> {
+  const dir = await row.getAttribute('data-dir')
+  expect(dir).toBeTruthy()
+  await row.getByRole('link', { name: dir!, exact: true }).click()
 }

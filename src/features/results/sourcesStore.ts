@@ -53,5 +53,11 @@ export function parseSourceKey(key: string): { kind: SourceKind; name: string } 
 /** Sources that change while they are watched (a folder being written): their queries poll. */
 export const isLiveSource = (source: OpenSource | undefined) => source?.kind === 'served'
 
+/**
+ * This browser's own runs (IndexedDB): the one source whose trees exist
+ * nowhere else, so the list offers them as zips and shows the sweeps run over them.
+ */
+export const isBrowserRuns = (source: OpenSource) => source.kind === 'idb'
+
 /** How often a live source is read again: a task that lands shows within two seconds. */
 export const LIVE_REFRESH_MS = 1000

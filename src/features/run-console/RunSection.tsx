@@ -1,10 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { Link, Route, Switch, useLocation } from 'wouter'
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
 import { useDesignerView } from './designer/designerView'
 import { useLiveStore } from './live/liveStore'
+import { browserRunsHref } from './engine/resultsStorage'
 import { runQueryClient } from './queries/queryClient'
-import { ResultsPage } from './results/ResultsPage'
 import { ConsolePage } from './run/ConsolePage'
 import { SetupColumn } from './setup/ui/SetupColumn'
 import { SweepPage } from './sweep/SweepPage'
@@ -15,7 +15,7 @@ import './sweep.css'
 function Nav() {
   const [location] = useLocation()
   const state = useLiveStore((s) => s.session?.state)
-  const tab = location.startsWith('/sweep') ? 'sweep' : location.startsWith('/results') ? 'results' : 'run'
+  const tab = location.startsWith('/sweep') ? 'sweep' : 'run'
   const link = (href: string, id: string, label: string) => (
     <Link href={href} className="rc-nav__link" aria-current={tab === id ? 'page' : undefined}>{label}</Link>
   )
@@ -23,7 +23,6 @@ function Nav() {
     <nav className="rc-nav" aria-label="Run console">
       {link('/', 'run', 'Run a threat model')}
       {link('/sweep', 'sweep', 'Sweep threat models')}
-      {link('/results', 'results', 'Results in this browser')}
       <span className="rc-nav__spacer" />
       {state === 'running' || state === 'cancelling' ? <span className="rc-state rc-state--running">● a run is in progress</span> : null}
     </nav>
@@ -50,14 +49,15 @@ function Sweep() {
   return <WithSetup><SweepPage view={view} /></WithSetup>
 }
 
-/** The run console, mounted under /run: set up, run, watch, sweep, and keep the results. */
+/** The run console, mounted under /run: set up, run, watch and sweep; the results are listed on the Results tab. */
 export function RunSection() {
   return (
     <QueryClientProvider client={runQueryClient}>
       <div className="rc">
         <Nav />
         <Switch>
-          <Route path="/results"><div className="rc-body rc-body--full"><main className="rc-main"><ResultsPage /></main></div></Route>
+          {/* This browser's runs are listed on the Results tab now; an old bookmark of /run/results lands there. */}
+          <Route path="/results"><Redirect to={`~${browserRunsHref()}`} replace /></Route>
           <Route path="/sweep/:id?" component={Sweep} />
           <Route component={Console} />
         </Switch>

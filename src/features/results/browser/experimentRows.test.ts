@@ -1,5 +1,5 @@
 import type { ExperimentsIndexRow } from '../../../core/results'
-import { experimentRowView, grantedTags, matchesQuery, viewExperiments } from './experimentRows'
+import { costText, experimentRowView, grantedTags, matchesQuery, viewExperiments } from './experimentRows'
 
 function row(dir: string, over: { completed_at?: string | null; status?: string; scope_label?: string | null; scope?: string[]; read_only?: string[]; target?: string } = {}): ExperimentsIndexRow {
   return {
@@ -42,5 +42,15 @@ describe('experiment rows', () => {
     expect(matchesQuery(v, '44a31aa2')).toBe(true)
     expect(matchesQuery(v, 'blind money')).toBe(false)
     expect(matchesQuery(v, '   ')).toBe(true)
+  })
+
+  it('carry the LLM spend, and say when the tree does not', () => {
+    const spent = row('a-11111111')
+    const withCost = { ...spent, summary: { ...spent.summary, total_llm_usage: { calls: 5, cost: 0.00105 } } }
+    expect(costText(experimentRowView(withCost).cost)).toBe('$0.00105')
+    expect(costText(1.5)).toBe('$1.5000')
+    const without = { ...spent, summary: { ...spent.summary, total_llm_usage: null } }
+    expect(experimentRowView(without).cost).toBeNull()
+    expect(costText(null)).toBe('–')
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The experiment list's rows, named by what they are rather than by folder:
  * the threat model (its saved name, else the tags it grants), target, claim,
- * attacker, when, outcome. Pure, so the list's order and filter are tested
+ * attacker, when, outcome, cost. Pure, so the list's order and filter are tested
  * without a page.
  */
 import type { ExperimentsIndexRow } from '../../../core/results'
@@ -18,6 +18,8 @@ export interface ExperimentRowView {
   readonly when: string | null
   readonly inProgress: boolean
   readonly outcome: string
+  /** The LLM spend in USD; null when the tree does not say (a summary without usage). */
+  readonly cost: number | null
 }
 
 /** The tags a threat model grants, read-only ones marked; what a user recognises when no name was saved. */
@@ -49,6 +51,7 @@ export function experimentRowView(row: ExperimentsIndexRow): ExperimentRowView {
     when: row.completed_at,
     inProgress,
     outcome: outcomeOf(row, inProgress),
+    cost: row.summary.total_llm_usage?.cost ?? null,
   }
 }
 
@@ -69,6 +72,9 @@ export function matchesQuery(row: ExperimentRowView, query: string): boolean {
 export function viewExperiments(rows: readonly ExperimentsIndexRow[], query: string): ExperimentRowView[] {
   return newestFirst(rows.map(experimentRowView)).filter((r) => matchesQuery(r, query))
 }
+
+/** Dollars to four places, five below a cent (a demo run costs a tenth of a cent), as the run console counts them. */
+export const costText = (cost: number | null) => (cost === null ? '–' : `$${cost.toFixed(cost > 0 && cost < 0.01 ? 5 : 4)}`)
 
 /** A date a person reads, in their own locale; the ISO string stays in the title. */
 export const whenText = (iso: string | null) => (iso === null ? 'not finished' : Number.isNaN(Date.parse(iso)) ? iso : new Date(iso).toLocaleString())

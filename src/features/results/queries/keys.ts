@@ -3,6 +3,8 @@ export const resultsKeys = {
   source: (source: string) => ['results', source] as const,
   experiments: (source: string) => ['results', source, 'experiments'] as const,
   sweep: (source: string) => ['results', source, 'sweep'] as const,
+  /** The run console's sweep records, listed beside this browser's runs. */
+  browserSweeps: (source: string) => ['results', source, 'sweeps'] as const,
   sweepManifests: (source: string) => ['results', source, 'sweep', 'manifests'] as const,
   experiment: (source: string, dir: string) => ['results', source, 'experiment', dir] as const,
   task: (source: string, taskDir: string) => ['results', source, 'task', taskDir] as const,

@@ -1,6 +1,7 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readOptional } from '../../../core/results'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
+import { listSweeps } from '../../run-console/engine/sweepRecords'
 import { readSweepManifests } from '../../run-console/sweep/sweepRows'
 import type { OpenSource } from '../sourcesStore'
 import { resultsKeys } from './keys'
@@ -19,4 +20,13 @@ export function sweepManifestsQuery(source: OpenSource, sourceKey: string, recor
     queryKey: [...resultsKeys.sweepManifests(sourceKey), record.id],
     queryFn: () => readSweepManifests(source.storage, record),
   })
+}
+
+/**
+ * The sweeps run in this browser (their records live in their own database,
+ * beside the runs), newest first. Keyed under the runs' source, so a run that
+ * invalidates this browser's runs refreshes them too.
+ */
+export function browserSweepsQuery(sourceKey: string) {
+  return queryOptions({ queryKey: resultsKeys.browserSweeps(sourceKey), queryFn: listSweeps })
 }

@@ -26,7 +26,12 @@ export function sweepsStorage(): Storage {
   return sweeps
 }
 
+const SOURCE = encodeURIComponent(`idb:${RESULTS_DB}`)
+
 /** The viewer's address for an experiment of this database (its `?src=` key is `idb:<database>`). */
 export function viewerHref(dir: string): string {
-  return `/results/${encodeURIComponent(dir)}?src=${encodeURIComponent(`idb:${RESULTS_DB}`)}`
+  return `/results/${encodeURIComponent(dir)}?src=${SOURCE}`
 }
+
+/** The Results tab's list of this database's runs, with their sweeps and zips. */
+export const browserRunsHref = () => `/results?src=${SOURCE}`

@@ -7,6 +7,7 @@ import type { ThreatModelNames } from '../engine/buildRun'
 import { applyDemoClaim } from '../setup/demoClaim'
 import type { DesignerView } from '../designer/designerView'
 import { startRun, type StartOutcome } from '../engine/runner'
+import { browserRunsHref } from '../engine/resultsStorage'
 import { Dashboard } from '../live/ui/Dashboard'
 import { useLiveStore } from '../live/liveStore'
 import { invalidateResults } from '../queries/queryClient'
@@ -100,7 +101,7 @@ export function SweepPage({ view }: { view: DesignerView }) {
               {new Date(s.createdAt).toLocaleString()} · {s.models.length}
             </Link>
           ))}
-          {sweeps.data.length > 8 ? <Link href="/results" className="rc-link">all…</Link> : null}
+          {sweeps.data.length > 8 ? <Link href={`~${browserRunsHref()}`} className="rc-link">all…</Link> : null}
         </nav>
       ) : null}
       {shown ? <Shown key={shown} id={shown} /> : null}
