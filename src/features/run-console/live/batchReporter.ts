@@ -4,9 +4,9 @@
  * hundreds of runs a second costs the page one store update (and one
  * render) per flush.
  */
-import { isResultsWriteFailure, type ProgressReporter, type RunResult, type TaskResult } from '../../../core/engine'
+import { isResultsWriteFailure, type EvaluationResult, type ProgressReporter, type RunResult, type Score, type TaskResult } from '../../../core/engine'
 import { taskStatus } from '../../../core/results'
-import type { FinishedTask, LiveEvent } from './liveTypes'
+import type { FinishedTask, LiveEvent, ScoreLine, TaskEvaluation } from './liveTypes'
 
 export type Schedule = (flush: () => void) => void
 
@@ -39,6 +39,17 @@ export function firstLine(text: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
+const scoreLine = (key: string, s: Score): ScoreLine => ({ key, name: s.name, value: s.value, domain: s.securityDomain?.name ?? null })
+
+/** Plain data of an evaluation (no tag objects in the store): sub-scores in the evaluator's order. */
+export function taskEvaluation(e: EvaluationResult): TaskEvaluation {
+  return {
+    primary: scoreLine('primary', e.primaryScore),
+    subScores: Object.entries(e.subScores).map(([k, s]) => scoreLine(k, s)),
+    rationale: e.rationale,
+  }
+}
+
 export function finishedTask(r: TaskResult): FinishedTask {
   const measured = r.runs.filter((run) => run.evaluated).length
   const runs = r.nRuns ?? r.runs.length
@@ -46,6 +57,7 @@ export function finishedTask(r: TaskResult): FinishedTask {
     index: r.index, goal: r.task.goal.description, stopReason: r.stopReason,
     status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured), success: r.success, best: r.bestScore.value,
     runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error), kept: r.nRuns !== undefined,
+    evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null,
   }
 }
 
@@ -81,7 +93,7 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
     taskComplete: (info, result) => push({ t: 'taskDone', key: info.key, task: finishedTask(result) }),
     taskSkipped: (info, index, goal, reason) => push({
       t: 'taskDone', key: info.key,
-      task: { index, goal, stopReason: 'skipped', status: 'skipped', success: false, best: 0, runs: 0, cost: 0, error: firstLine(reason), kept: false },
+      task: { index, goal, stopReason: 'skipped', status: 'skipped', success: false, best: 0, runs: 0, cost: 0, error: firstLine(reason), kept: false, evaluation: null },
     }),
     threatModelEnd: (info, result) => push({ t: 'tmEnd', key: info.key, cancelled: result.cancelled, resultsDir: result.resultsDir }),
     diagnostic: (info, level, message, taskIndex) => {

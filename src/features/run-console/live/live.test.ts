@@ -92,7 +92,7 @@ describe('live progress', () => {
     expect(sessionTotals(s1)).toMatchObject({ running: 1, cost: 0.04, modelsRunning: 1 })
     expect(laneOrder(s1)).toEqual(['a', 'b'])
     const s2 = applyEvents(s1, [
-      { t: 'taskDone', key: 'a', task: { index: 1, goal: 'g', stopReason: 'error', status: 'error', success: false, best: 0.75, runs: 3, cost: 0.04, error: 'boom', kept: false } },
+      { t: 'taskDone', key: 'a', task: { index: 1, goal: 'g', stopReason: 'error', status: 'error', success: false, best: 0.75, runs: 3, cost: 0.04, error: 'boom', kept: false, evaluation: null } },
       { t: 'tmStart', key: 'b' },
       { t: 'tmEnd', key: 'a', cancelled: true, resultsDir: 'x-1' },
     ])

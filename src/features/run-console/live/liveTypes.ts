@@ -19,6 +19,21 @@ export interface RunningTask {
   readonly startedAt: number
 }
 
+/** A score as the evaluator gave it: `domain` is the tag a sub-score pertains to (null: always visible). */
+export interface ScoreLine {
+  readonly key: string
+  readonly name: string
+  readonly value: number
+  readonly domain: string | null
+}
+
+/** The best run's evaluation, as the claim's evaluator (or a served task, on the server) returned it. */
+export interface TaskEvaluation {
+  readonly primary: ScoreLine
+  readonly subScores: readonly ScoreLine[]
+  readonly rationale: string
+}
+
 export interface FinishedTask {
   readonly index: number
   readonly goal: string
@@ -33,6 +48,8 @@ export interface FinishedTask {
   readonly error: string | null
   /** Kept from an earlier run of the same identity (resume), not rerun. */
   readonly kept: boolean
+  /** Null when no run was judged (skipped, errored before a verdict, kept from disk). */
+  readonly evaluation: TaskEvaluation | null
 }
 
 export type LaneStatus = 'queued' | 'running' | 'done' | 'cancelled'

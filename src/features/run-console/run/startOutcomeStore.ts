@@ -8,6 +8,7 @@ import type { RunRequest, StartOutcome } from '../engine/runner'
 import { startRun } from '../engine/runner'
 import { invalidateResults } from '../queries/queryClient'
 import { applyDemoClaim } from '../setup/demoClaim'
+import { applyServedClaim } from '../setup/servedClaim'
 
 interface StartState {
   readonly starting: boolean
@@ -25,6 +26,7 @@ export async function startSingle(request: () => RunRequest): Promise<StartOutco
   let outcome: StartOutcome
   try {
     await applyDemoClaim()
+    await applyServedClaim()
     outcome = await startRun(request(), invalidateResults)
   } catch (e) {
     outcome = { error: (e as Error).message, notes: [] }

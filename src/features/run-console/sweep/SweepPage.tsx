@@ -5,6 +5,7 @@ import { expandPick } from '../../../core/sweep'
 import { combinationIndex, type SecurityDomainTag } from '../../../core/tags'
 import type { ThreatModelNames } from '../engine/buildRun'
 import { applyDemoClaim } from '../setup/demoClaim'
+import { applyServedClaim } from '../setup/servedClaim'
 import type { DesignerView } from '../designer/designerView'
 import { startRun, type StartOutcome } from '../engine/runner'
 import { browserRunsHref } from '../engine/resultsStorage'
@@ -53,6 +54,7 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
       setStarting(true)
       try {
         await applyDemoClaim()
+        await applyServedClaim()
         const outcome = await startRun(sweepRequest(view.forest, models), invalidateResults)
         onOutcome(outcome)
         const id = useLiveStore.getState().session?.sweepId

@@ -5,6 +5,7 @@ import { ScopeChips } from '../../ui/Chips'
 import { duration, pct, usd } from '../../ui/format'
 import { laneTotals } from '../liveSelectors'
 import type { Lane } from '../liveTypes'
+import { EvaluationLine } from './EvaluationLine'
 
 const LANE_STATUS: Record<Lane['status'], string> = { queued: 'queued', running: 'running', done: 'done', cancelled: 'cancelled' }
 
@@ -49,6 +50,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
             <li key={f.index} data-testid="task-result" data-status={f.status}>
               <span className={`rc-status rc-status--${f.status}`}>#{f.index} {f.status}</span>
               <span className="rc-finished__meta">{f.runs} run{f.runs === 1 ? '' : 's'} · best {f.best.toFixed(2)}{f.cost ? ` · ${usd(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
+              {f.evaluation ? <EvaluationLine index={f.index} evaluation={f.evaluation} /> : null}
               {f.error ? <span className="rc-finished__error" role="alert">{f.error}</span> : null}
             </li>
           ))}

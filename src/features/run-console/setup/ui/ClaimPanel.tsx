@@ -4,9 +4,12 @@ import { claimFileQuery, claimsIndexQuery } from '../../queries/claims'
 import { Card } from '../../ui/Card'
 import { Modal } from '../../ui/Modal'
 import { checkClaim, draftFromClaimFile } from '../claimDraft'
-import { DEMO_CLAIMS } from '../demoClaim'
+import { claimUntouched, DEMO_CLAIMS } from '../demoClaim'
 import { setupActions, useSetup } from '../setupStore'
 import { ClaimEditor } from './ClaimEditor'
+import { SERVED_MARK } from '../servedClaim'
+import { useServedManifest } from '../useServedManifest'
+import { ServedClaim } from './ServedClaim'
 import { plural } from '../../../../lib/plural'
 
 function ShippedClaims({ forTarget }: { forTarget: string | null }) {
@@ -46,9 +49,15 @@ export function ClaimPanel() {
   const forTarget = target.kind === 'demo' ? target.demo : null
   const index = useQuery(claimsIndexQuery())
   const defaultClaim = forTarget === null ? undefined : index.data?.find((c) => c.file === DEMO_CLAIMS[forTarget])
+  const served = useServedManifest()
+  const servedClaim = claimUntouched(claim) ? served?.manifest.claim ?? null : null
+  const summary = claim.tasks.length ? `${claim.name}, ${plural(claim.tasks.length, 'task')}`
+    : defaultClaim && claim.origin === '' ? `${defaultClaim.name} (the demo’s own)`
+      : servedClaim ? `${servedClaim.name} (${SERVED_MARK})` : 'none yet'
   return (
-    <Card step={2} title="Claim" summary={claim.tasks.length ? `${claim.name}, ${claim.tasks.length} task${claim.tasks.length === 1 ? '' : 's'}` : defaultClaim && claim.origin === '' ? `${defaultClaim.name} (the demo’s own)` : 'none yet'}>
+    <Card step={2} title="Claim" summary={summary}>
       <ShippedClaims forTarget={forTarget} />
+      <ServedClaim served={served} />
       {claim.tasks.length > 0 ? (
         <ol className="rc-tasks" aria-label="Tasks of the claim">
           {claim.tasks.map((t, i) => {
@@ -56,14 +65,14 @@ export function ClaimPanel() {
             return (
               <li key={t.id} className={bad ? 'rc-tasks__bad' : undefined}>
                 <span className="rc-tasks__goal">{t.goal || <em className="rc-muted">no goal yet</em>}</span>
-                <span className="rc-tasks__meta">{t.config.split('\n').filter(Boolean).map((l) => <span key={l} className="rc-chip">{l}</span>)}<span className="rc-tag">{t.evaluator.type}</span></span>
+                <span className="rc-tasks__meta">{t.config.split('\n').filter(Boolean).map((l) => <span key={l} className="rc-chip">{l}</span>)}<span className="rc-tag">{t.evaluator.type === 'served' ? `${SERVED_MARK} (task ${t.evaluator.servedTask})` : t.evaluator.type}</span></span>
               </li>
             )
           })}
         </ol>
       ) : forTarget !== null && claim.origin === '' && defaultClaim ? (
         <p className="rc-muted" data-testid="default-claim">The demo {forTarget}’s own claim, <strong>{defaultClaim.name}</strong> ({defaultClaim.tasks} tasks), runs unless you pick or write another.</p>
-      ) : <p className="rc-muted">Pick a shipped claim, or write tasks yourself.</p>}
+      ) : servedClaim ? null : <p className="rc-muted">Pick a shipped claim, or write tasks yourself.</p>}
       <div className="rc-row rc-row--spread">
         <button type="button" className="rc-btn" onClick={() => {
           if (claim.tasks.length === 0) setupActions().addTask()

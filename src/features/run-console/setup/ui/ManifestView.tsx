@@ -16,6 +16,7 @@ export function ManifestView({ manifest, designerTags }: { manifest: Manifest; d
         <dt>Controllables</dt><dd>{manifest.controllables.map((c) => <span key={c.name} className="rc-chip">{c.name} → {c.security_domain}</span>)}</dd>
         <dt>Observables</dt><dd>{manifest.observables.length ? manifest.observables.map((o) => <span key={o.name} className="rc-chip">{o.name} → {o.security_domain ?? '—'}</span>) : <span className="rc-muted">none static</span>}</dd>
         <dt>Config</dt><dd>{manifest.config_specs.map((c) => <span key={c.name} className="rc-chip" title={c.description}>{c.name}</span>)}</dd>
+        {manifest.claim ? <><dt>Claim</dt><dd><span className="rc-chip" title={manifest.claim.description}>{manifest.claim.name}</span> <span className="rc-muted">{manifest.claim.tasks.length} task{manifest.claim.tasks.length === 1 ? '' : 's'}, served by the target</span></dd></> : null}
         <dt>Queries</dt><dd>{manifest.query_specs.map((q) => <span key={q.name} className="rc-chip" title={q.description}>{q.name}</span>)}</dd>
       </dl>
       {missing.length > 0 ? (

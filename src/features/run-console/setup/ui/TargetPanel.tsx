@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { Card } from '../../ui/Card'
 import { Field } from '../../ui/Field'
 import { Segmented } from '../../ui/Segmented'
@@ -8,6 +7,8 @@ import { checkNumber, RULES } from '../numbers'
 import { secretsActions, useSecrets } from '../secretsStore'
 import { setupActions, useSetup } from '../setupStore'
 import type { TargetKind } from '../setupTypes'
+import { httpTargetUrl } from '../servedClaim'
+import { testTarget, useTestedTarget } from '../testedTarget'
 import { ConnectionStatus } from './ConnectionStatus'
 import { GenericTargetForm } from './GenericTargetForm'
 
@@ -23,15 +24,15 @@ const DEMOS = [
 function HttpForm({ designerTags }: { designerTags: readonly string[] }) {
   const url = useSetup((s) => s.target.httpUrl)
   const token = useSecrets((s) => s.values.targetToken)
-  const [tested, setTested] = useState<{ url: string; attempt: number } | null>(null)
+  const tested = useTestedTarget()
   return (
     <>
       <Field label="Target-over-HTTP server" value={url} placeholder="http://127.0.0.1:8765" type="url"
         onChange={(v) => setupActions().setTarget({ httpUrl: v })} hint="Any server speaking superred-target-http/1, e.g. `redscope serve-target chatbot`." />
       <Field label="Bearer token (optional)" value={token} type="password" onChange={(v) => secretsActions().set('targetToken', v)}
         hint="Sent to this target only; never saved in results." />
-      <button type="button" className="rc-btn" disabled={url.trim() === ''} onClick={() => setTested({ url: url.trim().replace(/\/+$/, ''), attempt: (tested?.attempt ?? 0) + 1 })}>Test connection</button>
-      <ConnectionStatus url={tested?.url ?? null} attempt={tested?.attempt} token={token} designerTags={designerTags} />
+      <button type="button" className="rc-btn" disabled={url.trim() === ''} onClick={() => testTarget(httpTargetUrl({ httpUrl: url }))}>Test connection</button>
+      <ConnectionStatus url={tested.url} attempt={tested.attempt} token={token} designerTags={designerTags} />
     </>
   )
 }
