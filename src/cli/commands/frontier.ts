@@ -11,10 +11,10 @@ import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
-  FRONTIER_FILE, FrontierFileSchema, FrontierSession, frontierFile, knownEvaluations, tallyOf, verdictOf,
+  completeCounts, FRONTIER_FILE, FrontierFileSchema, FrontierSession, SCAN_LIMIT, frontierFile, knownEvaluations, tallyOf, verdictOf,
   type FrontierSearchJson, type Observation, type Seed,
 } from '../../core/frontier'
-import { describeModel, ThreatModelLattice, type Cover } from '../../core/lattice'
+import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
 import { experimentDirName, ManifestFile, readOptional } from '../../core/results'
 import { joinPath } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
@@ -38,6 +38,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const seed = (options.seed ?? 'low') as Seed
   if (seed !== 'low' && seed !== 'high') throw new UsageError(`--seed ${String(options.seed)}: must be low or high`)
   const perTask = options['per-task'] === true
+  const readOnlyGrants = options['read-only'] === true
   const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay'])
   const claimPath = options.claim!
   const { file: claimFile } = await readClaim(claimPath, { judge: choice.judge })
@@ -49,7 +50,8 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: sessions })
   // superred matches tags by identity: the lattice is built on the factory's own tag objects.
   const domain = factory.surfaces.domain
-  const lattice = new ThreatModelLattice(domain)
+  const scopeOnly = new ThreatModelLattice(domain)
+  const lattice: SearchSpace = readOnlyGrants ? new GrantLattice(scopeOnly) : scopeOnly
   const goals = claimFile.tasks.map((t) => t.goal)
 
   const labels = {
@@ -64,17 +66,17 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     target: labels.target, claim: labels.claim, attacker: labels.attacker,
     claim_digest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null }),
     attacker_digest: digestOf({ kind: choice.kind, options: attacker.options, maxRuns: budget.maxRuns ?? null }),
-    seed, repeat, per_task: perTask, budget_runs: budgetRuns ?? null,
+    seed, repeat, per_task: perTask, budget_runs: budgetRuns ?? null, read_only: readOnlyGrants,
   }
   let known
   try {
     const saved = await readOptional(root, FRONTIER_FILE, FrontierFileSchema)
     if (saved !== null) {
       const was = saved.search
-      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat'] as const).every((k) => was[k] === search[k])
+      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat', 'read_only'] as const).every((k) => was[k] === search[k])
       if (!same) {
         throw new UsageError(`--out ${out} already holds another frontier search (${was.claim} against ${was.target} by ${was.attacker}, ` +
-          `repeat ${was.repeat}): give this search its own folder`)
+          `repeat ${was.repeat}${was.read_only ? ', read-only grants' : ''}): give this search its own folder`)
       }
       known = knownEvaluations(lattice, saved)
     }
@@ -85,8 +87,11 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   }
 
   const notes = new Set<string>()
-  const controllerFor = (scopeNames: string[], storage: NodeFsStorage) => {
-    const { scope, readOnly } = resolveScopes(domain, scopeNames, [], (line) => notes.add(line))
+  const controllerFor = (scopeNames: readonly string[], readOnlyNames: readonly string[], storage: NodeFsStorage) => {
+    // "X is writable inside the read-only Y" is what a read-only search asks for on purpose: not worth a line per run.
+    const { scope, readOnly } = resolveScopes(domain, [...scopeNames], [...readOnlyNames], (line) => {
+      if (!line.startsWith('note: info:')) notes.add(line)
+    })
     return new Controller({
       optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimPath),
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
@@ -95,9 +100,9 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       attackerLabel: labels.attacker, targetLabel: labels.target, claimLabel: labels.claim,
     })
   }
-  const base = controllerFor(domain.roots.map((t) => t.name), root).meta(goals.length)
-  const dirOf = (scope: readonly string[]) => experimentDirName({ ...base, scope: [...scope], readOnly: [] })
-  const runsOf = (scope: readonly string[]) => storages.map((_, r) => (r === 0 ? '' : `repeat-${r + 1}/`) + dirOf(scope))
+  const base = controllerFor(domain.roots.map((t) => t.name), [], root).meta(goals.length)
+  const dirOf = (m: NamedModel) => experimentDirName({ ...base, scope: [...m.scope], readOnly: [...m.readOnly] })
+  const runsOf = (m: NamedModel) => storages.map((_, r) => (r === 0 ? '' : `repeat-${r + 1}/`) + dirOf(m))
 
   const cancel = new AbortController()
   setMaxListeners(0, cancel.signal)
@@ -116,17 +121,17 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
 
   /** One evaluation: the claim `repeat` times on this threat model, a finished experiment read back instead of rerun. */
   const evaluate = async (cover: Cover): Promise<Observation> => {
-    const scope = lattice.scopeNames(cover)
+    const model = lattice.modelOf(cover)
     const runs: boolean[][] = []
     for (const storage of storages) {
-      const dir = dirOf(scope)
+      const dir = dirOf(model)
       if (await isSettled(storage, dir, goals)) {
         const m = (await readOptional(storage, joinPath(dir, 'manifest.json'), ManifestFile))!
         taskErrors += m.tasks.filter((t) => t.status === 'error').length
         runs.push(goals.map((_, i) => m.tasks.find((t) => t.index === i + 1)?.success === true))
         continue
       }
-      const result = await controllerFor(scope, storage).run({ reporter, signal: cancel.signal })
+      const result = await controllerFor(model.scope, model.readOnly, storage).run({ reporter, signal: cancel.signal })
       for (const n of notes) io.stderr(n)
       notes.clear()
       if (result.cancelled) throw new Stopped()
@@ -139,9 +144,12 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const small = lattice.total <= COUNT_EVERY_STEP_UP_TO
   const session = new FrontierSession(lattice, { taskCount: goals.length, perTask, seed, repeat, budgetRuns, known, counts: small })
   const save = async (final: boolean, stopped = false) => {
-    const answer = final && !small ? new FrontierSession(lattice, { taskCount: goals.length, perTask, seed, known: session.evaluations, counts: true }).answer(stopped) : session.answer(stopped)
-    // A re-made session has not walked: completeness is the live one's.
-    const file = frontierFile(lattice, { ...answer, complete: session.answer(stopped).complete }, search, goals, runsOf)
+    const live = session.answer(stopped)
+    // A re-made session has not walked: completeness is the live one's. Beyond SCAN_LIMIT a complete answer's counts are derived.
+    const answer = !final || small ? live
+      : lattice.total > SCAN_LIMIT ? (live.complete ? completeCounts(live, lattice.total) : live)
+        : new FrontierSession(lattice, { taskCount: goals.length, perTask, seed, known: session.evaluations, counts: true }).answer(stopped)
+    const file = frontierFile(lattice, { ...answer, complete: live.complete }, search, goals, runsOf)
     await root.writeTextAtomic(FRONTIER_FILE, `${JSON.stringify(file, null, 2)}\n`)
     return file
   }
@@ -166,10 +174,10 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       }
       const q = session.question
       session.submit(observation)
-      const scope = lattice.scopeNames(c)
+      const m = lattice.modelOf(c)
       const t = tallyOf(observation, q)
       const counts = small ? session.counts() : null
-      io.stdout(`[${fmt(session.evaluations.length)}] ${q === 'claim' ? 'claim' : `task ${q + 1}`}: #${lattice.indexOf(c)} [${scope.join(', ')}] ` +
+      io.stdout(`[${fmt(session.evaluations.length)}] ${q === 'claim' ? 'claim' : `task ${q + 1}`}: #${lattice.label(c)} [${m.scope.join(', ')}]${m.readOnly.length > 0 ? ` read only [${m.readOnly.join(', ')}]` : ''} ` +
         `${verdictOf(t) === 'win' ? 'wins' : 'loses'} (${t.wins} of ${t.runs} run(s))` +
         `${counts ? `; decided by inference ${fmt(counts.inferred)}, undecided ${fmt(counts.undecided)}` : ''}\n`)
       await save(false)
@@ -194,7 +202,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     : `the weakest attackers that break the claim (${file.claim.minimal_wins.length}):\n` +
       file.claim.minimal_wins.map((m) => `  #${m.index} ${describeModel({ scope: m.scope, readOnly: m.read_only })} wins\n`).join(''))
   for (const t of file.tasks) {
-    io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? 'never broken' : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]`).join(' or ')}\n`)
+    io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? 'never broken' : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`)
   }
   const problems: string[] = []
   if (file.contradictions.length > 0) problems.push(`${fmt(file.contradictions.length)} contradiction(s): a wider threat model lost where a narrower one won (see ${FRONTIER_FILE})`)

@@ -6,6 +6,7 @@ export const frontierOptions = {
   'per-task': { type: 'boolean', group: 'Search', description: "each task's frontier too, not only the claim's (evaluations are shared)" },
   repeat: { type: 'string', value: 'N', group: 'Search', description: 'run each evaluated threat model N times; the majority decides (default 1)' },
   'budget-runs': { type: 'string', value: 'N', group: 'Search', description: 'at most N Controller runs in all (evaluations × repeat), resumed ones included' },
+  'read-only': { type: 'boolean', group: 'Search', description: 'search read-only grants too (per tag: none < read only < read & write); the default searches scopes only' },
   seed: { type: 'string', value: 'low|high', group: 'Search', description: 'where each probe starts: the least (default) or the most an undecided attacker holds' },
   ...ATTACKER_OPTIONS,
   optimizer: { ...ATTACKER_OPTIONS.optimizer, description: 'template (default), llm or replay' },

@@ -5,7 +5,7 @@
  * are documented in docs/frontier.md.
  */
 import { z } from 'zod'
-import { describeModel, type ThreatModelLattice } from '../lattice'
+import { describeModel, type Cover, type NamedModel, type SearchSpace } from '../lattice'
 import type { FrontierAnswer, Evaluation, QuestionFrontier } from './run'
 import { tallyOf, wilson, type Question } from './observation'
 import type { Seed } from './search'
@@ -15,7 +15,7 @@ export const FRONTIER_FILE = 'frontier.json'
 const ThreatModelJson = z.object({
   scope: z.array(z.string()),
   read_only: z.array(z.string()),
-  /** Its number in superred's distinct_combinations() order (the designer's #N), as a decimal string. */
+  /** Its number in superred's distinct_combinations() order (the designer's #N); with read-only grants "S/R", the scope's and the read_only's numbers. */
   index: z.string(),
   words: z.string(),
   /** The results trees (experiment folders, relative to DIR) whose runs decided it. */
@@ -30,6 +30,8 @@ const QuestionJson = z.object({
 })
 const EvaluationJson = z.object({
   scope: z.array(z.string()),
+  /** Absent in files written before read-only searches: none. */
+  read_only: z.array(z.string()).default([]),
   index: z.string(),
   runs: z.array(z.string()),
   /** Per run, per task: did the task end in success. */
@@ -51,13 +53,15 @@ export const FrontierFileSchema = z.object({
   search: z.object({
     target: z.string(), claim: z.string(), attacker: z.string(), claim_digest: z.string(), attacker_digest: z.string(),
     seed: z.enum(['low', 'high']), repeat: z.number().int(), per_task: z.boolean(), budget_runs: z.number().int().nullable(),
+    /** The space searched: read-only grants included (--read-only) or scope only. Absent in older files: scope only. */
+    read_only: z.boolean().default(false),
   }),
   assumption: z.string(),
   bound: z.object({ height: z.number().int(), evaluations_at_most: z.number().int() }),
   evaluations: z.array(EvaluationJson),
 })
 export type FrontierFile = z.infer<typeof FrontierFileSchema>
-export type FrontierSearchJson = FrontierFile['search']
+export type FrontierSearchJson = z.input<typeof FrontierFileSchema>['search']
 
 export const ASSUMPTION = 'monotone: a threat model above a win wins, one below a loss loses; threat models decided that way ' +
   'were not run. Verdicts are the majority of --repeat runs, a tie counting as a win; contradictions seen between ' +
@@ -70,14 +74,14 @@ const tallyJson = (e: Evaluation, q: Question) => {
 }
 const round = (x: number) => Math.round(x * 1e4) / 1e4
 
-/** The experiment folders of each evaluated threat model, by scope key. */
-export type RunsOf = (scope: readonly string[]) => string[]
+/** The experiment folders of each evaluated threat model. */
+export type RunsOf = (model: NamedModel) => string[]
 
-export function frontierFile(lattice: ThreatModelLattice, answer: FrontierAnswer, search: FrontierSearchJson,
+export function frontierFile(lattice: SearchSpace, answer: FrontierAnswer, search: FrontierSearchJson,
   goals: readonly string[], runsOf: RunsOf): FrontierFile {
-  const model = (c: Uint32Array) => {
-    const scope = lattice.scopeNames(c)
-    return { scope, read_only: [], index: lattice.indexOf(c).toString(), words: describeModel({ scope, readOnly: [] }), runs: runsOf(scope) }
+  const model = (c: Cover) => {
+    const m = lattice.modelOf(c)
+    return { scope: [...m.scope], read_only: [...m.readOnly], index: lattice.label(c), words: describeModel(m), runs: runsOf(m) }
   }
   const question = (f: QuestionFrontier) => ({
     minimal_wins: f.minimalWins.map(model),
@@ -101,22 +105,22 @@ export function frontierFile(lattice: ThreatModelLattice, answer: FrontierAnswer
     })),
     v: 1,
     complete: answer.complete,
-    search,
+    search: { ...search, read_only: search.read_only ?? false },
     assumption: ASSUMPTION,
     bound: { height: lattice.height, evaluations_at_most: frontierSize * (lattice.height + 1) },
     evaluations: answer.evaluations.map((e) => {
-      const scope = lattice.scopeNames(e.cover)
+      const m = lattice.modelOf(e.cover)
       return {
-        scope, index: lattice.indexOf(e.cover).toString(), runs: runsOf(scope),
+        scope: [...m.scope], read_only: [...m.readOnly], index: lattice.label(e.cover), runs: runsOf(m),
         outcomes: e.observation.runs.map((r) => [...r]), claim: tallyJson(e, 'claim'),
       }
     }),
   }
 }
 
-/** A saved search's evaluations as knowledge for the next run; scopes naming tags the forest lacks are refused. */
-export function knownEvaluations(lattice: ThreatModelLattice, file: FrontierFile): Evaluation[] {
-  return file.evaluations.map((e) => ({ cover: lattice.coverOfNames(e.scope), observation: { runs: e.outcomes } }))
+/** A saved search's evaluations as knowledge for the next run; names the forest lacks (or read-only grants in a scope-only space) are refused. */
+export function knownEvaluations(lattice: SearchSpace, file: FrontierFile): Evaluation[] {
+  return file.evaluations.map((e) => ({ cover: lattice.coverOfModel({ scope: e.scope, readOnly: e.read_only }), observation: { runs: e.outcomes } }))
 }
 
 export type { Seed }

@@ -5,19 +5,19 @@
  * inference, and the assumption the search states (attackers are monotone in
  * what they hold).
  */
-import { coverKey, coverLeq, type Cover } from '../lattice'
+import { coverKey, coverLeq, type Cover, type Decider } from '../lattice'
 
 export type Verdict = 'win' | 'loss'
 
-export class Knowledge {
+export class Knowledge implements Decider {
   /**
    * For inference only the minimal wins and maximal losses matter: a win
    * above another decides nothing the lower one does not. Pruning keeps each
    * status check to the frontier's size, not the evaluations' count, which
    * is what makes one pass over 351,974 threat models cheap.
    */
-  private wins: Cover[] = []
-  private losses: Cover[] = []
+  private winList: Cover[] = []
+  private lossList: Cover[] = []
   private readonly exact = new Map<string, Verdict>()
 
   record(c: Cover, verdict: Verdict): void {
@@ -25,13 +25,13 @@ export class Knowledge {
     if (this.exact.has(key)) return
     this.exact.set(key, verdict)
     if (verdict === 'win') {
-      if (this.wins.some((w) => coverLeq(w, c))) return
-      this.wins = this.wins.filter((w) => !coverLeq(c, w))
-      this.wins.push(c)
+      if (this.winList.some((w) => coverLeq(w, c))) return
+      this.winList = this.winList.filter((w) => !coverLeq(c, w))
+      this.winList.push(c)
     } else {
-      if (this.losses.some((l) => coverLeq(c, l))) return
-      this.losses = this.losses.filter((l) => !coverLeq(l, c))
-      this.losses.push(c)
+      if (this.lossList.some((l) => coverLeq(c, l))) return
+      this.lossList = this.lossList.filter((l) => !coverLeq(l, c))
+      this.lossList.push(c)
     }
   }
 
@@ -44,14 +44,32 @@ export class Knowledge {
     return this.exact.size
   }
 
+  aboveWin(c: Cover): boolean {
+    return anyLeq(this.winList, c)
+  }
+
+  belowLoss(c: Cover): boolean {
+    return anyGeq(this.lossList, c)
+  }
+
+  /** The minimal wins evaluated so far (what inference uses). */
+  wins(): readonly Cover[] {
+    return this.winList
+  }
+
+  /** The maximal losses evaluated so far. */
+  losses(): readonly Cover[] {
+    return this.lossList
+  }
+
   /**
    * The verdict evaluated or inferred; null while undecided. Where evidence
    * contradicts itself (above a win and below a loss), an evaluated verdict
    * stands, else the win does: a defender is better told too much than too little.
    */
   status(c: Cover): Verdict | null {
-    const above = anyLeq(this.wins, c)
-    const below = anyGeq(this.losses, c)
+    const above = anyLeq(this.winList, c)
+    const below = anyGeq(this.lossList, c)
     if (above && below) return this.evaluated(c) ?? 'win'
     return above ? 'win' : below ? 'loss' : null
   }

@@ -8,7 +8,7 @@
  * never asked for again. A budget in Controller runs stops the search with
  * what is decided; the answer then says it is incomplete.
  */
-import { coverEquals, coverLeq, type Cover, type ThreatModelLattice } from '../lattice'
+import { coverEquals, coverLeq, type Cover, type SearchSpace } from '../lattice'
 import { Knowledge, type Verdict } from './knowledge'
 import { tallyOf, verdictOf, type Observation, type Question, type Tally } from './observation'
 import { frontierSteps, tally, type Seed } from './search'
@@ -111,7 +111,7 @@ export class FrontierSession {
   private finished = false
   private cut = false
 
-  constructor(private readonly lattice: ThreatModelLattice, private readonly options: FrontierSearchOptions) {
+  constructor(private readonly lattice: SearchSpace, private readonly options: FrontierSearchOptions) {
     this.repeat = options.repeat ?? 1
     this.questions = ['claim', ...(options.perTask ? Array.from({ length: options.taskCount }, (_, i) => i) : [])]
     this.knowledge = new Map(this.questions.map((q) => [q, new Knowledge()]))
@@ -179,7 +179,20 @@ export class FrontierSession {
   }
 }
 
-export async function searchFrontier(lattice: ThreatModelLattice, evaluate: Evaluate, options: FrontierSearchOptions): Promise<FrontierAnswer> {
+/** Above this many threat models, counting what is decided is not a scan (AgentDojo with read-only grants has billions). */
+export const SCAN_LIMIT = 5_000_000n
+
+/**
+ * Counts of a complete answer without a scan: when the frontiers account for
+ * everything, whatever was not evaluated was decided by inference.
+ */
+export function completeCounts(answer: FrontierAnswer, total: bigint): FrontierAnswer {
+  const evaluated = new Set(answer.evaluations.map((e) => e.cover.join('.'))).size
+  const counts = { evaluated, inferred: Number(total) - evaluated, undecided: 0 }
+  return { ...answer, claim: { ...answer.claim, counts }, tasks: answer.tasks.map((t) => ({ ...t, counts })) }
+}
+
+export async function searchFrontier(lattice: SearchSpace, evaluate: Evaluate, options: FrontierSearchOptions): Promise<FrontierAnswer> {
   const session = new FrontierSession(lattice, options)
   for (let c = session.next(); c !== null; c = session.next()) {
     if (options.signal?.aborted) return session.answer(true)
@@ -191,7 +204,7 @@ export async function searchFrontier(lattice: ThreatModelLattice, evaluate: Eval
 }
 
 /** The same search with an oracle that answers at once: tests and benchmarks. */
-export function searchFrontierSync(lattice: ThreatModelLattice, evaluate: (cover: Cover) => Observation,
+export function searchFrontierSync(lattice: SearchSpace, evaluate: (cover: Cover) => Observation,
   options: Omit<FrontierSearchOptions, 'signal'>): FrontierAnswer {
   const session = new FrontierSession(lattice, options)
   for (let c = session.next(); c !== null; c = session.next()) session.submit(evaluate(c))

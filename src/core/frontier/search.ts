@@ -4,8 +4,9 @@
  * Knowledge before asking for the next. The same steps serve a synchronous
  * oracle (tests, benchmarks) and the real Controller (CLI, browser).
  *
- * One pass over the distinct threat models in superred's order (a cursor, so
- * nothing is materialised); an element already decided is skipped, and since
+ * One pass over the space (the scope-only lattice: a cursor in superred's
+ * order; the read-only one: blocks split on bits, see GrantLattice.pass), so
+ * nothing is materialised; an element already decided is skipped, and since
  * knowledge only grows, an element decided once stays decided: the pass is
  * the only scan, whatever the number of evaluations. On an undecided element
  * x the search seeds and walks:
@@ -23,8 +24,7 @@
  * at most height + 1 evaluations, hence the bound in docs/frontier.md:
  * evaluations ≤ (|minimal wins| + |maximal losses|) × (height + 1).
  */
-import { CombinationCursor } from '../tags'
-import { isEmptyCover, type Cover, type ThreatModelLattice } from '../lattice'
+import { isEmptyCover, type Cover, type SearchSpace } from '../lattice'
 import type { Knowledge, Verdict } from './knowledge'
 
 export type Seed = 'low' | 'high'
@@ -40,7 +40,7 @@ function verdictAfterYield(know: Knowledge, c: Cover): Verdict {
   return v
 }
 
-function* walkDown(lattice: ThreatModelLattice, know: Knowledge, start: Cover): Generator<Cover, Cover, void> {
+function* walkDown(lattice: SearchSpace, know: Knowledge, start: Cover): Generator<Cover, Cover, void> {
   let y = start
   for (let v = 0; v < lattice.height; v++) {
     if (!lattice.isTop(y, v)) continue
@@ -55,7 +55,7 @@ function* walkDown(lattice: ThreatModelLattice, know: Knowledge, start: Cover): 
   return y
 }
 
-function* walkUp(lattice: ThreatModelLattice, know: Knowledge, start: Cover): Generator<Cover, Cover, void> {
+function* walkUp(lattice: SearchSpace, know: Knowledge, start: Cover): Generator<Cover, Cover, void> {
   let y = start
   // Descending pre-order visits every child before its parent.
   for (let v = lattice.height - 1; v >= 0; v--) {
@@ -72,7 +72,7 @@ function* walkUp(lattice: ThreatModelLattice, know: Knowledge, start: Cover): Ge
 }
 
 /** Slides from an undecided x to an undecided neighbour while there is one: no evaluation, inference only. */
-function slide(lattice: ThreatModelLattice, know: Knowledge, x: Cover, seed: Seed): Cover {
+function slide(lattice: SearchSpace, know: Knowledge, x: Cover, seed: Seed): Cover {
   let y = x
   for (let moved = true; moved;) {
     moved = false
@@ -90,7 +90,7 @@ function slide(lattice: ThreatModelLattice, know: Knowledge, x: Cover, seed: See
 }
 
 /** Settles one undecided threat model: a seed, then a walk to a new frontier element. */
-function* settle(lattice: ThreatModelLattice, know: Knowledge, x: Cover, seed: Seed): Generator<Cover, void, void> {
+function* settle(lattice: SearchSpace, know: Knowledge, x: Cover, seed: Seed): Generator<Cover, void, void> {
   const z = slide(lattice, know, x, seed)
   yield z
   if (verdictAfterYield(know, z) === 'win') yield* walkDown(lattice, know, z)
@@ -98,26 +98,18 @@ function* settle(lattice: ThreatModelLattice, know: Knowledge, x: Cover, seed: S
 }
 
 /** Every evaluation the search wants, until every threat model is decided. */
-export function* frontierSteps(lattice: ThreatModelLattice, know: Knowledge, seed: Seed = 'low'): Generator<Cover, void, void> {
-  const cursor = new CombinationCursor(lattice.domain)
-  const scratch = lattice.empty()
-  cursor.next() // the empty threat model
-  while (cursor.next()) {
-    lattice.coverOfCursor(cursor, scratch)
-    while (statusOf(know, scratch) === null) yield* settle(lattice, know, scratch.slice(), seed)
+export function* frontierSteps(lattice: SearchSpace, know: Knowledge, seed: Seed = 'low'): Generator<Cover, void, void> {
+  for (const x of lattice.pass(know)) {
+    while (statusOf(know, x) === null) yield* settle(lattice, know, x.slice(), seed)
   }
 }
 
 /** How the lattice stands for one question: evaluated, decided by inference, undecided. A full scan: for reports, not per step on huge forests. */
-export function tally(lattice: ThreatModelLattice, know: Knowledge): { evaluated: number; inferred: number; undecided: number } {
-  const cursor = new CombinationCursor(lattice.domain)
-  const scratch = lattice.empty()
-  cursor.next()
+export function tally(lattice: SearchSpace, know: Knowledge): { evaluated: number; inferred: number; undecided: number } {
   let evaluated = 0
   let inferred = 0
   let undecided = 0
-  while (cursor.next()) {
-    lattice.coverOfCursor(cursor, scratch)
+  for (const scratch of lattice.elements()) {
     if (know.status(scratch) === null) undecided++
     else if (know.evaluated(scratch) !== undefined) evaluated++
     else inferred++

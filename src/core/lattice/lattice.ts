@@ -14,11 +14,13 @@
  * operations and a sweep of 351,974 never builds tag objects.
  */
 import { CombinationCursor, combinationIndex, compareNames, countCombinations, subtreeCounts, type SecurityDomain, type SecurityDomainTag } from '../tags'
+import type { NamedModel } from './order'
+import type { SearchSpace } from './space'
 
 /** Tags covered, one bit per pre-order position. */
 export type Cover = Uint32Array
 
-export class ThreatModelLattice {
+export class ThreatModelLattice implements SearchSpace {
   readonly domain: SecurityDomain
   /** Tags in pre-order: bit i of a cover is `preorder[i]`. */
   readonly preorder: readonly SecurityDomainTag[]
@@ -28,6 +30,7 @@ export class ThreatModelLattice {
   readonly children: readonly Int32Array[]
   /** Distinct threat models, the empty one excluded (superred's Controller refuses it): what a sweep of --all runs. */
   readonly total: bigint
+  readonly readOnly = false
   private readonly position: ReadonlyMap<string, number>
   private readonly subtreeMask: readonly Cover[]
   private readonly counts: Map<SecurityDomainTag, bigint>
@@ -126,6 +129,40 @@ export class ThreatModelLattice {
     const out = c.slice()
     out[v >>> 5] ^= 1 << (v & 31)
     return out
+  }
+
+  /** The pass of the scope-only space: superred's distinct_combinations() order, one cursor, nothing materialised. */
+  *pass(): Generator<Cover, void, void> {
+    yield* this.elements()
+  }
+
+  *elements(): Generator<Cover, void, void> {
+    const cursor = new CombinationCursor(this.domain)
+    const scratch = this.empty()
+    cursor.next() // the empty threat model
+    while (cursor.next()) yield this.coverOfCursor(cursor, scratch)
+  }
+
+  modelOf(c: Cover): NamedModel {
+    return { scope: this.scopeNames(c), readOnly: [] }
+  }
+
+  /** A read-only grant is accepted only where the scope already writes it (it then changes nothing). */
+  coverOfModel(m: NamedModel): Cover {
+    const c = this.coverOfNames(m.scope)
+    if (!coverLeq(this.coverOfNames(m.readOnly), c)) {
+      throw new RangeError(`read_only [${m.readOnly.join(', ')}] grants what scope [${m.scope.join(', ')}] does not: not a scope-only threat model`)
+    }
+    return c
+  }
+
+  label(c: Cover): string {
+    return this.indexOf(c).toString()
+  }
+
+  /** The position of a tag by name, undefined when the forest has none. */
+  positionOf(name: string): number | undefined {
+    return this.position.get(name)
   }
 
   private isCoveredParent(c: Cover, v: number): boolean {
