@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
 import { ErrorBox } from '../common/ErrorBox'
 import { experimentsQuery } from '../queries/experiments'
@@ -21,6 +22,14 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
   const [query, setQuery] = useState('')
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const { busy, zip } = useTreeZip(source.storage)
+  const rows = useMemo(() => (data ? viewExperiments(data, query) : []), [data, query])
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // A sweep leaves hundreds of experiments: only the rows in view are in the DOM, measured since names wrap.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({
+    count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 12,
+    getItemKey: (i) => rows[i].dir,
+  })
   if (error) return <ErrorBox title={`Could not list the experiments of ${source.label}`} error={error} />
   if (isPending) return <p role="status">Reading {source.label}…</p>
   const live = isLiveSource(source)
@@ -34,9 +43,11 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
       </p>
     )
   }
-  const rows = viewExperiments(data, query)
   // A selection survives a filter but never names a folder the list no longer has.
   const chosen = data.map((r) => r.dir).filter((d) => selected.has(d))
+  const items = virtual.getVirtualItems()
+  const top = items.length > 0 ? items[0].start : 0
+  const bottom = items.length > 0 ? virtual.getTotalSize() - items[items.length - 1].end : 0
   const toggle = (dir: string) => setSelected((s) => {
     const next = new Set(s)
     if (next.has(dir)) next.delete(dir)
@@ -61,35 +72,49 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
             value={query} onChange={(e) => setQuery(e.target.value)} />
         </div>
         {own && <p className="results-muted results-small">Runs from the Run tab are kept in this browser (IndexedDB) as superred results trees; a zip is one such tree, which <code>redscope results</code> and <code>redscope view</code> read.</p>}
-        <table className="results-table experiments-table">
-          <thead>
-            <tr>
-              {own && <th><span className="results-sr-only">Select</span></th>}
-              <th>Threat model</th><th>Target</th><th>Claim</th><th>Attacker</th><th>When</th><th>Outcome</th><th>Cost</th><th>Folder</th>
-              {own && <th><span className="results-sr-only">Download</span></th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.dir} data-testid="experiment-row" data-dir={r.dir} className={r.inProgress ? 'experiment-row--live' : undefined}>
-                {own && <td><input type="checkbox" aria-label={`Select ${r.dir}`} checked={selected.has(r.dir)} onChange={() => toggle(r.dir)} /></td>}
-                <td className="experiments-table__model"><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link></td>
-                <td>{r.target}</td>
-                <td>{r.claim}</td>
-                <td>{r.attacker}</td>
-                <td title={r.when ?? undefined}>{whenText(r.when)}</td>
-                <td className={r.inProgress ? 'status status--live' : undefined}>{r.outcome}</td>
-                <td>{costText(r.cost)}</td>
-                <td className="results-muted results-small"><Link href={experimentHref(src, r.dir)}>{r.dir}</Link></td>
-                {own && <td><button type="button" className="button--small" aria-label={`Download ${r.dir} as a zip`} onClick={() => void zip([r.dir], r.dir)}>.zip</button></td>}
+        <div className="experiments-scroll" ref={scrollRef}>
+          <table className="results-table experiments-table">
+            <thead>
+              <tr>
+                {own && <th><span className="results-sr-only">Select</span></th>}
+                <th>Threat model</th><th>Target</th><th>Claim</th><th>Attacker</th><th>When</th><th>Outcome</th><th>Cost</th><th>Folder</th>
+                {own && <th><span className="results-sr-only">Download</span></th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              <Spacer height={top} />
+              {items.map((v) => {
+                const r = rows[v.index]
+                return (
+                  <tr key={r.dir} ref={virtual.measureElement} data-index={v.index} data-testid="experiment-row" data-dir={r.dir} className={r.inProgress ? 'experiment-row--live' : undefined}>
+                    {own && <td><input type="checkbox" aria-label={`Select ${r.dir}`} checked={selected.has(r.dir)} onChange={() => toggle(r.dir)} /></td>}
+                    <td className="experiments-table__model"><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link></td>
+                    <td>{r.target}</td>
+                    <td>{r.claim}</td>
+                    <td>{r.attacker}</td>
+                    <td title={r.when ?? undefined}>{whenText(r.when)}</td>
+                    <td className={r.inProgress ? 'status status--live' : undefined}>{r.outcome}</td>
+                    <td>{costText(r.cost)}</td>
+                    <td className="results-muted results-small"><Link href={experimentHref(src, r.dir)}>{r.dir}</Link></td>
+                    {own && <td><button type="button" className="button--small" aria-label={`Download ${r.dir} as a zip`} onClick={() => void zip([r.dir], r.dir)}>.zip</button></td>}
+                  </tr>
+                )
+              })}
+              <Spacer height={bottom} />
+            </tbody>
+          </table>
+        </div>
         {rows.length === 0 && <p className="results-note">No experiment matches “{query}”.</p>}
       </section>
     </>
   )
+}
+
+const ROW = 37
+
+/** Stands in for the rows above or below the view, so the table scrolls as if they were there. */
+function Spacer({ height }: { height: number }) {
+  return height > 0 ? <tr aria-hidden="true" className="experiments-spacer" style={{ height }} /> : null
 }
 
 /** A tree that holds a sweep (its sweep.json) says so, with the way to the painted forest and grid. */
