@@ -3,21 +3,32 @@
 const noop = () => {}
 
 /**
+ * Removes one element, keeping the others' order, without allocating. An
+ * array rather than a Set for the hot path's few pending entries: a Set
+ * emptied and refilled at every await rehashes (allocates) each time.
+ */
+export function removeItem<T>(items: T[], item: T): void {
+  const i = items.lastIndexOf(item)
+  if (i < 0) return
+  for (let j = i; j < items.length - 1; j++) items[j] = items[j + 1]
+  items.pop()
+}
+
+/**
  * Per signal, the rejecters of the abortable awaits now pending on it: the
  * signal gets one listener in its life instead of one added and removed per
  * await (EventTarget listeners are slow to add and remove on a hot path).
  */
-const pendingBySignal = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>()
+const pendingBySignal = new WeakMap<AbortSignal, Array<(reason: unknown) => void>>()
 
-function pendingOn(signal: AbortSignal): Set<(reason: unknown) => void> {
+function pendingOn(signal: AbortSignal): Array<(reason: unknown) => void> {
   let pending = pendingBySignal.get(signal)
   if (pending === undefined) {
-    const waiting = new Set<(reason: unknown) => void>()
+    const waiting: Array<(reason: unknown) => void> = []
     pending = waiting
     pendingBySignal.set(signal, waiting)
     signal.addEventListener('abort', () => {
-      for (const reject of [...waiting]) reject(signal.reason)
-      waiting.clear()
+      for (const reject of waiting.splice(0)) reject(signal.reason)
     }, { once: true })
   }
   return pending
@@ -36,11 +47,11 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
   }
   const pending = pendingOn(signal)
   return new Promise<T>((resolve, reject) => {
-    pending.add(reject)
+    pending.push(reject)
     // Both outcomes are handled here, so an abandoned work's rejection is never unhandled.
     work.then(
-      (value) => { pending.delete(reject); resolve(value) },
-      (error) => { pending.delete(reject); reject(error) },
+      (value) => { removeItem(pending, reject); resolve(value) },
+      (error) => { removeItem(pending, reject); reject(error) },
     )
   })
 }
@@ -58,11 +69,11 @@ export function whenAborted(signal: AbortSignal, fn: (reason: unknown) => void):
   }
   const pending = pendingOn(signal)
   const once = (reason: unknown) => {
-    pending.delete(once)
+    removeItem(pending, once)
     fn(reason)
   }
-  pending.add(once)
-  return () => { pending.delete(once) }
+  pending.push(once)
+  return () => { removeItem(pending, once) }
 }
 
 /** Throws the signal's reason once it has aborted: the check between the steps of abandoned work. */

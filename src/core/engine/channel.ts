@@ -3,6 +3,7 @@
  * the sender awaits one response per event, the receiver pulls envelopes at
  * its own pace. Rules as the reference's EventChannel.
  */
+import { removeItem } from './async'
 import { EngineRuntimeError } from './errors'
 import { RESPONSE_TYPES, type Event, type EventResponse } from './events'
 
@@ -57,13 +58,14 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   private readonly queue: EventEnvelope[] = []
   private readonly receivers: Array<(envelope: EventEnvelope | null) => void> = []
   /** Taken by the receiver but not yet answered: rejected too on poison, so no sender can hang. */
-  private readonly inFlight = new Set<EventEnvelope>()
+  // An array, not a Set: it holds one envelope at a time, and a Set refilled per event rehashes each time.
+  private readonly inFlight: EventEnvelope[] = []
   private closed = false
   private error: { value: unknown } | null = null
 
   /** One callback for all envelopes, rather than a closure per send. */
   private readonly settle = (envelope: EventEnvelope) => {
-    this.inFlight.delete(envelope)
+    removeItem(this.inFlight, envelope)
   }
 
   /** Sends an event and waits for its response (or the receiver's error). */
@@ -74,7 +76,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
       const envelope = new EventEnvelope(event, resolve, reject, this.settle)
       const receiver = this.receivers.shift()
       if (receiver) {
-        this.inFlight.add(envelope)
+        this.inFlight.push(envelope)
         receiver(envelope)
       } else {
         this.queue.push(envelope)
@@ -86,7 +88,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   receive(): Promise<EventEnvelope | null> {
     const next = this.queue.shift()
     if (next) {
-      this.inFlight.add(next)
+      this.inFlight.push(next)
       return Promise.resolve(next)
     }
     if (this.closed) return Promise.resolve(null)

@@ -58,8 +58,22 @@ export abstract class BaseOptimizer implements Optimizer {
 
   async run(channel: EventChannel): Promise<void> {
     // `receive` directly, not `for await`: an async iterator costs a few promises per event.
+    // Without an overridden `dispatch`, its steps run inline: one async call less per event
+    // (each await of an async call allocates ~0.4 KB, and the run loop's garbage was its main cost).
+    const inline = this.dispatch === BaseOptimizer.prototype.dispatch
     for (let envelope = await channel.receive(); envelope !== null; envelope = await channel.receive()) {
-      await this.dispatch(envelope)
+      if (!inline) {
+        await this.dispatch(envelope)
+        continue
+      }
+      const event = this.beforeEvent(envelope)
+      let response: EventResponse
+      try {
+        response = await this.onEvent(event)
+      } catch (error) {
+        this.eventFailed(envelope, error)
+      }
+      this.answer(envelope, response)
     }
   }
 
@@ -71,17 +85,30 @@ export abstract class BaseOptimizer implements Optimizer {
    * the sender is never left waiting, and is re-thrown.
    */
   protected async dispatch(envelope: EventEnvelope): Promise<void> {
-    const event = envelope.event
-    if (event.type === 'RunStartEvent') this.current = event.trajectory
+    const event = this.beforeEvent(envelope)
     let response: EventResponse
     try {
       response = await this.onEvent(event)
     } catch (error) {
-      if (event.type === 'RunEndEvent') this.archiveCurrent()
-      envelope.reject(error)
-      throw error
+      this.eventFailed(envelope, error)
     }
-    if (event.type === 'RunEndEvent') this.archiveCurrent()
+    this.answer(envelope, response)
+  }
+
+  private beforeEvent(envelope: EventEnvelope): Event {
+    const event = envelope.event
+    if (event.type === 'RunStartEvent') this.current = event.trajectory
+    return event
+  }
+
+  private eventFailed(envelope: EventEnvelope, error: unknown): never {
+    if (envelope.event.type === 'RunEndEvent') this.archiveCurrent()
+    envelope.reject(error)
+    throw error
+  }
+
+  private answer(envelope: EventEnvelope, response: EventResponse): void {
+    if (envelope.event.type === 'RunEndEvent') this.archiveCurrent()
     envelope.respond(response)
   }
 

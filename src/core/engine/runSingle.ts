@@ -34,10 +34,16 @@ export interface RunSingleOutput {
 /** Front 4: sub-scores whose domain is null or visible; everything else is kept as is. */
 export function filterEvaluation(evaluation: EvaluationResult, visibility: Scope): EvaluationResult {
   const visible = (s: Score) => s.securityDomain === null || scopeIncludes(visibility, s.securityDomain)
-  const entries = Object.entries(evaluation.subScores)
-  // The common case hides nothing: no copy then.
-  if (entries.every(([, s]) => visible(s))) return evaluation
-  return { ...evaluation, subScores: Object.fromEntries(entries.filter(([, s]) => visible(s))) }
+  // The common case hides nothing: checked without building entries (this runs once per run), and no copy then.
+  let hidesAny = false
+  for (const name in evaluation.subScores) {
+    if (!visible(evaluation.subScores[name])) {
+      hidesAny = true
+      break
+    }
+  }
+  if (!hidesAny) return evaluation
+  return { ...evaluation, subScores: Object.fromEntries(Object.entries(evaluation.subScores).filter(([, s]) => visible(s))) }
 }
 
 function asControllableResponse(response: EventResponse, event: ControllableEvent): ControllableResponse {
