@@ -118,7 +118,7 @@ export async function openBigRun(page: Page, base: string, folder: string): Prom
   const t2 = Date.now()
   // In-app navigation (wouter follows history.pushState): the folder stays open.
   await page.evaluate((url) => history.pushState(null, '', url),
-    `/results/${EXP}/00001__goal/1/0?src=folder%3A${encodeURIComponent(folder.split('/').pop()!)}`)
+    `/results/${EXP}/00001__goal/1/1?src=folder%3A${encodeURIComponent(folder.split('/').pop()!)}`)
   await page.locator('[role="row"][data-event="0"]').waitFor()
   return { listMs, openMs: Date.now() - t2 }
 }
@@ -168,7 +168,7 @@ async function browserFigures(folder: string): Promise<void> {
     const t2 = Date.now()
     // In-app navigation (wouter follows history.pushState): the folder stays open.
     await page.evaluate((url) => history.pushState(null, '', url),
-      `/results/${EXP}/00001__goal/1/0?src=folder%3A${encodeURIComponent(folder.split('/').pop()!)}`)
+      `/results/${EXP}/00001__goal/1/1?src=folder%3A${encodeURIComponent(folder.split('/').pop()!)}`)
     await page.locator('[role="row"][data-event="0"]').waitFor()
     row(`open the run of ${EVENTS.toLocaleString('en-US')} events (read, parse, align, render)`, Date.now() - t2,
       `${await page.locator('[role="row"][data-event]').count()} rows in the DOM`)
