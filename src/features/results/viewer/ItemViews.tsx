@@ -51,7 +51,8 @@ export function ItemDetail({ item, fileStem, plain = false }: DetailProps & { pl
         {plain ? <span title={item.type}>{plainKind(item)}</span> : <code>{item.type}</code>}
         {typeof rec.timestamp === 'string' && <span> · {rec.timestamp}</span>}
       </p>
-      {itemFields(item).map((f) => <ValueView key={f.label} label={f.label} value={f.value} fileStem={fileStem} />)}
+      {/* Keyed by step too: a new step starts its trees folded by their own sizes, not as the last step's were left. */}
+      {itemFields(item).map((f) => <ValueView key={`${fileStem}:${f.label}`} label={f.label} value={f.value} fileStem={fileStem} />)}
     </div>
   )
 }
