@@ -106,20 +106,15 @@ test('the bridged ChatbotTarget: forest imported from the manifest URL, user cli
   await expect(injection).toHaveAttribute('data-hidden', 'false')
 })
 
-test('an empty or read-only scope fails: nothing granted and read-only user alone are refused before the run; with user read-only the attacker cannot say the trigger word, and the server’s evaluation finds no leak', async ({ page }) => {
+test('an empty or read-only scope fails: nothing granted is refused before the run; with user read-only the attacker cannot say the trigger word, and the server’s evaluation finds no leak', async ({ page }) => {
   test.setTimeout(90_000)
   await importChatbotForest(page)
   await openRunPage(page)
   await expect(page.getByTestId('run-blocked')).toContainText('grants nothing: grant tags in the designer')
   await expect(page.getByRole('button', { name: 'Run threat model' })).toBeDisabled()
+  // Read-only user alone: superred 0.3.0 runs a threat model that only reads, and the attacker has nothing to inject into.
   await page.getByRole('link', { name: 'Edit scopes in the designer' }).click()
   await clickTo(page, 'user', 'read_only')
-  await openRunPage(page)
-  await expect(page.getByTestId('run-blocked')).toContainText('grants nothing to write: superred refuses an empty scope')
-  await expect(page.getByRole('button', { name: 'Run threat model' })).toBeDisabled()
-  // Write access to a tag with nothing to write (the model's identity), user still read-only: the run goes ahead.
-  await page.getByRole('link', { name: 'Edit scopes in the designer' }).click()
-  await clickTo(page, 'model_identity', 'scope')
   await expect(tag(page, 'user')).toHaveAttribute('data-access', 'read_only')
   await setUpRun(page)
   expect(await taskStatuses(page)).toEqual(['failed', 'skipped'])

@@ -52,10 +52,9 @@ function ModelChoice({ view, chosen }: { view: DesignerView; chosen: ThreatChoic
 function blocker(view: DesignerView, chosen: ThreatChoice | null): string | null {
   if (view.loading) return 'Reading the workspace…'
   if (chosen === null) return 'The threat model chosen earlier is no longer saved in this workspace: choose one above.'
-  if (chosen.scope.length === 0) {
-    return chosen.readOnly.length > 0
-      ? `${chosen.name} grants nothing to write: superred refuses an empty scope. Choose a threat model with a scope.`
-      : `${chosen.name} grants nothing: grant tags in the designer, or choose a saved threat model.`
+  // superred runs a threat model that only reads (read_only alone); only one granting nothing at all is refused.
+  if (chosen.scope.length === 0 && chosen.readOnly.length === 0) {
+    return `${chosen.name} grants nothing: grant tags in the designer, or choose a saved threat model.`
   }
   return null
 }
