@@ -80,7 +80,7 @@ describe('redscope frontier --read-only on the demo assistant', () => {
     const expected = new Map<string, { cover: Cover; win: boolean }>()
     for (const w of wins) for (const c of neighbours(w, false)) expected.set(coverKey(c), { cover: c, win: false })
     for (const l of losses) for (const c of neighbours(l, true)) expected.set(coverKey(c), { cover: c, win: true })
-    const all = [...space.elements()].map((c) => c.slice())
+    const all = Array.from(space.elements(), (c) => c.slice())
     for (let i = 0; i < 40; i++) {
       const c = all[(i * 7919 + 13) % all.length]
       expected.set(coverKey(c), { cover: c, win: wins.some((w) => coverLeq(w, c)) })

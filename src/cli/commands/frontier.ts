@@ -11,7 +11,7 @@ import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
-  completeCounts, FRONTIER_FILE, FrontierFileSchema, FrontierSession, SCAN_LIMIT, frontierFile, knownEvaluations, tallyOf, verdictOf,
+  completeCounts, FRONTIER_FILE, FrontierFileSchema, FrontierSession, SCAN_LIMIT, shardTasks, frontierFile, knownEvaluations, tallyOf, verdictOf,
   type FrontierSearchJson, type Observation, type Seed,
 } from '../../core/frontier'
 import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
@@ -23,6 +23,7 @@ import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
+import { chooseShard } from '../sweepSelection'
 import { checkClaimAgainstManifest, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
@@ -39,6 +40,10 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   if (seed !== 'low' && seed !== 'high') throw new UsageError(`--seed ${String(options.seed)}: must be low or high`)
   const perTask = options['per-task'] === true
   const readOnlyGrants = options['read-only'] === true
+  const shard = chooseShard({ shard: options.shard, shardFromEnv: options['shard-from-env'], shards: options.shards }, process.env)
+  if (shard.count > 1 && !perTask) {
+    throw new UsageError(`--shard ${shard.index}/${shard.count}: a frontier search shards by task, so it needs --per-task (the claim's own search is sequential)`)
+  }
   const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay'])
   const claimPath = options.claim!
   const { file: claimFile } = await readClaim(claimPath, { judge: choice.judge })
@@ -53,6 +58,9 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const scopeOnly = new ThreatModelLattice(domain)
   const lattice: SearchSpace = readOnlyGrants ? new GrantLattice(scopeOnly) : scopeOnly
   const goals = claimFile.tasks.map((t) => t.goal)
+  const sharded = shard.count > 1
+  const myTasks = sharded ? shardTasks(goals.length, shard.index, shard.count) : null
+  const shardJson = myTasks === null ? null : { index: shard.index, count: shard.count, tasks: myTasks.map((i) => i + 1) }
 
   const labels = {
     attacker: options['attacker-label'] ?? choice.kind,
@@ -73,10 +81,11 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     const saved = await readOptional(root, FRONTIER_FILE, FrontierFileSchema)
     if (saved !== null) {
       const was = saved.search
-      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat', 'read_only'] as const).every((k) => was[k] === search[k])
+      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat', 'read_only'] as const).every((k) => was[k] === search[k]) &&
+        (saved.shard?.index ?? null) === (shardJson?.index ?? null) && (saved.shard?.count ?? null) === (shardJson?.count ?? null)
       if (!same) {
         throw new UsageError(`--out ${out} already holds another frontier search (${was.claim} against ${was.target} by ${was.attacker}, ` +
-          `repeat ${was.repeat}${was.read_only ? ', read-only grants' : ''}): give this search its own folder`)
+          `repeat ${was.repeat}${was.read_only ? ', read-only grants' : ''}${saved.shard ? `, shard ${saved.shard.index}/${saved.shard.count}` : ''}): give this search its own folder`)
       }
       known = knownEvaluations(lattice, saved)
     }
@@ -142,21 +151,22 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   }
 
   const small = lattice.total <= COUNT_EVERY_STEP_UP_TO
-  const session = new FrontierSession(lattice, { taskCount: goals.length, perTask, seed, repeat, budgetRuns, known, counts: small })
+  const questions = myTasks ?? undefined
+  const session = new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, repeat, budgetRuns, known, counts: small })
   const save = async (final: boolean, stopped = false) => {
     const live = session.answer(stopped)
     // A re-made session has not walked: completeness is the live one's. Beyond SCAN_LIMIT a complete answer's counts are derived.
     const answer = !final || small ? live
       : lattice.total > SCAN_LIMIT ? (live.complete ? completeCounts(live, lattice.total) : live)
-        : new FrontierSession(lattice, { taskCount: goals.length, perTask, seed, known: session.evaluations, counts: true }).answer(stopped)
-    const file = frontierFile(lattice, { ...answer, complete: live.complete }, search, goals, runsOf)
+        : new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, known: session.evaluations, counts: true }).answer(stopped)
+    const file = frontierFile(lattice, { ...answer, complete: live.complete }, search, goals, runsOf, shardJson)
     await root.writeTextAtomic(FRONTIER_FILE, `${JSON.stringify(file, null, 2)}\n`)
     return file
   }
 
   const resumed = session.evaluations.length
   io.stdout(`frontier of ${claimFile.name} against ${manifest.name} (${probe.url}): ${fmt(lattice.total)} threat models, ` +
-    `${goals.length} task(s) each${perTask ? ', per task' : ''}, ${repeat} run(s) per evaluation, seeding ${seed}` +
+    `${goals.length} task(s) each${perTask ? ', per task' : ''}${shardJson ? ` (shard ${shard.index}/${shard.count}: task(s) ${shardJson.tasks.join(', ') || 'none'})` : ''}, ${repeat} run(s) per evaluation, seeding ${seed}` +
     `${resumed > 0 ? `; resuming with ${fmt(resumed)} evaluation(s) from ${FRONTIER_FILE}` : ''}; results in ${out}\n`)
   let stopped = false
   let file
@@ -197,8 +207,8 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   io.stdout(`evaluated ${fmt(file.evaluated)} of ${fmt(file.threat_models_total)} threat models (${pct(file.evaluated)})` +
     `${file.claim.decided_by_inference === null ? '' : `, ${fmt(file.claim.decided_by_inference)} decided by inference`}` +
     `${file.complete ? '' : `, ${file.claim.undecided === null ? 'some' : fmt(file.claim.undecided)} undecided`}\n`)
-  io.stdout(file.claim.minimal_wins.length === 0
-    ? 'no threat model breaks the claim: even the widest attacker lost\n'
+  io.stdout(shardJson ? `shard ${shard.index}/${shard.count}: the claim's frontier comes from every task's: \`redscope merge\` the shards\n`
+    : file.claim.minimal_wins.length === 0 ? 'no threat model breaks the claim: even the widest attacker lost\n'
     : `the weakest attackers that break the claim (${file.claim.minimal_wins.length}):\n` +
       file.claim.minimal_wins.map((m) => `  #${m.index} ${describeModel({ scope: m.scope, readOnly: m.read_only })} wins\n`).join(''))
   for (const t of file.tasks) {

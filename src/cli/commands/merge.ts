@@ -8,11 +8,13 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { nodeFsCopier } from '../../adapters/storage/nodeFsCopy'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
-import { MergeConflictError, ResultsFormatError, type TreeSource } from '../../core/results'
+import { FrontierMergeError } from '../../core/frontier'
+import { MergeConflictError, ResultsFormatError } from '../../core/results'
 import { isComplete, mergeSweepTrees, shardText, SweepMismatchError } from '../../core/sweep'
 import type { CommandArgs } from '../command'
 import type { mergeOptions } from '../definitions/merge'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
+import { frontierShards, mergeFrontierShards, type PathSource } from './mergeFrontier'
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 
@@ -35,7 +37,7 @@ export async function mergeCommand({ positionals, options }: CommandArgs<typeof 
   const outKind = await isFolder(out)
   if (outKind === false) throw new UsageError(`--out ${out}: not a folder`)
   const outStorage = new NodeFsStorage(out)
-  const sources: TreeSource[] = []
+  const sources: PathSource[] = []
   const seen = new Set<string>()
   for (const dir of positionals) {
     const path = resolve(dir)
@@ -45,16 +47,18 @@ export async function mergeCommand({ positionals, options }: CommandArgs<typeof 
     const kind = await isFolder(dir)
     if (kind === null) throw new UsageError(`${dir}: no such folder`)
     if (!kind) throw new UsageError(`${dir}: not a folder (give the results folder of each shard)`)
-    sources.push({ label: dir, storage: new NodeFsStorage(dir) })
+    sources.push({ label: dir, storage: new NodeFsStorage(dir), path: dir })
   }
   // An earlier merge in --out is one of the inputs: kept in place, and merged as if afresh.
-  if (outKind && (await outStorage.list('')).length > 0) sources.push({ label: out, storage: outStorage })
+  if (outKind && (await outStorage.list('')).length > 0) sources.push({ label: out, storage: outStorage, path: out })
   if (sources.length === 0) throw new UsageError('nothing to merge: give the shards\' folders')
   let report
   try {
+    const shards = await frontierShards(sources)
+    if (shards.length > 0) return await mergeFrontierShards(sources, shards, out, io)
     report = await mergeSweepTrees(sources, outStorage, nodeFsCopier)
   } catch (e) {
-    if (e instanceof MergeConflictError || e instanceof SweepMismatchError || e instanceof ResultsFormatError) {
+    if (e instanceof MergeConflictError || e instanceof SweepMismatchError || e instanceof ResultsFormatError || e instanceof FrontierMergeError) {
       throw new UsageError(`${e.message} (nothing was written)`)
     }
     throw e

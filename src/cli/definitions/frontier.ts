@@ -8,6 +8,9 @@ export const frontierOptions = {
   'budget-runs': { type: 'string', value: 'N', group: 'Search', description: 'at most N Controller runs in all (evaluations × repeat), resumed ones included' },
   'read-only': { type: 'boolean', group: 'Search', description: 'search read-only grants too (per tag: none < read only < read & write); the default searches scopes only' },
   seed: { type: 'string', value: 'low|high', group: 'Search', description: 'where each probe starts: the least (default) or the most an undecided attacker holds' },
+  shard: { type: 'string', value: 'I/N', group: 'Shards', description: 'with --per-task: search shard I of N (from 0), the tasks i (from 0) with i mod N = I; merge the shards with `redscope merge`' },
+  'shard-from-env': { type: 'string', value: 'VAR', group: 'Shards', description: "read I from $VAR (an Indexed Job's JOB_COMPLETION_INDEX); with --shards" },
+  shards: { type: 'string', value: 'N', group: 'Shards', description: 'how many shards there are, with --shard-from-env' },
   ...ATTACKER_OPTIONS,
   optimizer: { ...ATTACKER_OPTIONS.optimizer, description: 'template (default), llm or replay' },
   ...BUDGET_OPTIONS,
@@ -31,6 +34,9 @@ export const frontier = defineCommand({
     'losses of the claim (and of each task with --per-task), how many were evaluated of how many, and every ' +
     'contradiction seen (a wider threat model that lost where a narrower one won). See docs/frontier.md.',
     'Run the same command again after a stop and it resumes from frontier.json and the finished experiments.',
+    'With --per-task --shard I/N (or --shard-from-env VAR --shards N) this worker searches the frontiers of its tasks ' +
+    'only (task i goes to shard i mod N, counting from 0); give each shard its own --out, then `redscope merge` them: ' +
+    "one results tree and one frontier.json whose claim frontier is computed from every task's.",
     'Exit 0 when the frontiers account for every threat model and no contradiction was seen; 1 when the budget or a ' +
     'stop cut the search short, a task ended in error, or contradictions were found; 2 for a bad option or file, an ' +
     'unreachable target, or an --out that holds another search.',
@@ -40,6 +46,8 @@ export const frontier = defineCommand({
       'redscope frontier --target http://127.0.0.1:8801 --claim public/claims/assistant-exfiltration.json --out frontier'],
     ['per task, a noisy LLM attacker run 3 times per threat model, at most 300 runs',
       'redscope frontier --target URL --claim claim.json --optimizer llm --model gpt-4o-mini --per-task --repeat 3 --budget-runs 300 --out f'],
+    ['shard 1 of 2 of a per-task search, then the merge',
+      'redscope frontier --target URL --claim claim.json --per-task --shard 1/2 --out f/shard-1 && redscope merge f/shard-0 f/shard-1 --out f/merged'],
   ],
   load: async () => (await import('../commands/frontier')).frontierCommand,
 })

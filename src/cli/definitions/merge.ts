@@ -7,7 +7,7 @@ export const mergeOptions = {
 
 export const merge = defineCommand({
   name: 'merge',
-  summary: "one results tree from a sweep's shards (or any results trees): experiments, experiments.json, sweep.json",
+  summary: "one results tree from a sweep's or a frontier search's shards (or any results trees): experiments, experiments.json, sweep.json or frontier.json",
   synopsis: 'DIR...',
   positionals: { min: 1, max: Number.POSITIVE_INFINITY },
   required: ['out'],
@@ -17,6 +17,9 @@ export const merge = defineCommand({
     "finished experiment's row, and one sweep.json listing every shard's threat models, which the viewer paints. " +
     'Everything is read and checked before anything is written. The order of the folders does not matter, and ' +
     'merging again (a shard retried, --out given among the inputs) gives the same tree.',
+    "Shards of `redscope frontier --per-task --shard I/N` merge into one tree (repeat-k trees too) and one frontier.json: " +
+    "every task's frontier from its shard, the claim's computed from them (minimal wins: the least of the tasks'; maximal " +
+    "losses: the greatest meets of one maximal loss per task), every evaluation once. See docs/frontier.md.",
     'Refuses, naming the folders and the field, trees of different sweeps (target, claim, attacker, selection, ' +
     'settings, number of shards) and two copies of an experiment that disagree about an outcome. Copies that agree ' +
     'are merged once.',

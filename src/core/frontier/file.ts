@@ -5,6 +5,7 @@
  * are documented in docs/frontier.md.
  */
 import { z } from 'zod'
+import { ForestSchema } from '../tags'
 import { describeModel, type Cover, type NamedModel, type SearchSpace } from '../lattice'
 import type { FrontierAnswer, Evaluation, QuestionFrontier } from './run'
 import { tallyOf, wilson, type Question } from './observation'
@@ -56,6 +57,14 @@ export const FrontierFileSchema = z.object({
     /** The space searched: read-only grants included (--read-only) or scope only. Absent in older files: scope only. */
     read_only: z.boolean().default(false),
   }),
+  /**
+   * A shard of a per-task search (--shard I/N): which tasks (1-based) it searched. Its `claim` is empty: the claim's
+   * frontier comes from every task's, at `redscope merge`. A merged file has `shard: null` and `merged_from` shards.
+   */
+  shard: z.object({ index: z.number().int(), count: z.number().int(), tasks: z.array(z.number().int()) }).nullable().default(null),
+  merged_from: z.number().int().nullable().default(null),
+  /** The target's forest, so that `redscope merge` can order the shards' threat models (absent in older files). */
+  forest: ForestSchema.nullable().default(null),
   assumption: z.string(),
   bound: z.object({ height: z.number().int(), evaluations_at_most: z.number().int() }),
   evaluations: z.array(EvaluationJson),
@@ -78,7 +87,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4
 export type RunsOf = (model: NamedModel) => string[]
 
 export function frontierFile(lattice: SearchSpace, answer: FrontierAnswer, search: FrontierSearchJson,
-  goals: readonly string[], runsOf: RunsOf): FrontierFile {
+  goals: readonly string[], runsOf: RunsOf, shard: FrontierFile['shard'] = null, mergedFrom: number | null = null): FrontierFile {
   const model = (c: Cover) => {
     const m = lattice.modelOf(c)
     return { scope: [...m.scope], read_only: [...m.readOnly], index: lattice.label(c), words: describeModel(m), runs: runsOf(m) }
@@ -106,6 +115,9 @@ export function frontierFile(lattice: SearchSpace, answer: FrontierAnswer, searc
     v: 1,
     complete: answer.complete,
     search: { ...search, read_only: search.read_only ?? false },
+    shard,
+    merged_from: mergedFrom,
+    forest: lattice.forest(),
     assumption: ASSUMPTION,
     bound: { height: lattice.height, evaluations_at_most: frontierSize * (lattice.height + 1) },
     evaluations: answer.evaluations.map((e) => {

@@ -11,7 +11,7 @@ import { searchFrontierSync } from './run'
 import { tallyOf, verdictOf, type Observation } from './observation'
 
 const spaceOf = (forest: Parameters<typeof buildDomain>[0]) => new GrantLattice(new ThreatModelLattice(buildDomain(forest)))
-const allOf = (space: GrantLattice) => [...space.elements()].map((c) => c.slice())
+const allOf = (space: GrantLattice) => Array.from(space.elements(), (c) => c.slice())
 const keys = (xs: readonly Cover[]) => xs.map(coverKey).sort()
 
 function bruteForce(covers: readonly Cover[], wins: (c: Cover) => boolean) {

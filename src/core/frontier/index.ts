@@ -6,3 +6,6 @@ export {
   type Contradiction, type Evaluate, type Evaluation, type FrontierAnswer, type FrontierProgress, type FrontierSearchOptions, type QuestionFrontier,
 } from './run'
 export { ASSUMPTION, FRONTIER_FILE, FrontierFileSchema, frontierFile, knownEvaluations, type FrontierFile, type FrontierSearchJson, type RunsOf } from './file'
+export { claimFrontierOfTasks, mergedEvaluations, shardTasks, type Frontiers } from './merge'
+export { mergeFrontierFiles, type FrontierMerge } from './mergeFiles'
+export { FrontierMergeError } from './mergeError'

@@ -54,6 +54,8 @@ export interface FrontierProgress {
 export interface FrontierSearchOptions {
   readonly taskCount: number
   readonly perTask?: boolean
+  /** The questions to search, in order, instead of the claim then (with perTask) every task: a shard's tasks. */
+  readonly questions?: readonly Question[]
   readonly seed?: Seed
   readonly repeat?: number
   /** At most this many Controller runs in all (known evaluations included): evaluations × repeat. */
@@ -113,9 +115,12 @@ export class FrontierSession {
 
   constructor(private readonly lattice: SearchSpace, private readonly options: FrontierSearchOptions) {
     this.repeat = options.repeat ?? 1
-    this.questions = ['claim', ...(options.perTask ? Array.from({ length: options.taskCount }, (_, i) => i) : [])]
+    this.questions = options.questions !== undefined ? [...options.questions]
+      : ['claim', ...(options.perTask ? Array.from({ length: options.taskCount }, (_, i) => i) : [])]
     this.knowledge = new Map(this.questions.map((q) => [q, new Knowledge()]))
     for (const e of options.known ?? []) this.learn(e)
+    // A shard with no task to search (more shards than tasks) is done at once.
+    if (this.questions.length === 0) this.finished = true
   }
 
   /** The question being searched now. */
@@ -167,7 +172,8 @@ export class FrontierSession {
     return {
       evaluations: this.evaluations,
       complete: this.finished && !this.cut && !stopped,
-      claim: of('claim'),
+      // A shard that does not search the claim has no claim frontier of its own: the merge computes it from the tasks'.
+      claim: this.questions.includes('claim') ? of('claim') : { question: 'claim', minimalWins: [], maximalLosses: [], counts: null },
       tasks: this.questions.filter((q): q is number => q !== 'claim').map(of),
       contradictions: this.questions.flatMap((q) => contradictionsOf(this.evaluations, q)),
     }

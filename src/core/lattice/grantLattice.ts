@@ -13,7 +13,7 @@
  * time and drops a whole block as soon as every element in it lies above a
  * known win or below a known loss (see `pass`).
  */
-import { compareNames } from '../tags'
+import { compareNames, type Forest } from '../tags'
 import { coverLeq, isEmptyCover, ThreatModelLattice, type Cover } from './lattice'
 import type { Grants, NamedModel } from './order'
 import type { Decider, SearchSpace } from './space'
@@ -136,6 +136,10 @@ export class GrantLattice implements SearchSpace {
     const m = this.modelOf(c)
     const scope = this.base.indexOf(this.base.coverOfNames(m.scope)).toString()
     return m.readOnly.length === 0 ? scope : `${scope}/${this.base.indexOf(this.base.coverOfNames(m.readOnly)).toString()}`
+  }
+
+  forest(): Forest {
+    return this.base.forest()
   }
 
   /** The element as the order's two covers (src/core/lattice/order.ts). */

@@ -13,7 +13,7 @@
  * contiguous run of positions), so comparing two threat models is a few word
  * operations and a sweep of 351,974 never builds tag objects.
  */
-import { CombinationCursor, combinationIndex, compareNames, countCombinations, subtreeCounts, type SecurityDomain, type SecurityDomainTag } from '../tags'
+import { CombinationCursor, combinationIndex, compareNames, countCombinations, forestOf, subtreeCounts, type Forest, type SecurityDomain, type SecurityDomainTag } from '../tags'
 import type { NamedModel } from './order'
 import type { SearchSpace } from './space'
 
@@ -158,6 +158,10 @@ export class ThreatModelLattice implements SearchSpace {
 
   label(c: Cover): string {
     return this.indexOf(c).toString()
+  }
+
+  forest(): Forest {
+    return forestOf(this.domain)
   }
 
   /** The position of a tag by name, undefined when the forest has none. */

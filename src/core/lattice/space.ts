@@ -6,6 +6,7 @@
  * bitset closed downwards and the order is inclusion of bitsets, so Knowledge,
  * the frontiers and the contradictions compare covers the same way.
  */
+import type { Forest } from '../tags'
 import type { Cover } from './lattice'
 import type { NamedModel } from './order'
 
@@ -46,4 +47,6 @@ export interface SearchSpace {
   coverOfModel(m: NamedModel): Cover
   /** Its number: the designer's #N for a scope-only model, "S/R" (scope's and read_only's numbers) with read-only grants. */
   label(c: Cover): string
+  /** The forest the space is built on. */
+  forest(): Forest
 }

@@ -1,0 +1,79 @@
+/**
+ * The frontier.json of a sharded per-task search, merged: one answer from the
+ * shards' files (src/core/frontier/merge.ts gives the claim's frontier from
+ * the tasks'). Pure: `redscope merge` reads the files and writes the result.
+ */
+import { coverKey, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../lattice'
+import { buildDomain } from '../tags'
+import { FrontierMergeError } from './mergeError'
+import { frontierFile, knownEvaluations, type FrontierFile } from './file'
+import { claimFrontierOfTasks, mergedEvaluations } from './merge'
+import { completeCounts, contradictionsOf, type FrontierAnswer, type QuestionFrontier } from './run'
+
+export interface FrontierMerge {
+  readonly file: FrontierFile
+  /** Shards (0-based) of the search that no file holds. */
+  readonly missingShards: number[]
+  /** Shards that stopped before their tasks' frontiers were complete. */
+  readonly incompleteShards: number[]
+}
+
+const SAME = ['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'seed', 'repeat', 'per_task', 'read_only'] as const
+
+export function mergeFrontierFiles(inputs: ReadonlyArray<{ label: string; file: FrontierFile }>): FrontierMerge {
+  const first = inputs[0]
+  for (const { label, file } of inputs) {
+    if (file.shard === null) throw new FrontierMergeError(`${label}: not a shard of a frontier search (no "shard" in its frontier.json): run each worker with --per-task --shard I/N`)
+    if (file.forest === null) throw new FrontierMergeError(`${label}: its frontier.json names no forest (written by an older redscope): rerun that shard`)
+    for (const k of SAME) {
+      if (file.search[k] !== first.file.search[k]) {
+        throw new FrontierMergeError(`${first.label} and ${label} are different searches: search.${k} is ${JSON.stringify(first.file.search[k])} and ${JSON.stringify(file.search[k])}`)
+      }
+    }
+    if (file.shard.count !== first.file.shard!.count) throw new FrontierMergeError(`${first.label} and ${label} split the tasks differently: ${first.file.shard!.count} and ${file.shard.count} shards`)
+    if (JSON.stringify(file.forest) !== JSON.stringify(first.file.forest)) throw new FrontierMergeError(`${first.label} and ${label} searched different forests`)
+  }
+  const byShard = new Map<number, { label: string; file: FrontierFile }>()
+  for (const input of inputs) {
+    const other = byShard.get(input.file.shard!.index)
+    if (other !== undefined && JSON.stringify(other.file.evaluations) !== JSON.stringify(input.file.evaluations)) {
+      throw new FrontierMergeError(`${other.label} and ${input.label} are both shard ${input.file.shard!.index}/${input.file.shard!.count} and differ: merge one of them`)
+    }
+    byShard.set(input.file.shard!.index, input)
+  }
+  const count = first.file.shard!.count
+  const missingShards = Array.from({ length: count }, (_, i) => i).filter((i) => !byShard.has(i))
+  const shards = [...byShard.values()].map((s) => s.file)
+  const incompleteShards = shards.filter((f) => !f.complete).map((f) => f.shard!.index)
+
+  const base = new ThreatModelLattice(buildDomain(first.file.forest!))
+  const space: SearchSpace = first.file.search.read_only ? new GrantLattice(base) : base
+  const cover = (m: { scope: string[]; read_only: string[] }) => space.coverOfModel({ scope: m.scope, readOnly: m.read_only })
+  const runs = new Map<string, string[]>()
+  for (const f of shards) for (const e of f.evaluations) if (!runs.has(coverKey(cover(e)))) runs.set(coverKey(cover(e)), e.runs)
+  const runsOf = (m: NamedModel) => runs.get(coverKey(space.coverOfModel(m))) ?? []
+
+  const { evaluations } = mergedEvaluations(shards.map((f) => knownEvaluations(space, f)))
+  const goals: string[] = []
+  const tasks: QuestionFrontier[] = []
+  for (const f of shards) {
+    for (const t of f.tasks) {
+      goals[t.index - 1] = t.goal
+      tasks.push({ question: t.index - 1, minimalWins: t.minimal_wins.map(cover), maximalLosses: t.maximal_losses.map(cover), counts: null })
+    }
+  }
+  tasks.sort((a, b) => (a.question as number) - (b.question as number))
+  const complete = missingShards.length === 0 && incompleteShards.length === 0
+  // The claim's frontier only follows from every task's complete frontier.
+  const claim: { minimalWins: Cover[]; maximalLosses: Cover[] } = complete ? claimFrontierOfTasks(tasks) : { minimalWins: [], maximalLosses: [] }
+  const questions = ['claim' as const, ...tasks.map((t) => t.question)]
+  let answer: FrontierAnswer = {
+    evaluations, complete,
+    claim: { question: 'claim', ...claim, counts: null },
+    tasks,
+    contradictions: questions.flatMap((q) => contradictionsOf(evaluations, q)),
+  }
+  if (complete) answer = completeCounts(answer, space.total)
+  const search = { ...first.file.search, budget_runs: null }
+  return { file: frontierFile(space, answer, search, goals, runsOf, null, count), missingShards, incompleteShards }
+}
