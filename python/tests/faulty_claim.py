@@ -1,4 +1,4 @@
-"""A superred claim whose tasks fail on purpose, around the real demo task: each fault must stay on its task."""
+"""Superred claims whose tasks fail on purpose, around the real demo task: each fault must stay on its task."""
 
 from __future__ import annotations
 
@@ -35,6 +35,23 @@ def faulty_claim() -> SecurityClaim[Target]:
         NeedsAnotherTarget(secret="CAL-1"),
         ConfigureRaises(secret="SEED-2"),
         EvaluateRaises(secret="EVAL-3"),
+        DemoSecretLeakTask(secret="LION-77"),
+    ]
+    return SecurityClaim.from_tasks(cast(list[Task[Target]], tasks))
+
+
+# Secrets that tell the LLM in front of the fake (tests/test_bad_input.py) how to fail: the task configures its
+# secret into the system prompt, so every request of that task carries it.
+LLM_DOWN_SECRET = "DOWN-2"
+LLM_GARBAGE_SECRET = "JUNK-3"
+
+
+def llm_faults_claim() -> SecurityClaim[Target]:
+    """Four demo tasks; for the second the target's LLM is down, for the third it answers garbage."""
+    tasks = [
+        DemoSecretLeakTask(),
+        DemoSecretLeakTask(secret=LLM_DOWN_SECRET),
+        DemoSecretLeakTask(secret=LLM_GARBAGE_SECRET),
         DemoSecretLeakTask(secret="LION-77"),
     ]
     return SecurityClaim.from_tasks(cast(list[Task[Target]], tasks))

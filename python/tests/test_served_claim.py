@@ -122,8 +122,25 @@ def test_not_applicable_is_skipped_and_faults_stay_on_their_task(serve: Any, fak
         json.loads((d / "task.json").read_text())["goal"]: json.loads((d / "task.json").read_text())["error"]
         for d in (rs / "tasks").iterdir()
     }
-    assert any("the seed override names no such user" in (e or "") for e in errors.values()), errors
-    assert any("the environment snapshot is malformed" in (e or "") for e in errors.values()), errors
+    # Each error sits on its own task (named by its goal, whose secret says which fault it carries), not beside it.
+    by_secret = {
+        secret: e
+        for goal, e in errors.items()
+        for secret in ("SEED-2", "EVAL-3", "TIGER-42", "LION-77")
+        if secret in goal
+    }
+    assert "the seed override names no such user" in (by_secret["SEED-2"] or ""), errors
+    assert "the environment snapshot is malformed" in (by_secret["EVAL-3"] or ""), errors
+    assert by_secret["TIGER-42"] is None, errors
+    assert by_secret["LION-77"] is None, errors
+    # The tasks around the faults finished with their runs written: the last one ran after all three faults.
+    dirs = {t["index"]: t["dir"] for t in read(rs / "manifest.json")["tasks"]}
+    for i in (1, 5):
+        task_dir = rs / dirs[i]
+        runs = read(task_dir / "iterations.json")["runs"]
+        assert runs
+        assert all((task_dir / r["trajectory"]).is_file() for r in runs), runs
+        assert read(task_dir / "task.json")["best_evaluation"]["success"] is True
 
 
 def test_the_protocol_addition_by_hand(serve: Any, fake_llm_url: str) -> None:

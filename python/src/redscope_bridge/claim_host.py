@@ -36,17 +36,21 @@ EVALUATION_QUERY = "superred_evaluation"
 
 
 def load_claim(spec: str, kwargs: dict[str, Any]) -> list[Task[Any]]:
-    """``MODULE:ATTR``: a SecurityClaim, or a callable returning one (with *kwargs*)."""
-    obj = resolve(spec)
+    """``MODULE:ATTR``: a SecurityClaim, or a callable returning one (with *kwargs*). Every failure is one line
+    that starts with ``--claim SPEC:``, so it is never mistaken for the target's (the same module errors read alike)."""
+    try:
+        obj = resolve(spec, example="demo_secret_leak_claim:demo_secret_leak_claim")
+    except StartupError as exc:
+        raise StartupError(f"--claim {spec}: {exc}") from exc
     if not isinstance(obj, SecurityClaim) and callable(obj):
         try:
             obj = obj(**kwargs)
         except Exception as exc:
-            raise StartupError(f"{spec}(**claim_kwargs) raised {type(exc).__name__}: {exc}") from exc
+            raise StartupError(f"--claim {spec}: {spec}(**claim_kwargs) raised {type(exc).__name__}: {exc}") from exc
     elif kwargs:
-        raise StartupError(f"{spec} is a SecurityClaim: it takes no --claim-kwargs")
+        raise StartupError(f"--claim {spec}: a SecurityClaim, it takes no --claim-kwargs")
     if not isinstance(obj, SecurityClaim):
-        raise StartupError(f"{spec} is {type(obj).__name__}, not a superred SecurityClaim")
+        raise StartupError(f"--claim {spec}: {type(obj).__name__}, not a superred SecurityClaim")
     return list(obj)
 
 

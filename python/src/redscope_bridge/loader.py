@@ -49,10 +49,10 @@ def load_kwargs(inline: str | None, path: str | None, flag: str = "--kwargs") ->
     return data
 
 
-def resolve(spec: str) -> object:
+def resolve(spec: str, example: str = "minimal_llm_chat:MinimalLLMChatTarget") -> object:
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise StartupError(f"{spec!r}: expected MODULE:ATTR (e.g. minimal_llm_chat:MinimalLLMChatTarget)")
+        raise StartupError(f"{spec!r}: expected MODULE:ATTR (e.g. {example})")
     # Like uvicorn: a module in the current directory can be served without installing it.
     if "" not in sys.path:
         sys.path.insert(0, "")
