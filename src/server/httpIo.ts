@@ -66,9 +66,8 @@ export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body)
-  res.statusCode = status
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', Buffer.byteLength(text))
+  // writeHead with the headers at once (merged with any set before, CORS's): cheaper per step than setHeader each.
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
   res.end(text)
 }
 

@@ -99,6 +99,9 @@ export class RunDriver {
   /** Stops the run (session deleted or expired): a pending `sendEvent` rejects. */
   cancel(reason: string): void {
     if (this.abort.signal.aborted) return
+    // A run that has ended has nothing left to stop: no error is built (a reset follows every run,
+    // and a DOMException, stack and all, was a visible share of a protocol step's server time).
+    if (this.outcome !== null && this.pending === null) return
     const error = new DOMException(reason, 'AbortError')
     this.abort.abort(error)
     this.pending?.reject(error)

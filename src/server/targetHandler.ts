@@ -199,11 +199,14 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
       }
       await route(req, res, method, segmentsOf(path))
     }
-    work().catch((e: unknown) => {
+    const handled = work().catch((e: unknown) => {
       const error = e instanceof ProtocolHttpError ? e : new ProtocolHttpError(500, 'internal', (e as Error)?.message ?? String(e))
       if (!res.headersSent) sendError(res, error)
       else res.end()
-    }).finally(() => options.log?.(`${method} ${path} ${res.statusCode}`))
+    })
+    // No promise per request for a log nobody reads.
+    const log = options.log
+    if (log) void handled.finally(() => log(`${method} ${path} ${res.statusCode}`))
   }) as TargetHandler
 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size })
