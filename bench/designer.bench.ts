@@ -14,6 +14,7 @@ import type { Forest } from '../src/core/tags'
 import { encodePermalink } from '../src/lib/permalink'
 import { layoutTree } from '../src/features/designer/forestLayout'
 import { withApp } from './app'
+import type { RendererCpu } from './rendererCpu'
 import { med, median, quantile, row } from './util'
 
 const SIZES = [100, 1_000, 5_000]
@@ -49,7 +50,8 @@ async function firstRender(page: Page, url: string): Promise<{ ms: number; inDom
  * only (covered by scope), not granted (no finding). Times each click until
  * the node shows its new state and finding, plus one painted frame.
  */
-export async function clickToValidated(page: Page, clicks = CLICKS): Promise<number[]> {
+export async function clickToValidated(page: Page, clicks = CLICKS,
+  cpu?: { readonly reader: RendererCpu; readonly samples: number[] }): Promise<number[]> {
   await page.getByRole('radio', { name: 'Pick scope' }).click()
   const pair = await page.evaluate(`(() => {
     const rendered = new Set([...document.querySelectorAll('.react-flow__node')].map((n) => n.dataset.id))
@@ -66,6 +68,8 @@ export async function clickToValidated(page: Page, clicks = CLICKS): Promise<num
   const expected = ['scope', 'read_only', 'none'] as const
   for (let i = 0; i < clicks; i++) {
     const want = expected[i % 3]
+    // With `cpu`, each click's renderer main-thread CPU ms go to cpu.samples too.
+    const before = cpu ? await cpu.reader.read() : null
     // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
     samples.push(await page.evaluate(`new Promise((resolve, reject) => {
       const want = ${JSON.stringify(want)}
@@ -81,6 +85,7 @@ export async function clickToValidated(page: Page, clicks = CLICKS): Promise<num
       el.click()
       setTimeout(() => reject(new Error('no ' + want + ' after 20 s')), 20000)
     })`) as number)
+    if (cpu && before) cpu.samples.push((await cpu.reader.read()).thread - before.thread)
   }
   return samples
 }
