@@ -11,8 +11,12 @@ let counter = 0
 
 export class NodeFsStorage implements Storage {
   readonly root: string
-  /** Folders this storage made or found, so that a write does not ask for its folder again (remove() forgets them). */
-  private readonly folders = new Set<string>()
+  /**
+   * Folders this storage made or is making, so that a write does not ask for its folder again (remove() forgets them).
+   * The promise, not a flag: a task's files are written 16 at a time, and each one that found no flag yet ran its
+   * own recursive mkdir of the same folder (a mkdir, an EEXIST and a stat each, every one a thread-pool round trip).
+   */
+  private readonly folders = new Map<string, Promise<void>>()
 
   constructor(root: string) {
     this.root = resolve(root)
@@ -62,20 +66,42 @@ export class NodeFsStorage implements Storage {
   /** Writes a file, making its folder first when this storage has not seen it yet. */
   private async writeInFolder(file: string, data: string | Uint8Array): Promise<void> {
     const folder = dirname(file)
-    if (!this.folders.has(folder)) {
-      await fs.mkdir(folder, { recursive: true })
-      this.folders.add(folder)
-    }
+    await this.folderMade(folder)
     try {
       await fs.writeFile(file, data)
     } catch (error) {
       // The folder went away behind our back (removed by hand, by another process): make it again, once.
       if (!isNotFound(error)) throw error
-      this.folders.delete(folder)
+      this.forget(folder)
       await fs.mkdir(folder, { recursive: true })
-      this.folders.add(folder)
+      this.folders.set(folder, Promise.resolve())
       await fs.writeFile(file, data)
     }
+  }
+
+  /**
+   * One mkdir per folder however many writes wait for it: the parent first (itself once), then this one alone, so a
+   * task folder costs one system call and no EEXIST/stat. The root and anything above it are made recursively.
+   * A failed one is forgotten, so that the next write tries again.
+   */
+  private folderMade(folder: string): Promise<void> {
+    let made = this.folders.get(folder)
+    if (made === undefined) {
+      const parent = dirname(folder)
+      const inside = folder.startsWith(this.root + sep) && parent !== folder
+      made = (inside ? this.folderMade(parent).then(() => mkdirOne(folder)) : fs.mkdir(folder, { recursive: true }).then(() => {}))
+        .catch((error: unknown) => {
+          if (this.folders.get(folder) === made) this.folders.delete(folder)
+          throw error
+        })
+      this.folders.set(folder, made)
+    }
+    return made
+  }
+
+  /** Forgets a folder and everything under it (removed, or gone behind our back). */
+  private forget(full: string): void {
+    for (const folder of this.folders.keys()) if (folder === full || folder.startsWith(full + sep)) this.folders.delete(folder)
   }
 
   /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */
@@ -113,7 +139,7 @@ export class NodeFsStorage implements Storage {
 
   async remove(path: string): Promise<void> {
     const full = this.abs(path)
-    for (const folder of this.folders) if (folder === full || folder.startsWith(full + sep)) this.folders.delete(folder)
+    this.forget(full)
     await fs.rm(full, { recursive: true, force: true })
   }
 
@@ -121,13 +147,24 @@ export class NodeFsStorage implements Storage {
   async linkOrCopy(from: string, to: string): Promise<void> {
     const dst = this.abs(to)
     await fs.mkdir(dirname(dst), { recursive: true })
-    this.folders.add(dirname(dst))
+    this.folders.set(dirname(dst), Promise.resolve())
     await fs.rm(dst, { force: true })
     try {
       await fs.link(this.abs(from), dst)
     } catch {
       await fs.copyFile(this.abs(from), dst)
     }
+  }
+}
+
+/** A folder whose parent this storage made; one that is already there is fine; a parent removed behind our back is made again. */
+async function mkdirOne(folder: string): Promise<void> {
+  try {
+    await fs.mkdir(folder)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'EEXIST') return
+    if (!isNotFound(error)) throw error
+    await fs.mkdir(folder, { recursive: true })
   }
 }
 

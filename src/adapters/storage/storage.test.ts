@@ -59,4 +59,20 @@ describe('node fs storage specifics', () => {
     expect(statSync(join(root, 'm.json')).ino).toBe(statSync(join(root, 'snap/m.json')).ino)
     await expect(s.readText('../outside')).rejects.toThrow('path escapes the results root')
   })
+
+  it('makes a new folder once for many writes at once, and again when it (and its parent) went away behind its back', async () => {
+    const root = join(tmp, 'folders')
+    const s = new NodeFsStorage(root)
+    // 16 writes into one new nested folder at once, as a task folder is written: each must land.
+    const files = Array.from({ length: 16 }, (_, i) => `exp/tasks/00001__a/trajectories/run_${i}.json`)
+    await Promise.all(files.map((f, i) => s.writeTextUnpublished!(f, `r${i}`)))
+    expect((await s.list('exp/tasks/00001__a/trajectories')).length).toBe(16)
+    await s.writeTextAtomic('exp/tasks/00001__a/task.json', 't')
+    rmSync(join(root, 'exp', 'tasks'), { recursive: true, force: true })
+    // The folder this storage made is gone, and so is a sibling's parent: both writes make what they need again.
+    await s.writeTextUnpublished!('exp/tasks/00001__a/trajectories/run_0.json', 'again')
+    await s.writeTextAtomic('exp/tasks/00002__b/task.json', 'new')
+    expect(await s.readText('exp/tasks/00001__a/trajectories/run_0.json')).toBe('again')
+    expect(await s.readText('exp/tasks/00002__b/task.json')).toBe('new')
+  })
 })
