@@ -21,6 +21,10 @@ interface Timing {
   readonly painted: number
   /** Click → every tag inside the canvas, the viewport unchanged for three frames (the fit settled). */
   readonly fitted: number
+  /** The fitted zoom, the smallest name as drawn (font px x zoom), and how many names are cut. */
+  readonly zoom: number
+  readonly namePx: number
+  readonly cut: number
 }
 
 /**
@@ -59,7 +63,13 @@ async function importAndFit(browser: Browser, base: string, url: string, tags: n
         last = vp
         // Settled: three frames in a row with every tag inside and the same viewport; the time is the first of them.
         if (still === 1) settledAt = performance.now()
-        if (still === 3) return resolve({ painted: painted - t0, fitted: settledAt - t0 })
+        if (still === 3) {
+          const zoom = new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')).transform).a
+          const names = [...document.querySelectorAll('.react-flow__node .tag-node__name')]
+          const namePx = Math.min(...names.map((el) => parseFloat(getComputedStyle(el).fontSize) * zoom))
+          const cut = names.filter((el) => el.scrollWidth > el.clientWidth).length
+          return resolve({ painted: painted - t0, fitted: settledAt - t0, zoom, namePx, cut })
+        }
         if (performance.now() - t0 > 60000) return reject(new Error('not fitted after 60 s: ' + nodes.length + ' nodes'))
         requestAnimationFrame(check)
       }
@@ -98,6 +108,9 @@ export default async function forestFitBench(): Promise<void> {
       row(`designer, 1280x720, ${ROUNDS} rounds: Import ▸ Target URL →`, 'painted ms', 'fitted ms (median)', 'fitted min', 'max')
       row(`  baseline: demo chatbot, ${demoTags} tags (serve-target)`, med(painted(baseline)), med(fitted(baseline)), Math.min(...fitted(baseline)), Math.max(...fitted(baseline)))
       row(`  AgentDojoTarget, ${agentTags} tags (redscope-bridge)`, med(painted(agentdojo)), med(fitted(agentdojo)), Math.min(...fitted(agentdojo)), Math.max(...fitted(agentdojo)))
+      const legibility = (ts: Timing[]) => `zoom ${med(ts.map((t) => t.zoom)).toFixed(2)}, names ${med(ts.map((t) => t.namePx)).toFixed(1)} px, ${Math.max(...ts.map((t) => t.cut))} cut`
+      row('  fitted legibility: baseline', legibility(baseline))
+      row('  fitted legibility: AgentDojo', legibility(agentdojo))
       row('  ratio AgentDojo / baseline', `${(med(painted(agentdojo)) / med(painted(baseline))).toFixed(2)}x`, `${(med(fitted(agentdojo)) / med(fitted(baseline))).toFixed(2)}x`)
     })
   } finally {

@@ -109,7 +109,7 @@ async function live(): Promise<void> {
     if (sweep.value !== 0 || frontier.value !== 0 || perTask.value !== 0 || readOnly.value !== 0) {
       throw new Error(`exit codes: sweep ${sweep.value}, frontier ${frontier.value}, per task ${perTask.value}, read-only ${readOnly.value}`)
     }
-    const evaluatedReadOnly = /^evaluated (\d+) of (\d+)/m.exec(printedReadOnly)
+    const evaluatedReadOnly = /^evaluated (\d+) of ([\d,]+)/m.exec(printedReadOnly)
     const evaluated = /^evaluated (\d+) of (\d+)/m.exec(printed)
     const evaluatedPerTask = /^evaluated (\d+) of (\d+)/m.exec(printedPerTask)
     console.log('\nThe demo assistant, live (assistant-exfiltration, 4 tasks, template naive, 1 run per task; target: serve-target --concurrency 16)')

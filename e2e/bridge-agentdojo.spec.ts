@@ -69,6 +69,32 @@ async function everyNodeInsideAndApart(page: Page): Promise<void> {
   }), { timeout: 10_000 }).toEqual([])
 }
 
+/**
+ * Every name is shown whole (its box is as wide as its text: no ellipsis) and drawn at least 9 px tall on
+ * screen (its font size times the canvas zoom). Returns the smallest drawn size, for the figure in the docs.
+ */
+async function everyLabelLegible(page: Page, minPx = 9): Promise<number> {
+  let smallest = 0
+  await expect.poll(async () => {
+    const r = await page.evaluate((minPx) => {
+      const viewport = document.querySelector<HTMLElement>('.forest-canvas .react-flow__viewport')!
+      const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a
+      const problems: string[] = []
+      let min = Infinity
+      for (const el of document.querySelectorAll<HTMLElement>('.react-flow__node .tag-node__name')) {
+        const drawn = parseFloat(getComputedStyle(el).fontSize) * zoom
+        min = Math.min(min, drawn)
+        if (el.scrollWidth > el.clientWidth) problems.push(`${el.textContent} cut: ${el.scrollWidth} px of text in ${el.clientWidth} px`)
+        if (drawn < minPx) problems.push(`${el.textContent} drawn ${drawn.toFixed(1)} px tall`)
+      }
+      return { problems, min }
+    }, minPx)
+    smallest = r.min
+    return r.problems
+  }, { timeout: 10_000 }).toEqual([])
+  return smallest
+}
+
 /** Pick scope mode: clicks move a tag none → read & write → read only → none. */
 async function grant(page: Page, name: string, access: 'scope' | 'read_only' | 'none'): Promise<void> {
   const radio = page.getByRole('radio', { name: 'Pick scope' })
@@ -94,10 +120,28 @@ async function setUpAttack(page: Page): Promise<void> {
 test('the 32-tag AgentDojo forest from the bridge fits the screen; banking clicked into scope, a run injects into a banking store’s read and AgentDojo’s own check calls it a success', async ({ page }) => {
   test.setTimeout(120_000)
   await importAgentDojo(page)
+  // Full tags would be drawn at zoom ~0.2 (names 2-3 px): the fit picks compact tags, left to right.
+  await expect(page.locator('.forest-canvas')).toHaveAttribute('data-density', 'compact')
   await everyNodeInsideAndApart(page)
-  await page.getByRole('button', { name: /^Layout:/ }).click()
-  await page.getByRole('button', { name: 'Fit to view' }).click()
+  const drawn = await everyLabelLegible(page)
+  console.log(`AgentDojo forest fitted at 1280x720: names drawn ${drawn.toFixed(1)} px tall`)
+  // The toggle brings full tags back (and keeps them: the fit no longer picks for the user).
+  await page.getByRole('button', { name: /^Compact tags/ }).click()
+  await expect(page.locator('.forest-canvas')).toHaveAttribute('data-density', 'normal')
   await everyNodeInsideAndApart(page)
+  // Full tags are drawn too small to read at this fit, but no name is cut: a long one widens its tag.
+  await everyLabelLegible(page, 0)
+  await page.getByRole('button', { name: /^Full tags/ }).click()
+  await expect(page.locator('.forest-canvas')).toHaveAttribute('data-density', 'compact')
+  await everyNodeInsideAndApart(page)
+  await everyLabelLegible(page)
+  // Top down the forest still fits (names too small to read there); back left to right, it is legible again.
+  await page.getByRole('button', { name: 'Layout: left to right (switch to top down)' }).click()
+  await expect(page.locator('.forest-canvas')).toHaveAttribute('data-direction', 'down')
+  await everyNodeInsideAndApart(page)
+  await page.getByRole('button', { name: 'Layout: top down (switch to left to right)' }).click()
+  await everyNodeInsideAndApart(page)
+  await everyLabelLegible(page)
 
   await grant(page, 'banking', 'scope')
   // Granting banking covers its stores; nothing else is granted.

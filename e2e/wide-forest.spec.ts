@@ -35,7 +35,9 @@ async function fit(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Fit to view' }).click()
 }
 
+/** The user turns the layout to `to` (twice when the fit already turned it there: the turn is then the user's own). */
 async function switchLayout(page: Page, to: 'right' | 'down'): Promise<void> {
+  if ((await page.locator('.forest-canvas').getAttribute('data-direction')) === to) await page.getByRole('button', { name: /^Layout:/ }).click()
   await page.getByRole('button', { name: /^Layout:/ }).click()
   await expect(page.locator('.forest-canvas')).toHaveAttribute('data-direction', to)
 }
@@ -54,6 +56,9 @@ test('Fit to view shows every tag of the AgentDojo template, top down and left t
   await expect(tag(page, 'system')).toBeVisible()
   const total = await page.evaluate(() => document.querySelectorAll('.react-flow__node').length)
   expect(total).toBe(24)
+  // Full tags would be drawn too small to read at 1280x720: the fit picked compact tags, left to right.
+  await expect(page.locator('.forest-canvas')).toHaveAttribute('data-density', 'compact')
+  await expect(page.locator('.forest-canvas')).toHaveAttribute('data-direction', 'right')
   // Applying the template fits it; the button does again after panning away.
   await everyNodeInsideCanvas(page, total)
   await page.mouse.move(640, 400)

@@ -178,3 +178,38 @@ def test_the_protocol_addition_by_hand(serve: Any, fake_llm_url: str) -> None:
             await http.delete(base)
 
     asyncio.run(go())
+
+
+def test_frontier_without_a_claim_file_searches_the_served_claim(serve: Any, fake_llm_url: str, tmp_path: Path) -> None:
+    """``redscope frontier`` with no --claim takes the target's own tasks, as ``run`` and ``sweep`` do: each evaluated
+    threat model is judged on the bridge by the task's own code, and the frontier is the served claim's."""
+    server = serve_claim(serve, fake_llm_url, demo_secret_leak_claim())
+    out = tmp_path / "frontier"
+    done = redscope(
+        "frontier",
+        "--target",
+        server.url,
+        *[a for p in PROMPTS for a in ("--template", p)],
+        "--out",
+        str(out),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "1 task(s) each" in done.stdout
+    frontier = read(out / "frontier.json")
+    assert frontier["complete"] is True
+    assert frontier["search"]["claim"] == LABELS[2]  # the served claim's own name
+    [goal] = [t.goal.description for t in demo_secret_leak_claim()]
+    wins = frontier["claim"]["minimal_wins"]
+    assert wins, frontier["claim"]
+    assert any(w["scope"] == ["user_input"] for w in wins), wins
+    for win in wins:
+        [rel] = win["runs"][:1]
+        manifest = read(out / rel / "manifest.json")
+        [row] = manifest["tasks"]
+        assert row["goal"] == goal
+        assert row["success"] is True
+        [task_dir] = [d for d in (out / rel / "tasks").iterdir()]
+        # The task's own evaluate ran on the bridge: its words, not redscope's.
+        assert "Secret found in response" in read(task_dir / "task.json")["best_evaluation"]["rationale"]
+    assert frontier["evaluated"] <= frontier["bound"]["evaluations_at_most"]

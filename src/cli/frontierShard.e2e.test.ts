@@ -105,5 +105,9 @@ describe('redscope frontier --shard and redscope merge', () => {
     const r = await run('frontier', '--target', target, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--shard', '0/2', '--out', join(dir, 'x'))
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('needs --per-task')
+    // Without --claim the target's served claim is searched; the demo assistant serves none, and says so.
+    const none = await run('frontier', '--target', target, '--template', 'naive', '--out', join(dir, 'y'))
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('serves no claim of its own, so a claim file is needed (--claim CLAIM.json)')
   }, 60_000)
 })

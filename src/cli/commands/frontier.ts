@@ -24,7 +24,7 @@ import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { chooseShard } from '../sweepSelection'
-import { checkClaimAgainstManifest, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
 /** Beyond this many threat models, counting what is decided is a scan per question: done once, at the end. */
@@ -45,12 +45,14 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     throw new UsageError(`--shard ${shard.index}/${shard.count}: a frontier search shards by task, so it needs --per-task (the claim's own search is sequential)`)
   }
   const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay'])
-  const claimPath = options.claim!
-  const { file: claimFile } = await readClaim(claimPath, { judge: choice.judge })
+  const claimPath = options.claim
+  if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const attacker = await buildAttacker(choice, options)
   const probe = await connectTarget(options.target!, budget.requestTimeout, undefined)
   const manifest = probe.manifest
-  checkClaimAgainstManifest(claimFile, manifest, claimPath)
+  // Without --claim, the claim the target serves itself (as run and sweep do).
+  const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
+  checkClaimAgainstManifest(claimFile, manifest, claimWhere)
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
   const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: sessions })
   // superred matches tags by identity: the lattice is built on the factory's own tag objects.
@@ -102,7 +104,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       if (!line.startsWith('note: info:')) notes.add(line)
     })
     return new Controller({
-      optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimPath),
+      optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], storage, domain,

@@ -25,7 +25,7 @@ export const frontier = defineCommand({
   summary: 'the weakest attackers that win: minimal winning and maximal losing threat models, without sweeping them all',
   synopsis: '',
   positionals: { min: 0, max: 0 },
-  required: ['target', 'claim'],
+  required: ['target'],
   options: frontierOptions,
   description: [
     "Searches the target's distinct threat models in the capability order (a grant covers its subtree): a threat model " +

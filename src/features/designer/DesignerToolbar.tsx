@@ -76,6 +76,7 @@ export function DesignerToolbar() {
   const fit = useFitView()
   const direction = useCanvasView((v) => v.direction)
   const foldedCount = useCanvasView((v) => v.folded.size)
+  const density = useCanvasView((v) => v.density)
   const s = designerStore.getState
 
   const exportImage = async (kind: 'svg' | 'png') => {
@@ -125,6 +126,14 @@ export function DesignerToolbar() {
           : 'Trees grow top down. Click for left to right: a wide forest becomes a tall one.'}
         onClick={() => { canvasViewStore.getState().setDirection(direction === 'right' ? 'down' : 'right'); fit() }}>
         {direction === 'right' ? '⇥' : '⤓'}
+      </button>
+      <button type="button" className="btn btn--icon" aria-pressed={density === 'compact'}
+        aria-label={density === 'compact' ? 'Compact tags: names only (switch to full tags)' : 'Full tags (switch to compact: names only)'}
+        title={density === 'compact'
+          ? 'Compact: each tag shows its name and grant; its description and notes are in the tooltip and the inspector. Click for full tags.'
+          : 'Full tags: name, description, grant and notes. Click for compact tags, so a wide forest fits at a readable size.'}
+        onClick={() => { canvasViewStore.getState().setDensity(density === 'compact' ? 'normal' : 'compact'); fit() }}>
+        {density === 'compact' ? '☰' : '▭'}
       </button>
       {foldedCount > 0 ? (
         <button type="button" className="btn btn--icon" onClick={() => { canvasViewStore.getState().unfoldAll(); fit() }}

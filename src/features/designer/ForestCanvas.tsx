@@ -43,11 +43,12 @@ export function ForestCanvas() {
 
   const direction = useCanvasView((s) => s.direction)
   const folded = useCanvasView((s) => s.folded)
+  const density = useCanvasView((s) => s.density)
   // Tags under a folded tag are left off the canvas altogether (layout, nodes and edges).
   const visible = visibleTagsOf(tags, folded)
   // Only an overview on screen needs the coverage here (it colours every tag).
   const mapCoverage = useDesigner((s) => (showMap ? coverageOf(s.history.present.tags, s.history.present.scope, s.history.present.readOnly) : null))
-  const layout = layoutOf(visible, direction)
+  const layout = layoutOf(visible, direction, density)
   const selectedSet = useMemo(() => new Set(selected), [selected])
   const edges = edgesFor(visible)
   const nodes = useMemo(
@@ -86,7 +87,8 @@ export function ForestCanvas() {
   }
 
   return (
-    <div className={`forest-canvas forest-canvas--${mode} forest-canvas--${direction}`} aria-label="Security domain forest" data-direction={direction}>
+    <div className={`forest-canvas forest-canvas--${mode} forest-canvas--${direction} forest-canvas--${density}`} aria-label="Security domain forest"
+      data-direction={direction} data-density={density}>
       <ReactFlow
         nodes={nodes}
         edges={edges}

@@ -1,13 +1,12 @@
 import { docOf, id } from '../../core/model/testDoc'
 import { dropAt } from './dropTarget'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
 import { layoutOf } from './layoutCache'
 
 const doc = docOf([['system', null], ['a', 'system'], ['b', 'system'], ['c', 'system'], ['user', null]])
 const layout = layoutOf(doc.tags)
 const at = (name: string, rel: number) => {
   const p = layout.get(id(name))!
-  return { x: p.x + rel * TAG_NODE_WIDTH, y: p.y + TAG_NODE_HEIGHT / 2 }
+  return { x: p.x + rel * p.width, y: p.y + p.height / 2 }
 }
 
 describe('dropAt', () => {

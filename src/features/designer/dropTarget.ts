@@ -6,7 +6,7 @@
  * dropped. Tags inside the dragged subtrees are never targets.
  */
 import { subtreeIds, type DesignDoc, type TagId } from '../../core/model'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type LayoutDirection } from './forestLayout'
+import type { LayoutDirection, TagBox } from './forestLayout'
 
 export type DropSide = 'into' | 'before' | 'after'
 
@@ -19,7 +19,8 @@ export interface Drop {
   hint: string
 }
 
-type Layout = ReadonlyMap<string, { x: number; y: number }>
+/** Where each tag is drawn and how big: the canvas's own layout, so targets match what is on screen. */
+type Layout = ReadonlyMap<string, TagBox>
 
 /** The share of a tag's width, at each side, that means "beside it" rather than "into it". */
 export const EDGE_ZONE = 0.25
@@ -27,7 +28,7 @@ export const EDGE_ZONE = 0.25
 export function tagAt(point: { x: number; y: number }, layout: Layout, exclude: ReadonlySet<string>): TagId | null {
   for (const [id, p] of layout) {
     if (exclude.has(id)) continue
-    if (point.x >= p.x && point.x <= p.x + TAG_NODE_WIDTH && point.y >= p.y && point.y <= p.y + TAG_NODE_HEIGHT) return id as TagId
+    if (point.x >= p.x && point.x <= p.x + p.width && point.y >= p.y && point.y <= p.y + p.height) return id as TagId
   }
   return null
 }
@@ -37,7 +38,7 @@ const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n 
 /** In the left-to-right layout siblings are stacked, so "beside" is above or below a tag rather than left or right of it. */
 export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: number; y: number }, layout: Layout, direction: LayoutDirection = 'down'): Drop {
   const across = direction === 'down' ? 'x' : 'y'
-  const extent = direction === 'down' ? TAG_NODE_WIDTH : TAG_NODE_HEIGHT
+  const extent = (p: TagBox) => (direction === 'down' ? p.width : p.height)
   const moving = subtreeIds(doc.tags, dragged)
   const movingSet = new Set(dragged)
   const overId = tagAt(point, layout, moving)
@@ -49,7 +50,8 @@ export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: nu
   let index: number
   let side: DropSide = 'into'
   if (overId !== null) {
-    const rel = (point[across] - layout.get(overId)![across]) / extent
+    const box = layout.get(overId)!
+    const rel = (point[across] - box[across]) / extent(box)
     side = rel < EDGE_ZONE ? 'before' : rel > 1 - EDGE_ZONE ? 'after' : 'into'
   }
   if (overId !== null && side === 'into') {
@@ -62,7 +64,7 @@ export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: nu
     parent = null
     index = siblingsOf(null).filter((t) => {
       const p = layout.get(t.id)
-      return p !== undefined && p[across] + extent / 2 < point[across]
+      return p !== undefined && p[across] + extent(p) / 2 < point[across]
     }).length
   }
   const place = `${ordinal(index + 1)} of ${siblingsOf(parent).length + dragged.length}`

@@ -9,36 +9,83 @@ export const V_GAP = 96
 
 /** Which way the trees grow: down (roots on top) or right (roots on the left, so a wide forest becomes a tall one). */
 export type LayoutDirection = 'down' | 'right'
+/**
+ * How much each tag shows: normal (name, description, grant, notes under it) or compact (the name and
+ * a grant icon on one line, the rest in the inspector and the tooltip), so a wide forest fits legibly.
+ */
+export type Density = 'normal' | 'compact'
 /** Room between a parent's column and its children's in the left-to-right layout (edges run there). */
 const COL_GAP = 72
 /** Rows of the left-to-right layout: a tag and the notes shown under it. */
 const ROW_GAP = 56
 
-export interface PositionedTag {
-  name: string
+/** The size of a tag's name in both densities (designer.css .tag-node__name says the same). */
+export const NAME_FONT_PX = 13
+/** Liberation Mono and the other monospace fallbacks advance 0.6 em a character; a little over, to be safe. */
+const CHAR_EM = 0.62
+/** A compact tag: one line of name, its padding and border, and the grant icon beside the name. */
+export const COMPACT_HEIGHT = 28
+const COMPACT_CHROME = 2 * 8 + 2 * 2.5 + 6 + 18
+const COMPACT_MIN_WIDTH = 72
+/** A normal tag's horizontal padding and border around its name. */
+const NORMAL_CHROME = 2 * 10 + 2 * 2.5
+const COMPACT_H_GAP = 16
+const COMPACT_V_GAP = 36
+const COMPACT_COL_GAP = 36
+const COMPACT_ROW_GAP = 6
+
+/** Characters drawn two cells wide in a monospace font (CJK, Hangul, fullwidth forms, emoji). */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u
+
+/** How wide a name is drawn, from its characters (a monospace font: no browser needed, the same in tests and bench). */
+export function nameWidth(name: string): number {
+  let cells = 0
+  for (const ch of name) cells += WIDE.test(ch) ? 2 : 1
+  return Math.ceil(cells * CHAR_EM * NAME_FONT_PX)
+}
+
+/** The one source of a tag's size: the layout, the nodes, the fit, drop targets and reveal all read it from here. */
+export function tagSize(name: string, density: Density): { width: number; height: number } {
+  // A name longer than the normal tag widens its tag rather than being cut by an ellipsis.
+  if (density === 'normal') return { width: Math.max(TAG_NODE_WIDTH, nameWidth(name) + NORMAL_CHROME), height: TAG_NODE_HEIGHT }
+  return { width: Math.max(COMPACT_MIN_WIDTH, nameWidth(name) + COMPACT_CHROME), height: COMPACT_HEIGHT }
+}
+
+/** A tag on the canvas: its top-left corner (as React Flow wants it) and its size. */
+export interface TagBox {
   x: number
   y: number
+  width: number
+  height: number
+}
+
+export interface PositionedTag extends TagBox {
+  name: string
 }
 
 interface LayoutNode {
   id: string
+  width: number
   children: LayoutNode[]
 }
 
 /**
- * Tidy-tree positions (top-left corners, as React Flow wants them) for items
- * with an id and a parent id, by d3-hierarchy's Reingold–Tilford layout. It
- * keeps siblings in input order, which matters: in a superred forest order
- * fixes the order of distinct combinations. The roots hang under an invisible
- * super-root so the whole forest is one tidy layout, roots side by side in order.
+ * Tidy-tree positions and sizes for items with an id and a parent id, by
+ * d3-hierarchy's Reingold–Tilford layout. It keeps siblings in input order,
+ * which matters: in a superred forest order fixes the order of distinct
+ * combinations. The roots hang under an invisible super-root so the whole
+ * forest is one tidy layout, roots side by side in order. In the compact
+ * density each tag is as wide as its name: columns of the left-to-right
+ * layout are as wide as their widest tag, and top-down slots as the widest.
  */
 export function layoutTree(
-  items: ReadonlyArray<{ id: string; parent: string | null }>,
+  items: ReadonlyArray<{ id: string; parent: string | null; name?: string }>,
   direction: LayoutDirection = 'down',
-): Map<string, { x: number; y: number }> {
+  density: Density = 'normal',
+): Map<string, TagBox> {
   const nodes = new Map<string, LayoutNode>()
-  for (const t of items) if (!nodes.has(t.id)) nodes.set(t.id, { id: t.id, children: [] })
-  const superRoot: LayoutNode = { id: '', children: [] }
+  for (const t of items) if (!nodes.has(t.id)) nodes.set(t.id, { id: t.id, width: tagSize(t.name ?? t.id, density).width, children: [] })
+  const superRoot: LayoutNode = { id: '', width: 0, children: [] }
   const placed = new Set<string>()
   for (const t of items) {
     if (placed.has(t.id)) continue
@@ -47,37 +94,50 @@ export function layoutTree(
     // A tag whose parent is missing is drawn as a root so that it stays visible.
     ;(parent ?? superRoot).children.push(nodes.get(t.id)!)
   }
+  const compact = density === 'compact'
+  const height = compact ? COMPACT_HEIGHT : TAG_NODE_HEIGHT
+  let widest = TAG_NODE_WIDTH
+  for (const n of nodes.values()) widest = Math.max(widest, n.width)
   // Only what hangs under the super-root is a tree; parent cycles are cut off and parked below.
-  const out = new Map<string, { x: number; y: number }>()
+  const out = new Map<string, TagBox>()
   if (direction === 'down') {
-    const root = tree<LayoutNode>().nodeSize([TAG_NODE_WIDTH + H_GAP, TAG_NODE_HEIGHT + V_GAP])(hierarchy(superRoot))
+    const rowStep = height + (compact ? COMPACT_V_GAP : V_GAP)
+    const root = tree<LayoutNode>().nodeSize([widest + (compact ? COMPACT_H_GAP : H_GAP), rowStep])(hierarchy(superRoot))
     for (const node of root.descendants()) {
       if (node === root) continue
-      out.set(node.data.id, { x: node.x - TAG_NODE_WIDTH / 2, y: node.y - (TAG_NODE_HEIGHT + V_GAP) })
+      out.set(node.data.id, { x: node.x - node.data.width / 2, y: node.y - rowStep, width: node.data.width, height })
     }
   } else {
     // The same tidy tree turned a quarter: d3's breadth axis becomes y (siblings stacked in order), depth becomes x.
     // Rows are the scarce axis here: subtrees sit a third of a row apart rather than d3's default of a whole one.
-    const root = tree<LayoutNode>().nodeSize([TAG_NODE_HEIGHT + ROW_GAP, TAG_NODE_WIDTH + COL_GAP])
+    const root = tree<LayoutNode>().nodeSize([height + (compact ? COMPACT_ROW_GAP : ROW_GAP), 1])
       .separation((a, b) => (a.parent === b.parent ? 1 : 1.33))(hierarchy(superRoot))
+    // Each depth is a column as wide as its widest tag.
+    const colWidth: number[] = []
+    for (const node of root.descendants()) colWidth[node.depth] = Math.max(colWidth[node.depth] ?? 0, node.data.width)
+    const colX: number[] = [0, 0]
+    for (let d = 2; d < colWidth.length; d++) colX[d] = colX[d - 1] + colWidth[d - 1] + (compact ? COMPACT_COL_GAP : COL_GAP)
     for (const node of root.descendants()) {
       if (node === root) continue
-      out.set(node.data.id, { x: node.y - (TAG_NODE_WIDTH + COL_GAP), y: node.x - TAG_NODE_HEIGHT / 2 })
+      out.set(node.data.id, { x: colX[node.depth], y: node.x - height / 2, width: node.data.width, height })
     }
   }
-  let parked = 0
+  let parkedX = 0
   let bottom = 0
   for (const p of out.values()) bottom = Math.max(bottom, p.y)
-  bottom += TAG_NODE_HEIGHT + V_GAP
+  bottom += height + (compact ? COMPACT_V_GAP : V_GAP)
   for (const t of items) {
-    if (!out.has(t.id)) out.set(t.id, { x: parked++ * (TAG_NODE_WIDTH + H_GAP), y: bottom })
+    if (out.has(t.id)) continue
+    const width = nodes.get(t.id)!.width
+    out.set(t.id, { x: parkedX, y: bottom, width, height })
+    parkedX += width + (compact ? COMPACT_H_GAP : H_GAP)
   }
   return out
 }
 
 /** `layoutTree` for a plain forest, keyed by tag name. */
-export function layoutForest(forest: Forest, direction: LayoutDirection = 'down'): Map<string, PositionedTag> {
-  const pos = layoutTree(forest.tags.map((t) => ({ id: t.name, parent: t.parent })), direction)
+export function layoutForest(forest: Forest, direction: LayoutDirection = 'down', density: Density = 'normal'): Map<string, PositionedTag> {
+  const pos = layoutTree(forest.tags.map((t) => ({ id: t.name, parent: t.parent, name: t.name })), direction, density)
   return new Map([...pos].map(([name, p]) => [name, { name, ...p }]))
 }
 

@@ -11,14 +11,15 @@
  */
 import { Position, type Edge, type Node, type NodeHandle, type XYPosition } from '@xyflow/react'
 import type { DesignDoc, TagId } from '../../core/model'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type LayoutDirection } from './forestLayout'
+import type { LayoutDirection, TagBox } from './forestLayout'
 
 export type TagNodeData = { tagId: TagId }
 export type TagFlowNode = Node<TagNodeData, 'tag'>
 
 export interface GraphInputs {
   tags: DesignDoc['tags']
-  layout: ReadonlyMap<string, { x: number; y: number }>
+  /** Where each tag is and how big (the layout is the one source of node sizes). */
+  layout: ReadonlyMap<string, TagBox>
   selected: ReadonlySet<TagId>
   draggable: boolean
   /** Where dragged tags are right now (flow coordinates). */
@@ -33,15 +34,24 @@ export interface GraphInputs {
  * Flow otherwise mounts every node once just to measure its handles, which
  * defeats onlyRenderVisibleElements on a forest of thousands.
  */
-const HANDLES: Record<LayoutDirection, NodeHandle[]> = {
-  down: [
-    { type: 'target', position: Position.Top, x: TAG_NODE_WIDTH / 2 - 0.5, y: -0.5, width: 1, height: 1 },
-    { type: 'source', position: Position.Bottom, x: TAG_NODE_WIDTH / 2 - 0.5, y: TAG_NODE_HEIGHT - 0.5, width: 1, height: 1 },
-  ],
-  right: [
-    { type: 'target', position: Position.Left, x: -0.5, y: TAG_NODE_HEIGHT / 2 - 0.5, width: 1, height: 1 },
-    { type: 'source', position: Position.Right, x: TAG_NODE_WIDTH - 0.5, y: TAG_NODE_HEIGHT / 2 - 0.5, width: 1, height: 1 },
-  ],
+function handlesOf(direction: LayoutDirection, w: number, h: number): NodeHandle[] {
+  return direction === 'down'
+    ? [
+        { type: 'target', position: Position.Top, x: w / 2 - 0.5, y: -0.5, width: 1, height: 1 },
+        { type: 'source', position: Position.Bottom, x: w / 2 - 0.5, y: h - 0.5, width: 1, height: 1 },
+      ]
+    : [
+        { type: 'target', position: Position.Left, x: -0.5, y: h / 2 - 0.5, width: 1, height: 1 },
+        { type: 'source', position: Position.Right, x: w - 0.5, y: h / 2 - 0.5, width: 1, height: 1 },
+      ]
+}
+/** One handle array per direction and size, shared by every tag of that size. */
+const handleCache = new Map<string, NodeHandle[]>()
+const HANDLES = (direction: LayoutDirection, w: number, h: number): NodeHandle[] => {
+  const key = `${direction}:${w}:${h}`
+  let out = handleCache.get(key)
+  if (!out) handleCache.set(key, (out = handlesOf(direction, w, h)))
+  return out
 }
 
 /** Where a tag's edges attach in each layout: in from the parent's side, out towards the children. */
@@ -53,6 +63,8 @@ export const HANDLE_SIDES: Record<LayoutDirection, { target: Position; source: P
 interface Entry {
   x: number
   y: number
+  width: number
+  height: number
   name: string
   selected: boolean
   draggable: boolean
@@ -70,21 +82,22 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
     let same = tags.length === last.length
     for (let i = 0; i < tags.length; i++) {
       const tag = tags[i]
-      const pos = dragPositions?.get(tag.id) ?? layout.get(tag.id) ?? { x: 0, y: 0 }
+      const box = layout.get(tag.id) ?? { x: 0, y: 0, width: 0, height: 0 }
+      const pos = dragPositions?.get(tag.id) ?? box
       const isSelected = selected.has(tag.id)
       const drop = dropMark?.id === tag.id ? dropMark.side : ''
       let e = cache.get(tag.id)
-      if (!e || e.x !== pos.x || e.y !== pos.y || e.name !== tag.name ||
+      if (!e || e.x !== pos.x || e.y !== pos.y || e.width !== box.width || e.height !== box.height || e.name !== tag.name ||
         e.selected !== isSelected || e.draggable !== draggable || e.drop !== drop || e.direction !== direction) {
         e = {
-          x: pos.x, y: pos.y, name: tag.name, selected: isSelected, draggable, drop, direction,
+          x: pos.x, y: pos.y, width: box.width, height: box.height, name: tag.name, selected: isSelected, draggable, drop, direction,
           node: {
             id: tag.id,
             type: 'tag',
             position: { x: pos.x, y: pos.y },
-            width: TAG_NODE_WIDTH,
-            height: TAG_NODE_HEIGHT,
-            handles: HANDLES[direction],
+            width: box.width,
+            height: box.height,
+            handles: HANDLES(direction, box.width, box.height),
             data: { tagId: tag.id },
             selected: isSelected,
             draggable,

@@ -1,6 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react'
 import type { TagId } from '../../core/model'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
+import { currentLayout } from './layoutCache'
 
 const MARGIN = 24
 
@@ -19,10 +19,12 @@ export function revealTag(flow: ReactFlowInstance, id: TagId): void {
     if (!node || !pane) return
     const { x, y, zoom } = flow.getViewport()
     const p = node.internals.positionAbsolute
+    const box = currentLayout().get(id)
+    if (!box) return
     const left = p.x * zoom + x
     const top = p.y * zoom + y
-    const dx = nudge(left, left + TAG_NODE_WIDTH * zoom, MARGIN, pane.width - MARGIN)
-    const dy = nudge(top, top + TAG_NODE_HEIGHT * zoom, MARGIN, pane.height - MARGIN)
+    const dx = nudge(left, left + box.width * zoom, MARGIN, pane.width - MARGIN)
+    const dy = nudge(top, top + box.height * zoom, MARGIN, pane.height - MARGIN)
     if (dx !== 0 || dy !== 0) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 })
   })
 }

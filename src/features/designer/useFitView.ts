@@ -1,11 +1,13 @@
-import { getViewportForBounds, useReactFlow, type ReactFlowInstance } from '@xyflow/react'
+import { useReactFlow, type ReactFlowInstance } from '@xyflow/react'
 import { notify } from '../../stores/noticeStore'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from './forestLayout'
-import { currentLayout } from './layoutCache'
+import { canvasViewStore } from '../../stores/canvasViewStore'
+import { designerStore } from '../../stores/designerStore'
+import { selectDoc } from '../../stores/selectors'
+import { chooseDensity, fitViewport } from './densityChoice'
+import { currentLayout, visibleTagsOf } from './layoutCache'
 
 /** Small enough that a 300-tag forest fits a laptop screen in either layout. */
 export const MIN_ZOOM = 0.01
-const MAX_FIT_ZOOM = 1.1
 /**
  * Past this many tags on the canvas, fitting them all would mount every one of them at once (the
  * canvas draws only what is on screen): the forest is framed from its top-left corner at a readable
@@ -14,8 +16,8 @@ const MAX_FIT_ZOOM = 1.1
 export const FIT_ALL_UP_TO = 1500
 const CORNER_ZOOM = 0.4
 const PAD = 24
-/** Room under the lowest row for the notes shown beside tags. */
-const NOTES = 60
+/** Past this many tags, choosing a density (a few trial layouts) is not worth its time: nothing that large fits legibly. */
+const CHOOSE_DENSITY_UP_TO = 400
 
 export type FitOutcome = 'all' | 'corner' | 'empty' | 'no-pane'
 
@@ -23,32 +25,29 @@ export type FitOutcome = 'all' | 'corner' | 'empty' | 'no-pane'
  * Fits the whole forest to the view from the layout itself, not from measured
  * nodes: a large forest only mounts the tags on screen, so React Flow's own
  * fitView would frame just those. Folded subtrees and the layout direction are
- * taken into account (the layout is the one drawn).
+ * taken into account (the layout is the one drawn). Unless the user picked a
+ * density, the fit picks it first: compact when the normal one would draw the
+ * names too small to read (see chooseDensity).
  */
 export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration = 0, size?: { width: number; height: number }): FitOutcome {
   const pane = size ?? document.querySelector('.forest-canvas')?.getBoundingClientRect()
   if (!pane || pane.width === 0 || pane.height === 0) return 'no-pane'
+  const view = canvasViewStore.getState()
+  const visible = visibleTagsOf(selectDoc(designerStore.getState()).tags, view.folded)
+  if (!view.densityPinned && visible.length <= CHOOSE_DENSITY_UP_TO) view.autoView(chooseDensity(visible, view.direction, pane, !view.directionPinned))
   const layout = currentLayout()
   if (layout.size === 0) {
     void flow.setViewport({ x: pane.width / 2, y: 80, zoom: 1 }, { duration })
     return 'empty'
   }
-  let minX = Infinity
-  let minY = Infinity
-  let maxX = -Infinity
-  let maxY = -Infinity
-  for (const p of layout.values()) {
-    minX = Math.min(minX, p.x)
-    minY = Math.min(minY, p.y)
-    maxX = Math.max(maxX, p.x + TAG_NODE_WIDTH)
-    maxY = Math.max(maxY, p.y + TAG_NODE_HEIGHT + NOTES)
-  }
-  const bounds = { x: minX, y: minY, width: maxX - minX, height: maxY - minY }
-  const vp = getViewportForBounds(bounds, pane.width, pane.height, MIN_ZOOM / 2, MAX_FIT_ZOOM, 0.06)
+  const vp = fitViewport(layout, canvasViewStore.getState().density, pane, MIN_ZOOM / 2)
   if (layout.size <= FIT_ALL_UP_TO && vp.zoom >= MIN_ZOOM) {
     void flow.setViewport(vp, { duration })
     return 'all'
   }
+  let minX = Infinity
+  let minY = Infinity
+  for (const p of layout.values()) { minX = Math.min(minX, p.x); minY = Math.min(minY, p.y) }
   void flow.setViewport({ x: PAD - minX * CORNER_ZOOM, y: PAD - minY * CORNER_ZOOM, zoom: CORNER_ZOOM }, { duration })
   return 'corner'
 }
