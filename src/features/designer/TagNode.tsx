@@ -8,7 +8,7 @@ import { HANDLE_SIDES, type TagFlowNode } from './forestNodes'
 import { descendantsOf } from './layoutCache'
 import { canvasViewStore, useCanvasView } from '../../stores/canvasViewStore'
 import { plural } from '../../lib/plural'
-import { ACCESS_ICON, ACCESS_LABEL, COVERAGE_LABEL } from './labels'
+import { ACCESS_LABEL, COVERAGE_LABEL } from './labels'
 import { TagNameEditor } from './TagNameEditor'
 import { TagNotes } from './TagNotes'
 
@@ -57,7 +57,7 @@ function TagNodeView({ id }: NodeProps<TagFlowNode>) {
         cycleAccess([tagId])
       }}
     >
-      {compact ? ACCESS_ICON[access] : ACCESS_LABEL[access]}
+      {compact ? null : ACCESS_LABEL[access]}
     </button>
   ) : null
   // Compact: the name and a grant icon on one line; description, coverage and notes go to the tooltip (plain
