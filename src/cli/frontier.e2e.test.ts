@@ -7,40 +7,19 @@
  * sweep's minimal winning (and maximal losing) threat models, for the claim
  * and each task, with far fewer evaluations; a search cut short resumes.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FrontierFileSchema, type FrontierFile } from '../core/frontier'
 import { coverLeq, ThreatModelLattice, type Cover } from '../core/lattice'
 import { SweepRecordSchema } from '../core/sweep'
 import { buildDomain } from '../core/tags'
 import { ASSISTANT_FOREST } from '../targets/assistant/forest'
-import { CliProcesses } from '../testing/cliProcesses'
-import { main } from './main'
+import { readFrontier, runMain as run, servedAssistant } from '../testing/servedAssistant'
 
-const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-'))
-const procs = new CliProcesses()
+const served = servedAssistant('redscope-frontier-')
+const dir = served.dir
 const CLAIM = 'public/claims/assistant-exfiltration.json'
 const ATTACKER = ['--claim', CLAIM, '--template', 'naive', '--max-runs', '1']
 const lattice = new ThreatModelLattice(buildDomain(ASSISTANT_FOREST))
-let target: string
-
-beforeAll(async () => {
-  const p = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
-  target = (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
-}, 60_000)
-afterAll(async () => {
-  await procs.stopAll()
-  rmSync(dir, { recursive: true, force: true })
-}, 60_000)
-
-async function run(...argv: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
-  return { code, stdout, stderr }
-}
-const readFrontier = (out: string): FrontierFile => FrontierFileSchema.parse(JSON.parse(readFileSync(join(out, 'frontier.json'), 'utf8')))
 const sorted = (scopes: string[][]) => scopes.map((s) => [...s].sort().join('+')).sort()
 
 /** The brute-force frontier of the sweep's verdicts: what the search must find. */
@@ -56,7 +35,7 @@ function frontierOfSweep(rows: Array<{ cover: Cover; win: boolean; scope: string
 describe('redscope frontier on the demo assistant', () => {
   it('finds the full sweep\'s minimal winning threat models, per task too, evaluating a tenth of them or fewer', async () => {
     const sweepOut = join(dir, 'sweep')
-    const sweep = await run('sweep', '--target', target, ...ATTACKER, '--all', '--parallel', '8', '--out', sweepOut)
+    const sweep = await run('sweep', '--target', served.target, ...ATTACKER, '--all', '--parallel', '8', '--out', sweepOut)
     expect(sweep.code).toBe(0)
     const record = SweepRecordSchema.parse(JSON.parse(readFileSync(join(sweepOut, 'sweep.json'), 'utf8')))
     expect(record.models).toHaveLength(305)
@@ -67,7 +46,7 @@ describe('redscope frontier on the demo assistant', () => {
     })
 
     const out = join(dir, 'frontier')
-    const r = await run('frontier', '--target', target, ...ATTACKER, '--per-task', '--out', out)
+    const r = await run('frontier', '--target', served.target, ...ATTACKER, '--per-task', '--out', out)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const f = readFrontier(out)
@@ -104,7 +83,7 @@ describe('redscope frontier on the demo assistant', () => {
 
   it('--repeat 2 runs each evaluated threat model twice, a results tree per repeat, and keeps both runs in every tally', async () => {
     const out = join(dir, 'repeated')
-    const r = await run('frontier', '--target', target, ...ATTACKER, '--repeat', '2', '--out', out)
+    const r = await run('frontier', '--target', served.target, ...ATTACKER, '--repeat', '2', '--out', out)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const f = readFrontier(out)
@@ -130,14 +109,14 @@ describe('redscope frontier on the demo assistant', () => {
 
   it('a search cut short by its run budget says so, and the same command without it resumes without rerunning anything', async () => {
     const out = join(dir, 'resumed')
-    const cut = await run('frontier', '--target', target, ...ATTACKER, '--budget-runs', '3', '--out', out)
+    const cut = await run('frontier', '--target', served.target, ...ATTACKER, '--budget-runs', '3', '--out', out)
     expect(cut.code).toBe(1)
     expect(cut.stderr).toContain('the run budget ran out before the frontiers were complete')
     const first = readFrontier(out)
     expect(first).toMatchObject({ evaluated: 3, complete: false })
     expect(first.claim.undecided).toBeGreaterThan(0)
 
-    const again = await run('frontier', '--target', target, ...ATTACKER, '--out', out)
+    const again = await run('frontier', '--target', served.target, ...ATTACKER, '--out', out)
     expect(again.code).toBe(0)
     expect(again.stdout).toContain('resuming with 3 evaluation(s) from frontier.json')
     const done = readFrontier(out)
@@ -149,7 +128,7 @@ describe('redscope frontier on the demo assistant', () => {
     expect(asked.length).toBe(done.evaluated - 3)
 
     // Another claim in the same folder is another search: refused before anything runs.
-    const other = await run('frontier', '--target', target, '--claim', 'public/claims/assistant-money-transfer.json', '--template', 'naive', '--out', out)
+    const other = await run('frontier', '--target', served.target, '--claim', 'public/claims/assistant-money-transfer.json', '--template', 'naive', '--out', out)
     expect(other.code).toBe(2)
     expect(other.stderr).toContain('already holds another frontier search')
   }, 420_000)

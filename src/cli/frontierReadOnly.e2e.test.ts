@@ -10,39 +10,18 @@
  * proves the frontiers under the order), and random threat models of the
  * whole space, read-only grants included, land on the side the frontiers say.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FrontierFileSchema, type FrontierFile } from '../core/frontier'
 import { coverKey, coverLeq, describeModel, GrantLattice, ThreatModelLattice, type Cover } from '../core/lattice'
 import { SweepRecordSchema } from '../core/sweep'
 import { buildDomain } from '../core/tags'
 import { ASSISTANT_FOREST } from '../targets/assistant/forest'
-import { CliProcesses } from '../testing/cliProcesses'
-import { main } from './main'
+import { readFrontier, runMain as run, servedAssistant } from '../testing/servedAssistant'
 
-const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-ro-'))
-const procs = new CliProcesses()
+const served = servedAssistant('redscope-frontier-ro-')
+const dir = served.dir
 const ATTACKER = ['--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--max-runs', '1']
 const space = new GrantLattice(new ThreatModelLattice(buildDomain(ASSISTANT_FOREST)))
-let target: string
-
-beforeAll(async () => {
-  const p = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
-  target = (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
-}, 60_000)
-afterAll(async () => {
-  await procs.stopAll()
-  rmSync(dir, { recursive: true, force: true })
-}, 60_000)
-
-async function run(...argv: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
-  return { code, stdout, stderr }
-}
-const readFrontier = (out: string): FrontierFile => FrontierFileSchema.parse(JSON.parse(readFileSync(join(out, 'frontier.json'), 'utf8')))
 const coverOf = (m: { scope: string[]; read_only: string[] }) => space.coverOfModel({ scope: m.scope, readOnly: m.read_only })
 
 function neighbours(c: Cover, up: boolean): Cover[] {
@@ -54,7 +33,7 @@ function neighbours(c: Cover, up: boolean): Cover[] {
 describe('redscope frontier --read-only on the demo assistant', () => {
   it('searches all 10,583 threat models with read-only grants, and a sweep of its certificate and of random threat models agrees', async () => {
     const out = join(dir, 'frontier')
-    const r = await run('frontier', '--target', target, ...ATTACKER, '--read-only', '--per-task', '--out', out)
+    const r = await run('frontier', '--target', served.target, ...ATTACKER, '--read-only', '--per-task', '--out', out)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const f = readFrontier(out)
@@ -92,7 +71,7 @@ describe('redscope frontier --read-only on the demo assistant', () => {
     const file = join(dir, 'sample.json')
     writeFileSync(file, JSON.stringify(models.filter((m) => m.scope.length + m.read_only.length > 0)))
     const sweepOut = join(dir, 'sweep')
-    const sweep = await run('sweep', '--target', target, ...ATTACKER, '--threat-models', file, '--parallel', '8', '--out', sweepOut)
+    const sweep = await run('sweep', '--target', served.target, ...ATTACKER, '--threat-models', file, '--parallel', '8', '--out', sweepOut)
     expect(sweep.code).toBe(0)
     const record = SweepRecordSchema.parse(JSON.parse(readFileSync(join(sweepOut, 'sweep.json'), 'utf8')))
     const wrong: string[] = []
@@ -108,14 +87,14 @@ describe('redscope frontier --read-only on the demo assistant', () => {
 
   it('resumes a read-only search, and refuses to resume a scope-only one in the same folder', async () => {
     const out = join(dir, 'resumed')
-    const cut = await run('frontier', '--target', target, ...ATTACKER, '--read-only', '--budget-runs', '4', '--out', out)
+    const cut = await run('frontier', '--target', served.target, ...ATTACKER, '--read-only', '--budget-runs', '4', '--out', out)
     expect(cut.code).toBe(1)
     const first = readFrontier(out)
     expect(first).toMatchObject({ evaluated: 4, complete: false })
-    const other = await run('frontier', '--target', target, ...ATTACKER, '--out', out)
+    const other = await run('frontier', '--target', served.target, ...ATTACKER, '--out', out)
     expect(other.code).toBe(2)
     expect(other.stderr).toContain('already holds another frontier search')
-    const again = await run('frontier', '--target', target, ...ATTACKER, '--read-only', '--out', out)
+    const again = await run('frontier', '--target', served.target, ...ATTACKER, '--read-only', '--out', out)
     expect(again.code).toBe(0)
     expect(again.stdout).toContain('resuming with 4 evaluation(s) from frontier.json')
     const done = readFrontier(out)

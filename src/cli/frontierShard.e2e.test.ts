@@ -7,34 +7,14 @@
  * shard cut short makes an incomplete merge that completes once the shard is
  * rerun (it resumes).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { FrontierFileSchema, type FrontierFile } from '../core/frontier'
-import { CliProcesses } from '../testing/cliProcesses'
-import { main } from './main'
+import type { FrontierFile } from '../core/frontier'
+import { readFrontier, runMain as run, servedAssistant } from '../testing/servedAssistant'
 
-const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-shard-'))
-const procs = new CliProcesses()
+const served = servedAssistant('redscope-frontier-shard-')
+const dir = served.dir
 const ATTACKER = ['--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--max-runs', '1', '--per-task']
-let target: string
-
-beforeAll(async () => {
-  const p = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
-  target = (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
-}, 60_000)
-afterAll(async () => {
-  await procs.stopAll()
-  rmSync(dir, { recursive: true, force: true })
-}, 60_000)
-
-async function run(...argv: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
-  return { code, stdout, stderr }
-}
-const readFrontier = (out: string): FrontierFile => FrontierFileSchema.parse(JSON.parse(readFileSync(join(out, 'frontier.json'), 'utf8')))
 const models = (xs: Array<{ scope: string[]; read_only: string[] }>) => xs.map((m) => `${m.scope.join('+')}|${m.read_only.join('+')}`).sort()
 /** What must not depend on sharding: the frontiers, for the claim and each task, and what was searched. */
 const answerOf = (f: FrontierFile) => ({
@@ -46,10 +26,10 @@ const answerOf = (f: FrontierFile) => ({
 describe('redscope frontier --shard and redscope merge', () => {
   it('two shards merged equal the unsharded search (frontiers of the claim and of every task), every evaluation linked to its tree', async () => {
     const whole = join(dir, 'whole')
-    expect((await run('frontier', '--target', target, ...ATTACKER, '--out', whole)).code).toBe(0)
+    expect((await run('frontier', '--target', served.target, ...ATTACKER, '--out', whole)).code).toBe(0)
     const shards = [0, 1].map((i) => join(dir, `shard-${i}`))
     for (const [i, out] of shards.entries()) {
-      const r = await run('frontier', '--target', target, ...ATTACKER, '--shard', `${i}/2`, '--out', out)
+      const r = await run('frontier', '--target', served.target, ...ATTACKER, '--shard', `${i}/2`, '--out', out)
       expect(r.stderr).toBe('')
       expect(r.code).toBe(0)
       expect(r.stdout).toContain(`(shard ${i}/2: task(s) ${i === 0 ? '1, 3' : '2, 4'})`)
@@ -78,8 +58,8 @@ describe('redscope frontier --shard and redscope merge', () => {
   it('a shard cut short makes an incomplete merge (exit 1, named); rerun, it resumes and the merge completes', async () => {
     const a = join(dir, 'r-0')
     const b = join(dir, 'r-1')
-    expect((await run('frontier', '--target', target, ...ATTACKER, '--shard', '0/2', '--out', a)).code).toBe(0)
-    const cut = await run('frontier', '--target', target, ...ATTACKER, '--shard', '1/2', '--budget-runs', '2', '--out', b)
+    expect((await run('frontier', '--target', served.target, ...ATTACKER, '--shard', '0/2', '--out', a)).code).toBe(0)
+    const cut = await run('frontier', '--target', served.target, ...ATTACKER, '--shard', '1/2', '--budget-runs', '2', '--out', b)
     expect(cut.code).toBe(1)
     const merged = join(dir, 'r-merged')
     const partial = await run('merge', a, b, '--out', merged)
@@ -90,11 +70,11 @@ describe('redscope frontier --shard and redscope merge', () => {
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain('shard(s) 1/2 missing')
 
-    const again = await run('frontier', '--target', target, ...ATTACKER, '--shard', '1/2', '--out', b)
+    const again = await run('frontier', '--target', served.target, ...ATTACKER, '--shard', '1/2', '--out', b)
     expect(again.code).toBe(0)
     expect(again.stdout).toContain('resuming with 2 evaluation(s) from frontier.json')
     // Another shard's folder is another search.
-    const wrong = await run('frontier', '--target', target, ...ATTACKER, '--shard', '0/2', '--out', b)
+    const wrong = await run('frontier', '--target', served.target, ...ATTACKER, '--shard', '0/2', '--out', b)
     expect(wrong.code).toBe(2)
     const done = await run('merge', a, b, '--out', merged)
     expect(done.code).toBe(0)
@@ -102,11 +82,11 @@ describe('redscope frontier --shard and redscope merge', () => {
   }, 420_000)
 
   it('refuses --shard without --per-task: the claim\'s own search is sequential', async () => {
-    const r = await run('frontier', '--target', target, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--shard', '0/2', '--out', join(dir, 'x'))
+    const r = await run('frontier', '--target', served.target, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--shard', '0/2', '--out', join(dir, 'x'))
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('needs --per-task')
     // Without --claim the target's served claim is searched; the demo assistant serves none, and says so.
-    const none = await run('frontier', '--target', target, '--template', 'naive', '--out', join(dir, 'y'))
+    const none = await run('frontier', '--target', served.target, '--template', 'naive', '--out', join(dir, 'y'))
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('serves no claim of its own, so a claim file is needed (--claim CLAIM.json)')
   }, 60_000)
