@@ -39,10 +39,10 @@ test('the weakest attackers that exfiltrate from the demo assistant, found with 
 
   const wins = page.getByTestId('frontier-win')
   await expect(wins).toHaveText([
-    /^#8 an attacker who writes inbox and reads nothing else wins · the run that decided it$/,
-    /^#17 an attacker who writes user and reads nothing else wins · the run that decided it$/,
-    /^#68 an attacker who writes tool_catalogue and reads nothing else wins · the run that decided it$/,
-    /^#136 an attacker who writes system_prompt and reads nothing else wins · the run that decided it$/,
+    /^#8 an attacker who writes inbox and reads nothing else wins · the run that decided it show$/,
+    /^#17 an attacker who writes user and reads nothing else wins · the run that decided it show$/,
+    /^#68 an attacker who writes tool_catalogue and reads nothing else wins · the run that decided it show$/,
+    /^#136 an attacker who writes system_prompt and reads nothing else wins · the run that decided it show$/,
   ])
   // Painted: a tag a minimal winner holds (through itself or an ancestor), and one none needs.
   await expect(page.locator('[data-testid=frontier-tag][data-tag=inbox]')).toHaveAttribute('data-wins', '1')
@@ -52,4 +52,68 @@ test('the weakest attackers that exfiltrate from the demo assistant, found with 
   await wins.first().getByRole('link', { name: 'the run that decided it' }).click()
   await expect(page).toHaveURL(/\/results\/template__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
   await expect(page.getByRole('heading', { level: 2 })).toContainText('template → redscope-assistant · assistant-exfiltration')
+})
+
+// The same search over every threat model, per tag none / read only / read & write (GrantLattice), as
+// `redscope frontier --read-only` runs it. Its answer on the demo assistant (docs/frontier.md, "Against brute force
+// over the whole read-only space"; src/cli/frontierReadOnly.e2e.test.ts checks it by its certificate): the four
+// scope-only minimal wins, reading nothing else, and one maximal loss that reads what it does not write.
+test('with read-only grants: the weakest attackers of all 10,583 threat models, as the CLI finds them, a read-only grant shown and recorded in its run', async ({ page }) => {
+  test.setTimeout(150_000)
+  await openDesigner(page)
+  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
+    .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
+  await expect(page.getByRole('group', { name: 'bank_account', exact: true })).toBeVisible()
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
+  await page.getByRole('radio', { name: /Tool-using assistant/ }).click()
+  await expect(page.getByTestId('manifest')).toContainText('redscope-assistant')
+  await pickClaim(page, 'assistant-exfiltration.json')
+  await onlyTemplates(page, ['naive'])
+  await setField(page, 'Max runs per task', '1')
+  await page.getByRole('link', { name: 'Sweep threat models' }).click()
+
+  const include = page.getByRole('checkbox', { name: 'Include read-only grants' })
+  await expect(include).not.toBeChecked() // off by default, as the CLI's --read-only
+  await include.check()
+  await page.getByRole('button', { name: 'Find the weakest winning attacker' }).click()
+  const progress = page.getByTestId('frontier-progress')
+  await expect(progress).toContainText(/Evaluated \d+ of 10,583 threat models \(read-only grants included\), decided by inference [\d,]+, undecided [\d,]+/)
+  await expect(progress).toContainText('done.', { timeout: 120_000 })
+  const text = (await progress.textContent())!
+  const [, evaluated, inferred] = /Evaluated (\d+) of 10,583 threat models \(read-only grants included\), decided by inference ([\d,]+), undecided 0/.exec(text)!
+    .map((s) => Number(s.replace(/,/g, '')))
+  expect(evaluated + inferred).toBe(10_583)
+  expect(evaluated).toBeLessThanOrEqual(60)
+
+  // The same minimal wins as the CLI's, in the order this space's search found them (compared as a set).
+  const wins = page.getByTestId('frontier-win')
+  await expect(wins).toHaveCount(4)
+  expect((await wins.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()).sort()).toEqual([
+    '#136 an attacker who writes system_prompt and reads nothing else wins · the run that decided it show',
+    '#17 an attacker who writes user and reads nothing else wins · the run that decided it show',
+    '#68 an attacker who writes tool_catalogue and reads nothing else wins · the run that decided it show',
+    '#8 an attacker who writes inbox and reads nothing else wins · the run that decided it show',
+  ])
+  await page.getByText(/The widest attackers that lose/).click()
+  const losses = page.getByTestId('frontier-loss')
+  await expect(losses).toHaveText([
+    /^#\d+\/\d+ an attacker who writes bank_account, calendar, drive and model_identity and reads system, tools and user and nothing else loses · the run that decided it show$/,
+  ])
+  await expect(losses.first()).toHaveAttribute('data-read-only', 'system tools user')
+
+  // Painted: the loss shown on the forest, written tags red, read-only ones with the designer's dashed mark.
+  await losses.first().getByRole('button', { name: 'Show on the forest' }).click()
+  await expect(page.locator('[data-testid=frontier-tag][data-tag=calendar]')).toHaveAttribute('data-writes', '1')
+  await expect(page.locator('[data-testid=frontier-tag][data-tag=tools]')).toHaveAttribute('data-reads', '1')
+  await expect(page.locator('[data-testid=frontier-tag][data-tag=tools]')).toHaveAttribute('data-writes', '0')
+  await expect(page.locator('[data-testid=frontier-tag][data-tag=inbox]')).toHaveAttribute('data-writes', '0')
+
+  // The run that decided it ran with those read-only grants: its manifest records them as superred does.
+  await losses.first().getByRole('link', { name: 'the run that decided it' }).click()
+  await expect(page).toHaveURL(/\/results\/template__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  const header = page.locator('.exp-header')
+  await expect(header).toContainText('read only')
+  const [, scope, readOnly] = /Scope (.+?) · read only (.+?) ·/.exec((await header.textContent())!)!
+  expect(scope.split(', ').sort()).toEqual(['bank_account', 'calendar', 'drive', 'model_identity'])
+  expect(readOnly.split(', ').sort()).toEqual(['system', 'tools', 'user'])
 })

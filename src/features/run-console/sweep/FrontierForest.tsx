@@ -3,20 +3,28 @@ import { ForestSvg } from './ForestSvg'
 import type { Forest } from '../../../core/tags'
 import type { FrontierPoint } from './frontierRunner'
 
-/** Per tag: in how many minimal winning threat models it is granted (by name or through an ancestor). */
-function winsPerTag(forest: Forest, wins: readonly FrontierPoint[]): Map<string, number> {
+/**
+ * Per tag: in how many minimal winning threat models it is written, and in how many only read (by name or
+ * through an ancestor; a tag written is not also counted as read).
+ */
+function winsPerTag(forest: Forest, wins: readonly FrontierPoint[]): Map<string, { writes: number; reads: number }> {
   const parent = new Map(forest.tags.map((t) => [t.name, t.parent]))
-  const grants = (scope: readonly string[], tag: string) => {
-    for (let n: string | null | undefined = tag; n; n = parent.get(n)) if (scope.includes(n)) return true
+  const grants = (names: readonly string[], tag: string) => {
+    for (let n: string | null | undefined = tag; n; n = parent.get(n)) if (names.includes(n)) return true
     return false
   }
-  return new Map(forest.tags.map((t) => [t.name, wins.filter((w) => grants(w.scope, t.name)).length]))
+  return new Map(forest.tags.map((t) => {
+    const writes = wins.filter((w) => grants(w.scope, t.name)).length
+    const reads = wins.filter((w) => !grants(w.scope, t.name) && grants(w.readOnly, t.name)).length
+    return [t.name, { writes, reads }]
+  }))
 }
 
 /**
  * The frontier painted on the forest (the designer's layout, read-only SVG
- * text): a tag held by a minimal winning attacker is red, the deeper the more
- * of them hold it; the rest stay pale. Names are text, never markup.
+ * text): a tag written by a minimal winning attacker is red, the deeper the
+ * more of them write it; a tag some only read gets the designer's read-only
+ * mark (blue dashed border); the rest stay pale. Names are text, never markup.
  */
 export function FrontierForest({ forest, wins }: { forest: Forest; wins: readonly FrontierPoint[] }) {
   const pos = layoutForest(forest)
@@ -27,18 +35,21 @@ export function FrontierForest({ forest, wins }: { forest: Forest; wins: readonl
     <figure className="rc-forest" aria-label="The frontier on the forest">
       <div className="rc-forest__scroll">
         <ForestSvg forest={forest} pos={pos} label="Forest painted with the minimal winning threat models" maxHeight={420} tag={(t, p) => {
-          const n = per.get(t.name) ?? 0
+          const { writes: n, reads: r } = per.get(t.name) ?? { writes: 0, reads: 0 }
+          const rate = n === 0 && r === 0 ? 'not needed' : [n > 0 ? `${n} write${n === 1 ? 's' : ''}` : '', r > 0 ? `${r} read${r === 1 ? 's' : ''} only` : ''].filter(Boolean).join(', ')
+          const sub = n > 0 ? 'written by a minimal winner' : r > 0 ? 'read only by a minimal winner' : 'held by no minimal winner'
           return (
-            <g key={t.name} transform={`translate(${p.x},${p.y})`} data-testid="frontier-tag" data-tag={t.name} data-wins={n}>
-              <rect width={TAG_NODE_WIDTH} height={TAG_NODE_HEIGHT} rx={10} fill={fill(n)} className="rc-forest__node" />
+            <g key={t.name} transform={`translate(${p.x},${p.y})`} data-testid="frontier-tag" data-tag={t.name} data-wins={n + r} data-writes={n} data-reads={r}>
+              <rect width={TAG_NODE_WIDTH} height={TAG_NODE_HEIGHT} rx={10} fill={n === 0 && r > 0 ? '#e7f5ff' : fill(n)} className="rc-forest__node"
+                {...(r > 0 ? { stroke: '#1c7ed6', strokeWidth: 2, strokeDasharray: '6 4' } : {})} />
               <text x={12} y={26} className="rc-forest__name">{t.name}</text>
-              <text x={12} y={52} className="rc-forest__rate">{n === 0 ? 'not needed' : `${n} weakest win${n === 1 ? '' : 's'}`}</text>
-              <text x={12} y={70} className="rc-forest__sub">{n === 0 ? 'held by no minimal winner' : 'granted to a minimal winner'}</text>
+              <text x={12} y={52} className="rc-forest__rate">{rate}</text>
+              <text x={12} y={70} className="rc-forest__sub">{sub}</text>
             </g>
           )
         }} />
       </div>
-      <figcaption className="rc-hint">Per tag: how many of the minimal winning threat models grant it (granting a tag covers its subtree).</figcaption>
+      <figcaption className="rc-hint">Per tag: how many of the minimal winning threat models write it (red) and how many only read it (dashed blue); granting a tag covers its subtree.</figcaption>
     </figure>
   )
 }

@@ -9,11 +9,12 @@ import { findWeakestAttacker, stopFrontier, useFrontier, type FrontierPoint } fr
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 
-function Point({ p, verdict }: { p: FrontierPoint; verdict: 'wins' | 'loses' }) {
+function Point({ p, verdict, show }: { p: FrontierPoint; verdict: 'wins' | 'loses'; show: (p: FrontierPoint) => void }) {
   return (
-    <li data-testid={verdict === 'wins' ? 'frontier-win' : 'frontier-loss'}>
+    <li data-testid={verdict === 'wins' ? 'frontier-win' : 'frontier-loss'} data-read-only={p.readOnly.join(' ')}>
       <span className="rc-mono">#{p.index}</span> {p.words} {verdict}
       {p.dir ? <> · <Link className="rc-link" href={`~${viewerHref(p.dir)}`}>the run that decided it</Link></> : null}
+      {' '}<button type="button" className="rc-btn rc-btn--small" aria-label="Show on the forest" title="Paint this threat model alone on the forest" onClick={() => show(p)}>show</button>
     </li>
   )
 }
@@ -28,14 +29,22 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
   const f = useFrontier()
   const busy = useLiveStore((s) => s.session?.state === 'running' || s.session?.state === 'cancelling')
   const [seed, setSeed] = useState<Seed>('low')
+  // Off by default, as `redscope frontier --read-only` is opt-in: read-only grants square the space (docs/frontier.md).
+  const [readOnly, setReadOnly] = useState(false)
+  // One point painted alone on the forest (a loss, or a win that reads), else every minimal winner.
+  const [shown, setShown] = useState<FrontierPoint | null>(null)
   const running = f.state === 'running'
+  const start = () => {
+    setShown(null)
+    void findWeakestAttacker(view.forest, view.domain!, seed, readOnly)
+  }
   return (
     <section className="rc-card" aria-label="Weakest winning attacker">
       <h2 className="rc-card__title">Find the weakest winning attacker</h2>
       <p className="rc-hint">Instead of running every threat model: a threat model that grants more than a winner wins, one that grants less than a loser loses, so only the ones that decide something run, one at a time, with the target, claim, attacker and budget of steps 1-4.</p>
       <div className="rc-row rc-runbar">
         <button type="button" className="rc-btn rc-btn--primary" disabled={running || busy || view.domain === null}
-          onClick={() => void findWeakestAttacker(view.forest, view.domain!, seed)}>
+          onClick={start}>
           {running ? 'Searching…' : 'Find the weakest winning attacker'}
         </button>
         <label className="rc-label" htmlFor="frontier-seed">Start from</label>
@@ -43,29 +52,37 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
           <option value="low">the least an attacker holds</option>
           <option value="high">the most an attacker holds</option>
         </select>
+        <label className="rc-label" title="Also search threat models that let the attacker read a tag without writing it (per tag: not granted, read only, read & write), as redscope frontier --read-only does">
+          <input type="checkbox" checked={readOnly} disabled={running} onChange={(e) => setReadOnly(e.target.checked)} /> Include read-only grants
+        </label>
         {running ? <button type="button" className="rc-btn" onClick={stopFrontier}>Stop after this run</button> : null}
       </div>
       {f.state !== 'idle' ? (
         <>
           <p data-testid="frontier-progress" role="status">
-            Evaluated <strong>{fmt(f.evaluated)}</strong> of {fmt(f.total)} threat models
+            Evaluated <strong>{fmt(f.evaluated)}</strong> of {fmt(f.total)} threat models{f.readOnly ? ' (read-only grants included)' : ''}
             {f.inferred !== null ? <>, decided by inference <strong>{fmt(f.inferred)}</strong></> : null}
             {f.undecided !== null ? <>, undecided <strong>{fmt(f.undecided)}</strong></> : null}
             {f.state === 'done' ? ' — done.' : f.state === 'stopped' ? ' — stopped.' : f.state === 'failed' ? ' — failed.' : '…'}
           </p>
           {f.error ? <p className="rc-error" role="alert">{f.error}</p> : null}
           {f.contradictions > 0 ? <p className="rc-warn" data-testid="frontier-contradictions">{fmt(f.contradictions)} contradiction(s): a wider threat model lost where a narrower one won.</p> : null}
+          {shown !== null ? (
+            <>
+              <FrontierForest forest={view.forest} wins={[shown]} />
+              <p className="rc-hint" data-testid="frontier-shown">Painted: #{shown.index}, {shown.words}. <button type="button" className="rc-btn rc-btn--small" onClick={() => setShown(null)}>Paint the minimal winners</button></p>
+            </>
+          ) : f.minimalWins.length > 0 ? <FrontierForest forest={view.forest} wins={f.minimalWins} /> : null}
           {f.minimalWins.length > 0 ? (
             <>
-              <FrontierForest forest={view.forest} wins={f.minimalWins} />
               <h3 className="rc-label">{f.state === 'done' ? 'The weakest attackers that win' : 'Minimal wins so far'}</h3>
-              <ul className="rc-notes" aria-label="Minimal winning threat models">{f.minimalWins.map((p) => <Point key={p.index} p={p} verdict="wins" />)}</ul>
+              <ul className="rc-notes" aria-label="Minimal winning threat models">{f.minimalWins.map((p) => <Point key={p.index} p={p} verdict="wins" show={setShown} />)}</ul>
             </>
           ) : f.state === 'done' ? <p data-testid="frontier-none">No threat model wins: even the widest attacker lost.</p> : null}
           {f.maximalLosses.length > 0 ? (
             <details>
               <summary>The widest attackers that lose ({fmt(f.maximalLosses.length)})</summary>
-              <ul className="rc-notes" aria-label="Maximal losing threat models">{f.maximalLosses.map((p) => <Point key={p.index} p={p} verdict="loses" />)}</ul>
+              <ul className="rc-notes" aria-label="Maximal losing threat models">{f.maximalLosses.map((p) => <Point key={p.index} p={p} verdict="loses" show={setShown} />)}</ul>
             </details>
           ) : null}
         </>
