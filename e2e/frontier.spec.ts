@@ -6,10 +6,15 @@
  * `redscope frontier` gives for the same attacker (src/cli/frontier.e2e.test.ts
  * checks that against a full sweep).
  */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { ASSISTANT_FOREST } from '../src/targets/assistant/forest'
 import { openDesigner, openMenu } from './designerHelpers'
 import { onlyTemplates, pickClaim, setField } from './runConsole/helpers'
+import { runCli } from './support/cli'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -54,10 +59,44 @@ test('the weakest attackers that exfiltrate from the demo assistant, found with 
   await expect(page.getByRole('heading', { level: 2 })).toContainText('template → redscope-assistant · assistant-exfiltration')
 })
 
+type Point = { words: string; read_only: string[] }
+
+/**
+ * `redscope frontier --read-only` with the browser's attacker, against the demo assistant served by
+ * `redscope serve-target` in its own process (stopped before this returns): the claim's frontier in words.
+ */
+async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-browser-'))
+  const server = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'assistant', '--port', '0', '--concurrency', '8'],
+    { env: { ...process.env, REDSCOPE_THINK_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise((resolve) => server.on('close', resolve))
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      server.stdout.on('data', (c: Buffer) => {
+        out += c.toString()
+        const m = /serving assistant at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+        if (m) resolve(m[1])
+      })
+      server.on('close', () => reject(new Error(`serve-target ended: ${out}`)))
+    })
+    const r = await runCli(['frontier', '--target', url, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive',
+      '--max-runs', '1', '--read-only', '--out', join(dir, 'out')])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const f = JSON.parse(readFileSync(join(dir, 'out', 'frontier.json'), 'utf8')) as { claim: { minimal_wins: Point[]; maximal_losses: Point[] } }
+    return { wins: f.claim.minimal_wins.map((p) => p.words), losses: f.claim.maximal_losses }
+  } finally {
+    server.kill()
+    await exited
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 // The same search over every threat model, per tag none / read only / read & write (GrantLattice), as
-// `redscope frontier --read-only` runs it. Its answer on the demo assistant (docs/frontier.md, "Against brute force
-// over the whole read-only space"; src/cli/frontierReadOnly.e2e.test.ts checks it by its certificate): the four
-// scope-only minimal wins, reading nothing else, and one maximal loss that reads what it does not write.
+// `redscope frontier --read-only` runs it; the test asks the CLI for its answer and compares. On the demo assistant
+// (docs/frontier.md, "Against brute force over the whole read-only space") that is the four scope-only minimal wins,
+// reading nothing else, and one maximal loss that reads what it does not write.
 test('with read-only grants: the weakest attackers of all 10,583 threat models, as the CLI finds them, a read-only grant shown and recorded in its run', async ({ page }) => {
   test.setTimeout(150_000)
   await openDesigner(page)
@@ -86,8 +125,12 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
   expect(evaluated).toBeLessThanOrEqual(60)
 
   // The same minimal wins as the CLI's, in the order this space's search found them (compared as a set).
+  const cli = await cliReadOnlyFrontier()
+  expect(cli.losses.map((p) => p.read_only.length > 0)).toContain(true)
   const wins = page.getByTestId('frontier-win')
-  await expect(wins).toHaveCount(4)
+  await expect(wins).toHaveCount(cli.wins.length)
+  const said = (await wins.allTextContents()).map((t) => / (an attacker who .*) wins · /.exec(t.replace(/\s+/g, ' '))![1])
+  expect(said.sort()).toEqual([...cli.wins].sort())
   expect((await wins.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()).sort()).toEqual([
     '#136 an attacker who writes system_prompt and reads nothing else wins · the run that decided it show',
     '#17 an attacker who writes user and reads nothing else wins · the run that decided it show',
@@ -96,6 +139,9 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
   ])
   await page.getByText(/The widest attackers that lose/).click()
   const losses = page.getByTestId('frontier-loss')
+  await expect(losses).toHaveCount(cli.losses.length)
+  expect((await losses.allTextContents()).map((t) => / (an attacker who .*) loses · /.exec(t.replace(/\s+/g, ' '))![1]).sort())
+    .toEqual(cli.losses.map((p) => p.words).sort())
   await expect(losses).toHaveText([
     /^#\d+\/\d+ an attacker who writes bank_account, calendar, drive and model_identity and reads system, tools and user and nothing else loses · the run that decided it show$/,
   ])
