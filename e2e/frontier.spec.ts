@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { ASSISTANT_FOREST } from '../src/targets/assistant/forest'
 import { openDesigner, openMenu } from './designerHelpers'
 import { onlyTemplates, pickClaim, setField } from './runConsole/helpers'
@@ -18,8 +18,8 @@ import { runCli } from './support/cli'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
-test('the weakest attackers that exfiltrate from the demo assistant, found with a few runs of 305, each linked to its run', async ({ page }) => {
-  test.setTimeout(120_000)
+/** The demo assistant's forest imported, its target and exfiltration claim chosen (naive template, one run a task), on the sweep page. */
+async function openSweepOnAssistant(page: Page) {
   await openDesigner(page)
   await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
     .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
@@ -31,6 +31,11 @@ test('the weakest attackers that exfiltrate from the demo assistant, found with 
   await onlyTemplates(page, ['naive'])
   await setField(page, 'Max runs per task', '1')
   await page.getByRole('link', { name: 'Sweep threat models' }).click()
+}
+
+test('the weakest attackers that exfiltrate from the demo assistant, found with a few runs of 305, each linked to its run', async ({ page }) => {
+  test.setTimeout(120_000)
+  await openSweepOnAssistant(page)
 
   await page.getByRole('button', { name: 'Find the weakest winning attacker' }).click()
   const progress = page.getByTestId('frontier-progress')
@@ -99,17 +104,7 @@ async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] 
 // reading nothing else, and one maximal loss that reads what it does not write.
 test('with read-only grants: the weakest attackers of all 10,583 threat models, as the CLI finds them, a read-only grant shown and recorded in its run', async ({ page }) => {
   test.setTimeout(150_000)
-  await openDesigner(page)
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
-    .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
-  await expect(page.getByRole('group', { name: 'bank_account', exact: true })).toBeVisible()
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
-  await page.getByRole('radio', { name: /Tool-using assistant/ }).click()
-  await expect(page.getByTestId('manifest')).toContainText('redscope-assistant')
-  await pickClaim(page, 'assistant-exfiltration.json')
-  await onlyTemplates(page, ['naive'])
-  await setField(page, 'Max runs per task', '1')
-  await page.getByRole('link', { name: 'Sweep threat models' }).click()
+  await openSweepOnAssistant(page)
 
   const include = page.getByRole('checkbox', { name: 'Include read-only grants' })
   await expect(include).not.toBeChecked() // off by default, as the CLI's --read-only
