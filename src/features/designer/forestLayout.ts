@@ -4,6 +4,8 @@ import type { Forest } from '../../core/tags'
 export const TAG_NODE_WIDTH = 200
 export const TAG_NODE_HEIGHT = 80
 export const H_GAP = 28
+/** The widest a normal tag grows for its name. */
+export const MAX_TAG_WIDTH = 2 * TAG_NODE_WIDTH
 /** Room below each tag for the notes shown beside it. */
 export const V_GAP = 96
 
@@ -46,8 +48,10 @@ export function nameWidth(name: string): number {
 
 /** The one source of a tag's size: the layout, the nodes, the fit, drop targets and reveal all read it from here. */
 export function tagSize(name: string, density: Density): { width: number; height: number } {
-  // A name longer than the normal tag widens its tag rather than being cut by an ellipsis.
-  if (density === 'normal') return { width: Math.max(TAG_NODE_WIDTH, nameWidth(name) + NORMAL_CHROME), height: TAG_NODE_HEIGHT }
+  // A name longer than the normal tag widens its tag rather than being cut by an ellipsis, up to twice the
+  // width: past that (a pasted paragraph, a payload) the ellipsis cuts it and the title and inspector show it whole,
+  // so one such name cannot shrink the whole forest's fit.
+  if (density === 'normal') return { width: Math.min(MAX_TAG_WIDTH, Math.max(TAG_NODE_WIDTH, nameWidth(name) + NORMAL_CHROME)), height: TAG_NODE_HEIGHT }
   return { width: Math.max(COMPACT_MIN_WIDTH, nameWidth(name) + COMPACT_CHROME), height: COMPACT_HEIGHT }
 }
 
@@ -76,7 +80,7 @@ interface LayoutNode {
  * combinations. The roots hang under an invisible super-root so the whole
  * forest is one tidy layout, roots side by side in order. In the compact
  * density each tag is as wide as its name: columns of the left-to-right
- * layout are as wide as their widest tag, and top-down slots as the widest.
+ * layout are as wide as their widest tag, and top-down neighbours as far apart as their widths need.
  */
 export function layoutTree(
   items: ReadonlyArray<{ id: string; parent: string | null; name?: string }>,
@@ -96,13 +100,16 @@ export function layoutTree(
   }
   const compact = density === 'compact'
   const height = compact ? COMPACT_HEIGHT : TAG_NODE_HEIGHT
-  let widest = TAG_NODE_WIDTH
-  for (const n of nodes.values()) widest = Math.max(widest, n.width)
   // Only what hangs under the super-root is a tree; parent cycles are cut off and parked below.
   const out = new Map<string, TagBox>()
   if (direction === 'down') {
     const rowStep = height + (compact ? COMPACT_V_GAP : V_GAP)
-    const root = tree<LayoutNode>().nodeSize([widest + (compact ? COMPACT_H_GAP : H_GAP), rowStep])(hierarchy(superRoot))
+    // Neighbours sit their own half-widths plus a gap apart (d3 asks only about neighbouring contours), so a
+    // wide tag widens its neighbourhood, not every slot; tags of different parents get one more slot between them.
+    const gap = compact ? COMPACT_H_GAP : H_GAP
+    const cousinGap = (compact ? COMPACT_MIN_WIDTH : TAG_NODE_WIDTH) + gap
+    const root = tree<LayoutNode>().nodeSize([1, rowStep])
+      .separation((a, b) => (a.data.width + b.data.width) / 2 + gap + (a.parent === b.parent ? 0 : cousinGap))(hierarchy(superRoot))
     for (const node of root.descendants()) {
       if (node === root) continue
       out.set(node.data.id, { x: node.x - node.data.width / 2, y: node.y - rowStep, width: node.data.width, height })
