@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { serveFolder } from './support/staticServer'
-import { addSecondExperiment, copyFixture, EXP, filesUnder, FIXTURE, TASK_DIR, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
+import { addSecondExperiment, copyFixture, EXP, FIXTURE, putTreeInBrowser, TASK_DIR, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
 
 /** A viewer address: links carry the step number people see (1-based), as the rows, the panel and the export show it. */
 const runUrl = (src: string, run: number, step?: number) =>
@@ -134,19 +134,7 @@ test('opens a zip dropped on the page', async ({ page }) => {
 test("opens this browser's own runs from IndexedDB, where the run console writes them", async ({ page }) => {
   await page.goto('/results')
   // What IndexedDbStorage writes: one record per file in "redscope-results", keyed by its path.
-  const files = filesUnder(FIXTURE).map((f) => [relative(FIXTURE, f), readFileSync(f, 'utf8')] as const)
-  await page.evaluate(async (entries) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('redscope-results', 1)
-      req.onupgradeneeded = () => req.result.createObjectStore('files')
-      req.onsuccess = () => resolve(req.result)
-      req.onerror = () => reject(req.error)
-    })
-    const tx = db.transaction('files', 'readwrite')
-    for (const [path, text] of entries) tx.objectStore('files').put(text, path)
-    await new Promise((resolve) => { tx.oncomplete = resolve })
-    db.close()
-  }, files)
+  await putTreeInBrowser(page, FIXTURE)
   await page.getByRole('button', { name: "This browser's runs" }).click()
   await expect(page).toHaveURL(/src=idb%3Aredscope-results/)
   await openRun(page, 1)

@@ -3,13 +3,13 @@
  * scripts/start.mjs) in child processes, on temp folders, opened in Chromium,
  * stopped at the end of each test.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { request as httpRequest } from 'node:http'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { runCli } from './support/cli'
-import { EXP, filesUnder, FIXTURE } from './support/resultsTree'
+import { EXP, FIXTURE, putTreeInBrowser } from './support/resultsTree'
 import { SUPERRED_STEPS } from './support/superredSteps'
 import { startServer, startView, type RunningView } from './support/viewServer'
 
@@ -156,19 +156,7 @@ test("without a served folder, the Results tab lands on this browser's runs when
   await expect(page.getByRole('region', { name: 'Open results' })).toBeVisible()
   await expect(page).not.toHaveURL(/src=/)
   // What the run console writes: one IndexedDB record per file of the tree.
-  const files = filesUnder(FIXTURE).map((f) => [relative(FIXTURE, f), readFileSync(f, 'utf8')] as const)
-  await page.evaluate(async (entries) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('redscope-results', 1)
-      req.onupgradeneeded = () => req.result.createObjectStore('files')
-      req.onsuccess = () => resolve(req.result)
-      req.onerror = () => reject(req.error)
-    })
-    const tx = db.transaction('files', 'readwrite')
-    for (const [path, text] of entries) tx.objectStore('files').put(text, path)
-    await new Promise((resolve) => { tx.oncomplete = resolve })
-    db.close()
-  }, files)
+  await putTreeInBrowser(page, FIXTURE)
   await page.goto('/results')
   await expect(page).toHaveURL(/src=idb%3Aredscope-results/)
   await expect(page.getByTestId('experiment-row')).toHaveCount(1)

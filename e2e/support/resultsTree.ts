@@ -2,6 +2,7 @@
 import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Page } from '@playwright/test'
 import { zipSync } from 'fflate'
 
 export const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'superred-results-example')
@@ -12,6 +13,23 @@ export const TASK_DIR = `${EXP}/tasks/${TASK}`
 
 export function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)]))
+}
+
+/** Puts a results tree where the run console writes it: one record per file in IndexedDB "redscope-results", keyed by its path. */
+export async function putTreeInBrowser(page: Page, dir: string): Promise<void> {
+  const files = filesUnder(dir).map((f) => [relative(dir, f), readFileSync(f, 'utf8')] as const)
+  await page.evaluate(async (entries) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('redscope-results', 1)
+      req.onupgradeneeded = () => req.result.createObjectStore('files')
+      req.onsuccess = () => resolve(req.result)
+      req.onerror = () => reject(req.error)
+    })
+    const tx = db.transaction('files', 'readwrite')
+    for (const [path, text] of entries) tx.objectStore('files').put(text, path)
+    await new Promise((resolve) => { tx.oncomplete = resolve })
+    db.close()
+  }, files)
 }
 
 /** A zip of a folder, the folder's own name as the top entry (as "compress folder" makes it). */
