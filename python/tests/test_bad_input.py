@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from demo_secret_leak_claim import demo_secret_leak_claim
 
 from redscope_bridge.cli import main
@@ -101,14 +102,13 @@ def closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def garbage_llm(loop_thread: LoopThread) -> Iterator[str]:
-    async def nonsense(_request: web.Request) -> web.Response:
-        return web.Response(text="<html>upstream exploded</html>", content_type="text/html")
+def serve_chat_completions(loop_thread: LoopThread, handler: Handler) -> Iterator[str]:
+    """An OpenAI-compatible base URL on loopback whose chat completions `handler` answers, for a fixture's
+    lifetime (stopped when the fixture ends)."""
 
     async def go() -> tuple[web.AppRunner, int]:
         app = web.Application()
-        app.router.add_post("/v1/chat/completions", nonsense)
+        app.router.add_post("/v1/chat/completions", handler)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -118,6 +118,14 @@ def garbage_llm(loop_thread: LoopThread) -> Iterator[str]:
     runner, port = loop_thread.run(go())
     yield f"http://127.0.0.1:{port}/v1"
     loop_thread.run(runner.cleanup())
+
+
+@pytest.fixture
+def garbage_llm(loop_thread: LoopThread) -> Iterator[str]:
+    async def nonsense(_request: web.Request) -> web.Response:
+        return web.Response(text="<html>upstream exploded</html>", content_type="text/html")
+
+    yield from serve_chat_completions(loop_thread, nonsense)
 
 
 @pytest.mark.parametrize("which", ["down", "garbage"])
@@ -173,18 +181,7 @@ def flaky_llm(loop_thread: LoopThread, fake_llm_url: str) -> Iterator[str]:
         ):
             return web.Response(body=await r.read(), status=r.status, content_type="application/json")
 
-    async def go() -> tuple[web.AppRunner, int]:
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", front)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        return runner, site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-
-    runner, port = loop_thread.run(go())
-    yield f"http://127.0.0.1:{port}/v1"
-    loop_thread.run(runner.cleanup())
+    yield from serve_chat_completions(loop_thread, front)
 
 
 def files_of(root: Path) -> dict[str, bytes]:
