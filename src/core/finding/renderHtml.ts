@@ -8,6 +8,17 @@ import type { Finding, FindingStep } from './finding'
  */
 export const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
+/** The head every exported page opens with: its CSP (no script, no fetch), no referrer, its title and style. */
+export function exportHead(title: string, style: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${e(EXPORT_CSP)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)}</title>
+<style>${style}</style></head>`
+}
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /** Text for element content and quoted attributes. */
@@ -95,13 +106,7 @@ export function renderFindingHtml(f: Finding): string {
 <tr><th>primary score</th><td>${e(String(ev.primaryScore))}</td></tr>
 ${ev.subScores.map((s) => `<tr><th>${e(s.name)}</th><td>${e(String(s.value))} <span class="meta">domain ${e(s.domain ?? 'none')}</span></td></tr>`).join('')}
 </table><pre>${e(ev.rationale)}</pre>`
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${e(EXPORT_CSP)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(`redscope finding: ${f.title}`)}</title>
-<style>${STYLE}</style></head>
+  return `${exportHead(`redscope finding: ${f.title}`, STYLE)}
 <body><main>
 <h1>${e(f.task.goal)}</h1>
 <p class="meta">Run ${f.run.number} of task ${f.task.index} · experiment <code>${e(f.experiment.dir)}</code> · attacker ${e(f.experiment.attacker)} · target ${e(f.experiment.target)} · claim ${e(f.experiment.claim)} · model ${e(f.experiment.model)} · exported ${e(f.exportedAt)}</p>

@@ -3,7 +3,7 @@
  * finding export (no script, nothing loaded from anywhere, every piece of data
  * escaped as text): it opens from file:// and prints to PDF cleanly.
  */
-import { configRow, EXPORT_CSP, escapeHtml as e } from '../finding/renderHtml'
+import { configRow, escapeHtml as e, exportHead } from '../finding/renderHtml'
 import { forestSvg, rateFill } from './forestSvg'
 import type { Report, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
 import { BUILTIN_RULES, compileRules, redactValue, type RedactionRule } from '../redaction'
@@ -113,13 +113,7 @@ export function renderReportHtml(r: Report): string {
 <div class="forest-wrap">${forestSvg(r.forest)}</div></div>`
     : `<div class="card notice">${e(r.forestNote)}</div>`
   const t = r.totals
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${e(EXPORT_CSP)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(`redscope report: ${r.title}`)}</title>
-<style>${STYLE}</style></head>
+  return `${exportHead(`redscope report: ${r.title}`, STYLE)}
 <body><main>
 <h1>${e(r.title)}</h1>
 <p class="meta">${r.kind === 'sweep' ? `A sweep of ${plural(r.models.length, 'threat model')}` : 'One experiment'} · results from ${e(r.source)} · report made ${e(r.generatedAt)}</p>
