@@ -4,6 +4,7 @@ import { forestArb } from '../lattice/testForests'
 import { AGENTDOJO_FOREST, buildDomain, CHATBOT_FOREST, CombinationCursor } from '../tags'
 import { contradictionsOf, searchFrontier, searchFrontierSync, type Evaluation } from './run'
 import { tallyOf, verdictOf, wilson, type Observation } from './observation'
+import { bruteForce, keys, monotone } from './testOracles'
 
 function allCovers(lattice: ThreatModelLattice): Cover[] {
   const out: Cover[] = []
@@ -12,21 +13,6 @@ function allCovers(lattice: ThreatModelLattice): Cover[] {
   while (cursor.next()) out.push(lattice.coverOfCursor(cursor))
   return out
 }
-
-/** The brute-force frontier of a predicate: every threat model evaluated. */
-function bruteForce(covers: readonly Cover[], wins: (c: Cover) => boolean) {
-  const w = covers.filter(wins)
-  const l = covers.filter((c) => !wins(c))
-  const keys = (xs: Cover[]) => xs.map(coverKey).sort()
-  return {
-    minimalWins: keys(w.filter((a) => !w.some((b) => b !== a && coverLeq(b, a)))),
-    maximalLosses: keys(l.filter((a) => !l.some((b) => b !== a && coverLeq(a, b)))),
-  }
-}
-const keys = (xs: readonly Cover[]) => xs.map(coverKey).sort()
-
-/** A monotone oracle: wins iff the threat model covers one of the generators' covers. */
-const monotone = (generators: readonly Cover[]) => (c: Cover) => generators.some((g) => coverLeq(g, c))
 
 /** Picks `k` threat models of the lattice by hashing seeds: the generators of a random monotone function. */
 function pick(covers: readonly Cover[], seeds: readonly number[]): Cover[] {

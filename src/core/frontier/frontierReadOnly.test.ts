@@ -9,20 +9,11 @@ import { forestArb } from '../lattice/testForests'
 import { AGENTDOJO_FOREST, buildDomain } from '../tags'
 import { searchFrontierSync } from './run'
 import { tallyOf, verdictOf, type Observation } from './observation'
+import { bruteForce, keys, monotone } from './testOracles'
 
 const spaceOf = (forest: Parameters<typeof buildDomain>[0]) => new GrantLattice(new ThreatModelLattice(buildDomain(forest)))
 const allOf = (space: GrantLattice) => Array.from(space.elements(), (c) => c.slice())
-const keys = (xs: readonly Cover[]) => xs.map(coverKey).sort()
 
-function bruteForce(covers: readonly Cover[], wins: (c: Cover) => boolean) {
-  const w = covers.filter(wins)
-  const l = covers.filter((c) => !wins(c))
-  return {
-    minimalWins: keys(w.filter((a) => !w.some((b) => b !== a && coverLeq(b, a)))),
-    maximalLosses: keys(l.filter((a) => !l.some((b) => b !== a && coverLeq(a, b)))),
-  }
-}
-const monotone = (generators: readonly Cover[]) => (c: Cover) => generators.some((g) => coverLeq(g, c))
 const pick = (covers: readonly Cover[], seeds: readonly number[]) => seeds.map((s) => covers[s % covers.length])
 const once = (...tasks: boolean[]): Observation => ({ runs: [tasks] })
 

@@ -4,23 +4,12 @@
  * the unsharded search's, on both spaces (scope only, read-only grants).
  */
 import fc from 'fast-check'
-import { coverKey, coverLeq, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../lattice'
+import { coverKey, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../lattice'
 import { forestArb } from '../lattice/testForests'
 import { buildDomain } from '../tags'
 import { claimFrontierOfTasks, mergedEvaluations, shardTasks } from './merge'
 import { searchFrontierSync } from './run'
-
-const keys = (xs: readonly Cover[]) => xs.map(coverKey).sort()
-const monotone = (generators: readonly Cover[]) => (c: Cover) => generators.some((g) => coverLeq(g, c))
-
-function bruteForce(covers: readonly Cover[], wins: (c: Cover) => boolean) {
-  const w = covers.filter(wins)
-  const l = covers.filter((c) => !wins(c))
-  return {
-    minimalWins: keys(w.filter((a) => !w.some((b) => b !== a && coverLeq(b, a)))),
-    maximalLosses: keys(l.filter((a) => !l.some((b) => b !== a && coverLeq(a, b)))),
-  }
-}
+import { bruteForce, keys, monotone } from './testOracles'
 
 describe('a per-task search sharded by task, merged', () => {
   it('gives the claim the frontiers of brute force and of the unsharded search, and each task its own, on both spaces', () => {
