@@ -9,6 +9,7 @@ import type { z } from 'zod'
 import { whenAborted } from '../core/engine'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../core/json'
 import { formatPath } from '../core/tags'
+import { parseWire } from './hotMessages'
 import { ErrorBodySchema } from './schemas'
 
 export interface ProtocolClientOptions {
@@ -217,7 +218,7 @@ export class ProtocolClient {
     } catch {
       throw new TargetRequestError(endpoint, `answered ${response.status} with a body that is not JSON: ${preview(this.mask(text))}`, { status: response.status })
     }
-    const parsed = schema.safeParse(json)
+    const parsed = parseWire(schema, json)
     if (!parsed.success) {
       const detail = parsed.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
       throw new TargetRequestError(endpoint, `answered ${response.status} with a body that breaks the protocol: ${detail}`, { status: response.status })

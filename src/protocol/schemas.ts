@@ -156,8 +156,8 @@ export function forestFromManifest(manifest: Pick<Manifest, 'security_domain'>):
 // Runs
 
 // Ids and times end up in results files: anything else is dropped, not trusted.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const NAIVE_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/
+export const EVENT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/
 
 export const ObservableEventWireSchema = z.object({
   type: z.literal('ObservableEvent'),
@@ -166,9 +166,9 @@ export const ObservableEventWireSchema = z.object({
   /** Overrides the observable's domain when present. */
   security_domain: tagRef.optional(),
   /** Addition: the server's event id (a uuid), kept on the client's trajectory when valid. */
-  event_id: z.string().regex(UUID).optional().catch(undefined),
+  event_id: z.string().regex(EVENT_ID_PATTERN).optional().catch(undefined),
   /** Addition: the server's naive local ISO timestamp, kept when valid. */
-  timestamp: z.string().regex(NAIVE_ISO).optional().catch(undefined),
+  timestamp: z.string().regex(TIMESTAMP_PATTERN).optional().catch(undefined),
 })
 /** Only observations travel in `events`; pauses travel in `pause`. */
 export const RunEventSchema = z.discriminatedUnion('type', [ObservableEventWireSchema])
@@ -192,8 +192,8 @@ export const PreCallPauseSchema = z.object({
   request: z.string(),
   descriptor: PauseDescriptorSchema.optional(),
   /** Addition: the server's event id and timestamp, kept when well-formed (as on events). */
-  event_id: z.string().regex(UUID).optional().catch(undefined),
-  timestamp: z.string().regex(NAIVE_ISO).optional().catch(undefined),
+  event_id: z.string().regex(EVENT_ID_PATTERN).optional().catch(undefined),
+  timestamp: z.string().regex(TIMESTAMP_PATTERN).optional().catch(undefined),
 })
 export const PostCallPauseSchema = PreCallPauseSchema.extend({
   type: z.literal('ControllablePostCallEvent'),

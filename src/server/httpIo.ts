@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import { formatPath } from '../core/tags'
+import { parseWire } from '../protocol/hotMessages'
 
 /** A protocol error: becomes `{"error": {"code", "message"}}` with this status. */
 export class ProtocolHttpError extends Error {
@@ -56,7 +57,7 @@ export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema
       throw new ProtocolHttpError(400, 'bad_request', `body is not JSON: ${(e as Error).message}`)
     }
   }
-  const parsed = schema.safeParse(json)
+  const parsed = parseWire(schema, json)
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
     throw new ProtocolHttpError(400, 'bad_request', `malformed body: ${detail}`)
