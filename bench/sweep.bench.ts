@@ -74,11 +74,14 @@ export async function sweep(models: readonly Model[], storage: Storage | null) {
   let runs = 0
   let tasks = 0
   const mem = peakSampler()
+  // CPU time of every thread of the process (the thread pool's writes too): a loaded machine inflates wall-clock only.
+  const cpuBefore = process.cpuUsage()
   const { ms, value: results } = await time(() => runAll(controllers, {
     concurrency: PARALLEL, signal: cancel.signal,
     reporter: { runComplete: () => { runs += 1 }, taskComplete: () => { tasks += 1 } },
   }))
-  return { ms, results, runs, tasks, peak: mem.stop() }
+  const cpu = process.cpuUsage(cpuBefore)
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, results, runs, tasks, peak: mem.stop() }
 }
 
 export default async function sweepBench(): Promise<void> {

@@ -2,21 +2,24 @@
  * A results tree in a folder on disk. Writes are atomic: a unique temp file
  * beside the target, then rename, so a reader (or a crash) never sees half a
  * file. The only place besides the IndexedDB backend that touches storage.
+ *
+ * Writes use the synchronous calls. A results file is small and lands in the
+ * page cache, so its open, write, close and rename take microseconds; through
+ * fs.promises each of them was a thread-pool round trip, and a sweep writing
+ * ~30 files per experiment spent more CPU waking threads (futex) than the
+ * kernel spent making files. Reads stay asynchronous (a viewer serves them).
  */
-import { promises as fs } from 'node:fs'
+import { existsSync, mkdirSync, promises as fs, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { StorageNotFoundError, joinPath, type Storage, type StorageEntry } from '../../core/results/storage'
 
 let counter = 0
+const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/
 
 export class NodeFsStorage implements Storage {
   readonly root: string
-  /**
-   * Folders this storage made or is making, so that a write does not ask for its folder again (remove() forgets them).
-   * The promise, not a flag: a task's files are written 16 at a time, and each one that found no flag yet ran its
-   * own recursive mkdir of the same folder (a mkdir, an EEXIST and a stat each, every one a thread-pool round trip).
-   */
-  private readonly folders = new Map<string, Promise<void>>()
+  /** Folders this storage made, so that a write does not ask for its folder again (remove() forgets them). */
+  private readonly folders = new Set<string>()
 
   constructor(root: string) {
     this.root = resolve(root)
@@ -24,7 +27,10 @@ export class NodeFsStorage implements Storage {
 
   /** Keeps every path inside the root: a `..` in a tree we read can never escape it. */
   private abs(path: string): string {
-    const full = resolve(this.root, joinPath(path))
+    const rel = joinPath(path)
+    // Without a '..' segment a POSIX path cannot leave the root: no resolve() (it normalises the whole path again).
+    if (sep === '/' && !PARENT_SEGMENT.test(rel)) return rel === '' ? this.root : this.root.endsWith('/') ? this.root + rel : `${this.root}/${rel}`
+    const full = resolve(this.root, rel)
     if (full !== this.root && !full.startsWith(this.root + sep)) throw new Error(`path escapes the results root: ${path}`)
     return full
   }
@@ -38,70 +44,66 @@ export class NodeFsStorage implements Storage {
     }
   }
 
-  writeTextAtomic(path: string, text: string): Promise<void> {
-    return this.writeAtomic(path, text)
+  async writeTextAtomic(path: string, text: string): Promise<void> {
+    this.writeAtomic(path, text)
   }
 
-  writeBytesAtomic(path: string, bytes: Uint8Array): Promise<void> {
-    return this.writeAtomic(path, bytes)
+  async writeBytesAtomic(path: string, bytes: Uint8Array): Promise<void> {
+    this.writeAtomic(path, bytes)
   }
 
   /** Straight into place: one rename fewer per file, for files that a later atomic write publishes. */
   async writeTextUnpublished(path: string, text: string): Promise<void> {
-    await this.writeInFolder(this.abs(path), text)
+    this.writeInFolder(this.abs(path), text)
   }
 
-  private async writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  private writeAtomic(path: string, data: string | Uint8Array): void {
     const full = this.abs(path)
     const tmp = `${full}.${process.pid}.${++counter}.tmp`
     try {
-      await this.writeInFolder(tmp, data)
-      await fs.rename(tmp, full)
+      this.writeInFolder(tmp, data)
+      renameSync(tmp, full)
     } catch (error) {
-      await fs.rm(tmp, { force: true })
+      rmSync(tmp, { force: true })
       throw error
     }
   }
 
   /** Writes a file, making its folder first when this storage has not seen it yet. */
-  private async writeInFolder(file: string, data: string | Uint8Array): Promise<void> {
+  private writeInFolder(file: string, data: string | Uint8Array): void {
     const folder = dirname(file)
-    await this.folderMade(folder)
+    this.folderMade(folder)
     try {
-      await fs.writeFile(file, data)
+      writeFileSync(file, data)
     } catch (error) {
       // The folder went away behind our back (removed by hand, by another process): make it again, once.
       if (!isNotFound(error)) throw error
       this.forget(folder)
-      await fs.mkdir(folder, { recursive: true })
-      this.folders.set(folder, Promise.resolve())
-      await fs.writeFile(file, data)
+      mkdirSync(folder, { recursive: true })
+      this.folders.add(folder)
+      writeFileSync(file, data)
     }
   }
 
   /**
-   * One mkdir per folder however many writes wait for it: the parent first (itself once), then this one alone, so a
-   * task folder costs one system call and no EEXIST/stat. The root and anything above it are made recursively.
-   * A failed one is forgotten, so that the next write tries again.
+   * One mkdir per folder: the parent first (itself once), then this one alone, so a task folder costs one system
+   * call and no EEXIST/stat. The root and anything above it are made recursively.
    */
-  private folderMade(folder: string): Promise<void> {
-    let made = this.folders.get(folder)
-    if (made === undefined) {
-      const parent = dirname(folder)
-      const inside = folder.startsWith(this.root + sep) && parent !== folder
-      made = (inside ? this.folderMade(parent).then(() => mkdirOne(folder)) : fs.mkdir(folder, { recursive: true }).then(() => {}))
-        .catch((error: unknown) => {
-          if (this.folders.get(folder) === made) this.folders.delete(folder)
-          throw error
-        })
-      this.folders.set(folder, made)
+  private folderMade(folder: string): void {
+    if (this.folders.has(folder)) return
+    const parent = dirname(folder)
+    if (folder.startsWith(this.root + sep) && parent !== folder) {
+      this.folderMade(parent)
+      mkdirOne(folder)
+    } else {
+      mkdirSync(folder, { recursive: true })
     }
-    return made
+    this.folders.add(folder)
   }
 
   /** Forgets a folder and everything under it (removed, or gone behind our back). */
   private forget(full: string): void {
-    for (const folder of this.folders.keys()) if (folder === full || folder.startsWith(full + sep)) this.folders.delete(folder)
+    for (const folder of this.folders) if (folder === full || folder.startsWith(full + sep)) this.folders.delete(folder)
   }
 
   /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */
@@ -128,13 +130,9 @@ export class NodeFsStorage implements Storage {
     }
   }
 
+  /** Synchronous, as the writes: a check of a cached inode, cheaper than its thread-pool round trip. */
   async exists(path: string): Promise<boolean> {
-    try {
-      await fs.access(this.abs(path))
-      return true
-    } catch {
-      return false
-    }
+    return existsSync(this.abs(path))
   }
 
   async remove(path: string): Promise<void> {
@@ -147,7 +145,7 @@ export class NodeFsStorage implements Storage {
   async linkOrCopy(from: string, to: string): Promise<void> {
     const dst = this.abs(to)
     await fs.mkdir(dirname(dst), { recursive: true })
-    this.folders.set(dirname(dst), Promise.resolve())
+    this.folders.add(dirname(dst))
     await fs.rm(dst, { force: true })
     try {
       await fs.link(this.abs(from), dst)
@@ -158,13 +156,13 @@ export class NodeFsStorage implements Storage {
 }
 
 /** A folder whose parent this storage made; one that is already there is fine; a parent removed behind our back is made again. */
-async function mkdirOne(folder: string): Promise<void> {
+function mkdirOne(folder: string): void {
   try {
-    await fs.mkdir(folder)
+    mkdirSync(folder)
   } catch (error) {
     if ((error as NodeJS.ErrnoException)?.code === 'EEXIST') return
     if (!isNotFound(error)) throw error
-    await fs.mkdir(folder, { recursive: true })
+    mkdirSync(folder, { recursive: true })
   }
 }
 

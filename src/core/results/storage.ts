@@ -46,8 +46,22 @@ export class StorageNotFoundError extends Error {
   }
 }
 
+/** Joins path pieces with '/', dropping empty and '.' segments ('a//b/./c' is 'a/b/c'). */
 export function joinPath(...parts: string[]): string {
-  return parts.flatMap((p) => p.split('/')).filter((p) => p !== '' && p !== '.').join('/')
+  // A loop rather than split/flatMap/filter: a sweep joins a path for every file it writes.
+  let out = ''
+  for (const part of parts) {
+    let start = 0
+    for (let i = 0; i <= part.length; i++) {
+      if (i < part.length && part.charCodeAt(i) !== 47 /* '/' */) continue
+      const segment = i - start
+      if (segment > 0 && !(segment === 1 && part.charCodeAt(start) === 46 /* '.' */)) {
+        out = out === '' ? part.slice(start, i) : `${out}/${part.slice(start, i)}`
+      }
+      start = i + 1
+    }
+  }
+  return out
 }
 
 export function parentOf(path: string): string {

@@ -11,7 +11,7 @@ import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
 import { SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
 import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
-import { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
+import { identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { PyFloat, pyDumps, pyFloat } from './pyjson'
 import {
   attackerFileJson, experimentJson, iterationsFileJson, taskFileJson, trajectoryFileJson,
@@ -81,14 +81,19 @@ export class ExperimentSession {
   private closed = false
   /** The schema every file is written in (4 drops what superred 0.3.0 does not know). */
   readonly schema: ResultsSchemaVersion
+  /** The identity, hashed once: every manifest, result.json and the index row repeat it. */
+  private readonly slug: string
+  private readonly hash: string
 
-  private constructor(storage: Storage, root: string, meta: ExperimentMeta, plan: ResumePlan, views: Map<number, TaskView>,
-    schema: ResultsSchemaVersion) {
+  private constructor(storage: Storage, root: string, meta: ExperimentMeta, identity: { slug: string; hash: string }, plan: ResumePlan,
+    views: Map<number, TaskView>, schema: ResultsSchemaVersion) {
     this.schema = schema
     this.storage = storage
     this.root = root
     this.meta = meta
-    this.dir = joinPath(root, experimentDirName(meta))
+    this.slug = identity.slug
+    this.hash = identity.hash
+    this.dir = joinPath(root, `${this.slug}-${this.hash}`)
     this.plan = plan
     this.views = views
   }
@@ -96,7 +101,8 @@ export class ExperimentSession {
   /** Resolves the folder, locks it (in this process), plans the resume, snapshots prior state before any rerun. */
   static async open(storage: Storage, root: string, meta: ExperimentMeta, goals: readonly string[],
     options: { overwrite?: boolean; schema?: ResultsSchemaVersion } = {}): Promise<ExperimentSession> {
-    const dir = joinPath(root, experimentDirName(meta))
+    const identity = { slug: slugOf(meta), hash: identityHash(meta) }
+    const dir = joinPath(root, `${identity.slug}-${identity.hash}`)
     const held = locks.get(storage) ?? new Set<string>()
     locks.set(storage, held)
     if (held.has(dir)) throw new Error(`experiment ${dir} is locked by another run`)
@@ -121,7 +127,7 @@ export class ExperimentSession {
         for (const e of stale) await storage.remove(joinPath(dir, 'tasks', e.name))
         for (const i of keep) views.set(i, prior.get(i)!)
       }
-      const session = new ExperimentSession(storage, root, meta, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION)
+      const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION)
       await session.writeManifest('in_progress', null, null)
       return session
     } catch (error) {
@@ -256,7 +262,7 @@ export class ExperimentSession {
   }
 
   private experimentBlock() {
-    return experimentJson(this.meta, slugOf(this.meta), identityHash(this.meta))
+    return experimentJson(this.meta, this.slug, this.hash)
   }
 
   private sortedViews(): TaskView[] {
@@ -299,7 +305,7 @@ export class ExperimentSession {
   private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string): Promise<void> {
     // Each row is its own experiment's schema (redscope and superred read 4 and 5); the file's version is the last writer's.
     await ExperimentsIndex.of(this.storage, this.root).upsert(indexRowAsSchema(this.schema, {
-      dir: experimentDirName(this.meta), slug: slugOf(this.meta), hash: identityHash(this.meta), status: 'complete', experiment: this.experimentBlock(),
+      dir: `${this.slug}-${this.hash}`, slug: this.slug, hash: this.hash, status: 'complete', experiment: this.experimentBlock(),
       summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
       completed_at: completedAt,
     }) as { dir: string }, this.schema)
