@@ -41,3 +41,28 @@ describe('BaseOptimizer dispatch', () => {
     expect(() => new Recorder().llm).toThrow('llm is available after initialize()')
   })
 })
+
+describe('BaseOptimizer with its own dispatch', () => {
+  it('is handed each envelope through the override, one at a time, and the lifecycle still runs through super', async () => {
+    const order: string[] = []
+    class Logged extends Recorder {
+      protected override async dispatch(envelope: Parameters<Recorder['dispatch']>[0]): Promise<void> {
+        order.push(`before ${envelope.event.type}`)
+        await super.dispatch(envelope)
+        await new Promise((r) => setTimeout(r, 1))
+        order.push(`after ${envelope.event.type}`)
+      }
+    }
+    const o = new Logged()
+    const channel = new EventChannel()
+    const running = o.run(channel)
+    const t = new Trajectory(scopeOf([tag]))
+    // Sent together: the second is handed over only once the first override call has returned.
+    const both = Promise.all([channel.send(runStartEvent(t.filtered)), channel.send(runEndEvent(null, { securityDomain: tag }))])
+    await both
+    channel.close()
+    await running
+    expect(order).toEqual(['before RunStartEvent', 'after RunStartEvent', 'before RunEndEvent', 'after RunEndEvent'])
+    expect(o.pastTrajectories).toEqual([t.filtered])
+  })
+})

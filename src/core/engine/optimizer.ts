@@ -24,9 +24,10 @@ export interface Optimizer {
 export type OptimizerFactory = () => Optimizer
 
 /**
- * Sequential optimizer base: `run` hands each envelope to `dispatch`, which
- * tracks the current and past trajectories around `onEvent`. Subclasses
- * implement `onEvent`; a custom `run` should still call `dispatch`.
+ * Sequential optimizer base: `run` has the channel hand each envelope to
+ * `dispatch`, which tracks the current and past trajectories around
+ * `onEvent`. Subclasses implement `onEvent`; a custom `run` should still
+ * call `dispatch`.
  */
 export abstract class BaseOptimizer implements Optimizer {
   private llmClient: LLMClient | null = null
@@ -56,25 +57,69 @@ export abstract class BaseOptimizer implements Optimizer {
     return this.offer?.observables ?? []
   }
 
-  async run(channel: EventChannel): Promise<void> {
-    // `receive` directly, not `for await`: an async iterator costs a few promises per event.
-    // Without an overridden `dispatch`, its steps run inline: one async call less per event
-    // (each await of an async call allocates ~0.4 KB, and the run loop's garbage was its main cost).
-    const inline = this.dispatch === BaseOptimizer.prototype.dispatch
+  /**
+   * Consumes the channel. Without an overridden `dispatch`, the channel hands
+   * each envelope to `dispatch`'s steps directly, one at a time and in order
+   * (a pulling loop costs a receive promise, a wake-up and an async call per
+   * event). An override is called from a loop, each call awaited before the
+   * next envelope is taken, as before.
+   */
+  run(channel: EventChannel): Promise<void> {
+    if (this.dispatch === BaseOptimizer.prototype.dispatch) return channel.serve(this.#handle)
+    return this.pullAndDispatch(channel)
+  }
+
+  private async pullAndDispatch(channel: EventChannel): Promise<void> {
     for (let envelope = await channel.receive(); envelope !== null; envelope = await channel.receive()) {
-      if (!inline) {
-        await this.dispatch(envelope)
-        continue
-      }
-      const event = this.beforeEvent(envelope)
-      let response: EventResponse
-      try {
-        response = await this.onEvent(event)
-      } catch (error) {
-        this.eventFailed(envelope, error)
-      }
-      this.answer(envelope, response)
+      await this.dispatch(envelope)
     }
+  }
+
+  /**
+   * `dispatch` without its async frame: one `then` on `onEvent`'s promise.
+   * The channel hands over one envelope at a time, so the one being handled
+   * is a field and the `then` callbacks are made once, not per event. The
+   * channel learns the end of the handling from the envelope: answered, it
+   * hands over the next; rejected (`onEvent` threw, or the response had the
+   * wrong type), serving stops with that error, as `run` rejecting did.
+   */
+  readonly #handle = (envelope: EventEnvelope): void => {
+    this.#handling = envelope
+    const event = this.beforeEvent(envelope)
+    let pending: Promise<EventResponse>
+    try {
+      // Promise.resolve: a plain-JS optimizer may answer with a value rather than a promise.
+      pending = Promise.resolve(this.onEvent(event))
+    } catch (error) {
+      // A synchronous throw (an onEvent that is not async) is handled as a rejection.
+      pending = Promise.reject(error)
+    }
+    void pending.then(this.#answerHandling, this.#failHandling)
+  }
+
+  #handling: EventEnvelope | null = null
+  readonly #answerHandling = (response: EventResponse): void => {
+    const envelope = this.#taken()
+    try {
+      this.answer(envelope, response)
+    } catch {
+      // A wrong response type rejected the envelope, which stopped serving with that TypeError.
+    }
+  }
+
+  readonly #failHandling = (error: unknown): void => {
+    const envelope = this.#taken()
+    try {
+      this.eventFailed(envelope, error)
+    } catch {
+      // Re-thrown for `dispatch`'s callers; here the rejected envelope already stopped serving with it.
+    }
+  }
+
+  #taken(): EventEnvelope {
+    const envelope = this.#handling!
+    this.#handling = null
+    return envelope
   }
 
   abstract onEvent(event: Event): Promise<EventResponse>

@@ -4,12 +4,9 @@
  * then sent → trajectory closed.
  */
 import { scopeIncludes, type Scope } from '../tags'
-import { abortable, throwIfAborted } from './async'
+import { throwIfAborted } from './async'
 import type { EventChannel } from './channel'
-import {
-  noInjection, runEndEvent, runStartEvent,
-  type ControllableEvent, type ControllableResponse, type EventResponse,
-} from './events'
+import { noInjection, runEndEvent, runStartEvent, type ControllableResponse } from './events'
 import { covers, runEndDomain, type TaskScope } from './scopeResolution'
 import type { SendEvent, Target, Task } from './target'
 import type { Trajectory } from './trajectory'
@@ -33,54 +30,58 @@ export interface RunSingleOutput {
 
 /** Front 4: sub-scores whose domain is null or visible; everything else is kept as is. */
 export function filterEvaluation(evaluation: EvaluationResult, visibility: Scope): EvaluationResult {
-  const visible = (s: Score) => s.securityDomain === null || scopeIncludes(visibility, s.securityDomain)
   // The common case hides nothing: checked without building entries (this runs once per run), and no copy then.
   let hidesAny = false
   for (const name in evaluation.subScores) {
-    if (!visible(evaluation.subScores[name])) {
+    if (!isVisible(evaluation.subScores[name], visibility)) {
       hidesAny = true
       break
     }
   }
   if (!hidesAny) return evaluation
-  return { ...evaluation, subScores: Object.fromEntries(Object.entries(evaluation.subScores).filter(([, s]) => visible(s))) }
+  return { ...evaluation, subScores: Object.fromEntries(Object.entries(evaluation.subScores).filter(([, s]) => isVisible(s, visibility))) }
 }
 
-function asControllableResponse(response: EventResponse, event: ControllableEvent): ControllableResponse {
-  // The channel already enforced the allowed types; this narrows for the compiler.
-  if (response.type === 'ControllableInjection' || response.type === 'ControllableNoInjection') return response
-  throw new TypeError(`${event.type} requires response of type ControllableInjection, ControllableNoInjection, got ${response.type}`)
+// A module function, not a closure per call: under tsx (esbuild keepNames) a named closure costs a name definition per call.
+function isVisible(s: Score, visibility: Scope): boolean {
+  return s.securityDomain === null || scopeIncludes(visibility, s.securityDomain)
 }
 
 /**
  * The pipeline a target sends through. Outermost, the recorder: the event is
- * emitted, then the answer, so they sit side by side on the trajectory. Inside
- * it, front 5: a controllable the write scope does not cover is declined by
- * the framework ("scope") without asking the optimizer.
+ * emitted, then the answer, so they sit side by side on the trajectory (the
+ * channel records the answer as it is delivered, so the sender's promise is
+ * the channel's own, without a wrapper per event). Inside it, front 5: a
+ * controllable the write scope does not cover is declined by the framework
+ * ("scope") without asking the optimizer.
  */
 export function buildSendEvent(trajectory: Trajectory, write: Scope, channel: EventChannel): SendEvent {
-  return async (event) => {
-    trajectory.emit(event)
-    const response = covers(write, event.controllable.securityDomain)
-      ? asControllableResponse(await channel.send(event), event)
-      : noInjection(event, 'scope')
-    trajectory.emit(response)
-    return response
+  return (event) => {
+    try {
+      trajectory.emit(event)
+      if (covers(write, event.controllable.securityDomain)) {
+        // The channel already enforced the allowed types (ControllableInjection, ControllableNoInjection).
+        return channel.send(event, trajectory.emit) as Promise<ControllableResponse>
+      }
+      const declined = noInjection(event, 'scope')
+      trajectory.emit(declined)
+      return Promise.resolve(declined)
+    } catch (error) {
+      // As from an async function: a failure is the returned promise's, never a synchronous throw.
+      return Promise.reject(error)
+    }
   }
 }
 
 /**
- * The run is one abortable await: when the signal fires, the caller unwinds
- * at once, and the abandoned run stops at its next step (each step checks the
- * signal), so nothing runs on after a cancellation that would not have before
- * (no evaluation of a cancelled run, no RunEnd sent).
+ * One run. Each step checks the signal, so a run abandoned by a cancellation
+ * (the task's loop is one abortable await, see runTask) stops at its next
+ * step: nothing runs on after a cancellation that would not have before (no
+ * evaluation of a cancelled run, no RunEnd sent).
  */
-export function runSingle(input: RunSingleInput): Promise<RunSingleOutput> {
-  return abortable(runSteps(input), input.signal)
-}
-
-async function runSteps(input: RunSingleInput): Promise<RunSingleOutput> {
+export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput> {
   const { task, target, channel, trajectory, scope, signal } = input
+  throwIfAborted(signal)
   await channel.send(runStartEvent(trajectory.filtered))
   throwIfAborted(signal)
   const sendEvent = buildSendEvent(trajectory, scope.write, channel)

@@ -5,7 +5,7 @@
  * wall-clock cap that cuts the loop short keeps them.
  */
 import type { Scope } from '../tags'
-import { abortable, finishOrAbandon } from './async'
+import { abortable, finishOrAbandon, throwIfAborted } from './async'
 import { BudgetExhaustedError, noopLLMClient, type LLMClient, type LLMClientFactory } from './budget'
 import { EventChannel } from './channel'
 import { describeError, formatError, TaskCancelled } from './errors'
@@ -123,7 +123,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     .then(() => optimizer.run(channel))
     .then(() => null, (error: unknown) => { channel.setError(error); return { error } })
 
-  let stopReason: StopReason = 'max_runs'
+  let stopReason = 'max_runs' as StopReason // widened: the loop closure assigns it
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
   const record = (runNumber: number, kept: { items: readonly TrajectoryItem[]; attackerView: readonly TrajectoryItem[] },
@@ -143,7 +143,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       env.diagnostic('error', `reporter runComplete failed: ${describeError(error)}`)
     }
   }
-  try {
+  // The loop is one abortable await for the whole task rather than one per
+  // run and per reset: a cancellation unwinds this function at once, and the
+  // abandoned loop stops at its next step (runSingle and the checks below
+  // look at the signal after every await), never recording a run after it.
+  const loop = async (): Promise<void> => {
     for (let runNumber = 1; runNumber <= env.maxRunsPerTask; runNumber++) {
       // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
       const trajectory = new Trajectory(ts.visibility)
@@ -152,6 +156,8 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       try {
         outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, signal })
       } catch (error) {
+        // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
+        throwIfAborted(signal)
         if (isCancellation(error)) throw error
         if (error instanceof BudgetExhaustedError) {
           env.diagnostic('info', `LLM budget exhausted during run ${runNumber}, stopping task`)
@@ -164,6 +170,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         stopReason = 'error'
         break
       }
+      throwIfAborted(signal)
       record(runNumber, trajectory.kept(), outcome.evaluation, startedAt, 'judged', outcome.done)
       // The claim decides success: stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
@@ -172,8 +179,10 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         break
       }
       try {
-        await abortable(target.resetEphemeralState(), signal)
+        await target.resetEphemeralState()
+        throwIfAborted(signal)
       } catch (error) {
+        throwIfAborted(signal)
         if (isCancellation(error)) throw error
         env.diagnostic('error', `target.resetEphemeralState() failed after run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
@@ -185,6 +194,9 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         break
       }
     }
+  }
+  try {
+    await abortable(loop(), signal)
   } finally {
     channel.close()
     const joined = await finishOrAbandon(() => optimizerOutcome, signal, env.graceMs)
