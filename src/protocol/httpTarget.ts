@@ -53,6 +53,7 @@ export class HttpTarget implements ServedTaskTarget {
     this.client = client
     this.surfaces = surfaces
     this.sessionId = sessionId
+    this.path = `/sessions/${encodeURIComponent(sessionId)}`
   }
 
   get securityDomain(): SecurityDomain {
@@ -75,9 +76,8 @@ export class HttpTarget implements ServedTaskTarget {
     return this.observables ?? this.surfaces.observables
   }
 
-  private get path(): string {
-    return `/sessions/${encodeURIComponent(this.sessionId)}`
-  }
+  /** The session's path, encoded once: every request of the session starts with it. */
+  private readonly path: string
 
   async setConfig(name: string, value: string): Promise<void> {
     await this.client.call('POST', `${this.path}/config`, { name, value }, null)
@@ -140,6 +140,8 @@ export class HttpTarget implements ServedTaskTarget {
       this.verdict = null
       let step = await this.client.call('POST', start, {}, RunStepSchema, signal)
       const runId = step.run_id
+      const next = `${this.path}/runs/${encodeURIComponent(runId)}/responses`
+      const nextEndpoint = this.client.endpoint('POST', next)
       for (;;) {
         this.emitEvents(step, emit, endpoint)
         if (step.status === 'finished') {
@@ -160,8 +162,7 @@ export class HttpTarget implements ServedTaskTarget {
           throw new TargetRequestError(endpoint, (e as Error).message)
         }
         const response = await sendEvent(event)
-        const next = `${this.path}/runs/${encodeURIComponent(runId)}/responses`
-        endpoint = this.client.endpoint('POST', next)
+        endpoint = nextEndpoint
         step = await this.client.call('POST', next, { call_id: pause.call_id, response: toWire(response) }, RunStepSchema, signal)
         if (step.run_id !== runId) throw new TargetRequestError(endpoint, `answered for run '${step.run_id}' while run '${runId}' was in progress`)
       }

@@ -209,7 +209,9 @@ export class ProtocolClient {
     }
     if (!response.ok) throw this.statusError(endpoint, response, text)
     if (schema === null) return undefined
-    if (jsonDeeperThan(text, MAX_JSON_DEPTH)) {
+    // A value nested deeper than the limit takes an opening and a closing bracket per level: a shorter
+    // answer (every step's) cannot parse into one, and is not scanned.
+    if (text.length >= 2 * (MAX_JSON_DEPTH + 1) && jsonDeeperThan(text, MAX_JSON_DEPTH)) {
       throw new TargetRequestError(endpoint, `answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`, { status: response.status })
     }
     let json: unknown

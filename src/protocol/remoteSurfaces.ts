@@ -18,7 +18,8 @@ export class RemoteSurfaces {
   readonly configSpecs: readonly ConfigSpec[]
   readonly querySpecs: readonly QuerySpec[]
   private readonly controllableByName: ReadonlyMap<string, Controllable>
-  private readonly observableCache = new Map<string, Observable>()
+  /** Per name, every distinct descriptor seen (almost always one). */
+  private readonly observablesByName = new Map<string, Observable[]>()
   private readonly pausedCache = new Map<string, Controllable>()
 
   /** The manifest must have passed ManifestSchema (which also checks that its forest builds). */
@@ -70,15 +71,15 @@ export class RemoteSurfaces {
 
   /** One engine Observable per distinct descriptor (runtime observables included). */
   observableOf(spec: ObservableSpec): Observable {
-    // Every field but the last length-prefixed (and null apart from any name): two descriptors never share a key.
-    const field = (v: string) => `${v.length}:${v}`
-    const key = `${field(spec.name)}${spec.security_domain === null ? '-' : field(spec.security_domain)}${field(spec.observable_type)}${spec.description}`
-    let obs = this.observableCache.get(key)
-    if (!obs) {
-      obs = observable(spec.name, spec.security_domain === null ? null : this.tag(spec.security_domain),
-        { description: spec.description, observableType: spec.observable_type })
-      this.observableCache.set(key, obs)
-    }
+    // Every event names its observable: compared field by field, not through a key string built per event.
+    const known = this.observablesByName.get(spec.name)
+    const found = known?.find((o) => (o.securityDomain?.name ?? null) === spec.security_domain &&
+      o.observableType === spec.observable_type && o.description === spec.description)
+    if (found) return found
+    const obs = observable(spec.name, spec.security_domain === null ? null : this.tag(spec.security_domain),
+      { description: spec.description, observableType: spec.observable_type })
+    if (known) known.push(obs)
+    else this.observablesByName.set(spec.name, [obs])
     return obs
   }
 }

@@ -117,13 +117,13 @@ export class RunDriver {
     }
     const callId = `c${++this.calls}`
     const c = event.controllable
-    const common = {
-      call_id: callId, controllable: c.name, request: event.request, event_id: event.eventId, timestamp: event.timestamp,
-      ...(c.securityDomain === null ? {} : { descriptor: { security_domain: c.securityDomain.name, description: c.description, value_type: c.valueType } }),
-    }
+    // Literals in the order the wire always had, no spreads (this runs at every step); an undefined
+    // descriptor is left out by JSON.stringify, as the spread left it out.
+    const descriptor = c.securityDomain === null ? undefined
+      : { security_domain: c.securityDomain.name, description: c.description, value_type: c.valueType }
     const pause: Pause = event.type === 'ControllablePreCallEvent'
-      ? { ...common, type: event.type }
-      : { ...common, type: event.type, answer: event.answer }
+      ? { call_id: callId, controllable: c.name, request: event.request, event_id: event.eventId, timestamp: event.timestamp, descriptor, type: event.type }
+      : { call_id: callId, controllable: c.name, request: event.request, event_id: event.eventId, timestamp: event.timestamp, descriptor, type: event.type, answer: event.answer }
     return new Promise((resolve, reject) => {
       this.pending = { callId, pause, event, resolve, reject }
       this.wake()

@@ -152,7 +152,8 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
       session(sid)
       throw notAllowed(method)
     }
-    const rest = parts.slice(2).join('/')
+    // The session's own endpoints are one segment long (`/sessions/{sid}/runs`); longer paths match none of them.
+    const rest = parts.length === 3 ? parts[2] : null
     if (rest === 'config') {
       const s = session(sid)
       const body = await readJson(req, ConfigBodySchema, maxBody)
@@ -184,11 +185,17 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     throw new ProtocolHttpError(404, 'not_found', `no endpoint ${method} /${parts.join('/')}`)
   }
 
+  // The Host header last allowed: a client sends the same one on every request of a session.
+  let allowedHost: string | null = null
   const handler = ((req, res) => {
     const method = req.method ?? 'GET'
-    if (!hostAllowed(req, options.allowedHosts ?? [])) {
-      sendError(res, new ProtocolHttpError(403, 'forbidden_host', `host ${JSON.stringify(req.headers.host ?? '')} is not allowed here`))
-      return
+    const host = req.headers.host
+    if (host === undefined || host !== allowedHost) {
+      if (!hostAllowed(req, options.allowedHosts ?? [])) {
+        sendError(res, new ProtocolHttpError(403, 'forbidden_host', `host ${JSON.stringify(host ?? '')} is not allowed here`))
+        return
+      }
+      if (host !== undefined) allowedHost = host
     }
     if (applyCors(req, res, origins)) return
     const path = pathOf(req.url ?? '/')
@@ -222,7 +229,9 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
 
 /** The path of a request target (`/a/b?x=1` → `/a/b`), without building a URL object per request. */
 function pathOf(target: string): string {
-  const end = target.search(/[?#]/)
+  const query = target.indexOf('?')
+  const fragment = target.indexOf('#')
+  const end = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment)
   const path = end < 0 ? target : target.slice(0, end)
   // An absolute-form target (`http://host/a`) is legal HTTP, if rare.
   return path.startsWith('/') ? path : new URL(path, 'http://target.invalid').pathname
@@ -231,7 +240,9 @@ function pathOf(target: string): string {
 /** The decoded segments of a path; a malformed %-escape is the client's error, never a crash of the server. */
 function segmentsOf(path: string): string[] {
   try {
-    return path.split('/').filter((p) => p !== '').map((p) => (p.includes('%') ? decodeURIComponent(p) : p))
+    const segments: string[] = []
+    for (const p of path.split('/')) if (p !== '') segments.push(p.includes('%') ? decodeURIComponent(p) : p)
+    return segments
   } catch {
     throw new ProtocolHttpError(400, 'bad_request', `the path ${JSON.stringify(path.slice(0, 200))} has a malformed %-escape`)
   }

@@ -250,6 +250,9 @@ describe('target server: Host check (DNS rebinding)', () => {
     const evil = await withHost(url, 'rebind.evil.example:8801')
     expect(evil.status).toBe(403)
     expect(JSON.parse(evil.body).error.code).toBe('forbidden_host')
+    // The server remembers the last Host it allowed (a session sends one Host throughout): that memory admits no other.
+    expect((await withHost(url, 'localhost:8801')).status).toBe(200)
+    expect((await withHost(url, 'rebind.evil.example:8801')).status).toBe(403)
     const listed = await serve({ allowedHosts: ['.lab.example'] })
     expect((await withHost(listed, 'box.lab.example')).status).toBe(200)
     expect((await withHost(listed, 'evil.example')).status).toBe(403)
