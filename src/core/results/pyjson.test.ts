@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MARKER, PyFloat, pyDumps } from './pyjson'
+import { MARKER, PyFloat, pyDumps, pyFloatRepr } from './pyjson'
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
 function random(seed: number) {
@@ -60,6 +60,13 @@ describe('pyDumps', () => {
     expect(pyDumps({ x: ['😀'] }, { indent: 2 })).toBe('{\n  "x": [\n    "\\ud83d\\ude00"\n  ]\n}')
     // indent 0 breaks lines without indenting (JSON.stringify would print it compact).
     expect(pyDumps({ x: [1] }, { indent: 0 })).toBe('{\n"x": [\n1\n]\n}')
+  })
+
+  it('prints floats as Python repr does on both sides of the plain-notation range', () => {
+    // CPython 3.11's repr of the same doubles.
+    const cases: Array<[number, string]> = [[5e15, '5000000000000000.0'], [0.1, '0.1'], [1 / 3, '0.3333333333333333'], [1e-4, '0.0001'],
+      [9.999999999999999e-5, '9.999999999999999e-05'], [1e16, '1e+16'], [2 ** 53, '9007199254740992.0'], [-1234.5, '-1234.5']]
+    for (const [x, repr] of cases) expect(pyFloatRepr(x)).toBe(repr)
   })
 
   it('leaves what JSON.stringify would print differently to the walker: dates, classes, functions, NaN', () => {

@@ -40,6 +40,8 @@ export function pyFloat(value: number | null): PyFloat | null {
 
 /** Python's `repr(float)`: shortest round-trip digits, scientific below 1e-4 and from 1e16. */
 export function pyFloatRepr(x: number): string {
+  // Where JavaScript prints plain notation with the same shortest digits (see printsAlike), only `.0` may be missing.
+  if (printsAlike(x)) return Number.isInteger(x) ? `${x}.0` : String(x)
   if (Number.isNaN(x)) return 'NaN'
   if (x === Infinity) return 'Infinity'
   if (x === -Infinity) return '-Infinity'

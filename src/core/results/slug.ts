@@ -42,15 +42,30 @@ export function experimentSlug(attacker: string, target: string, claim: string, 
   return [attacker, target, claim, model || 'no-llm'].map((s) => slugSegment(s)).join('__')
 }
 
-export function goalSlug(goal: string): string {
-  const cleaned = [...pyStrip(goal).toLowerCase()].map((c) => (/^[a-z0-9._-]$/.test(c) ? c : '_')).join('')
-  return stripChars(cut(cleaned, GOAL_MAXLEN), '_') || 'task'
+/**
+ * A sweep names the same few goals in every experiment (task folders, manifests, task files): their slugs and
+ * hashes are kept, up to a bound, rather than recomputed (sha256 in JavaScript, a regex per character).
+ */
+function remembered(compute: (s: string) => string): (s: string) => string {
+  const known = new Map<string, string>()
+  return (s) => {
+    let value = known.get(s)
+    if (value === undefined) {
+      value = compute(s)
+      if (known.size >= 256) known.clear()
+      known.set(s, value)
+    }
+    return value
+  }
 }
 
+export const goalSlug = remembered((goal) => {
+  const cleaned = [...pyStrip(goal).toLowerCase()].map((c) => (/^[a-z0-9._-]$/.test(c) ? c : '_')).join('')
+  return stripChars(cut(cleaned, GOAL_MAXLEN), '_') || 'task'
+})
+
 /** The first 16 hex digits of sha256(goal): resume matches tasks by it. */
-export function goalHash(goal: string): string {
-  return sha256Hex(goal).slice(0, 16)
-}
+export const goalHash = remembered((goal) => sha256Hex(goal).slice(0, 16))
 
 /** `00001__leak_the_secret` */
 export function taskDirName(index: number, goal: string): string {
