@@ -233,6 +233,21 @@ describe('stop reasons', () => {
     expect(optimizers[0].tornDown).toBe(true)
   })
 
+  it('a run cut by the cap is never recorded or reported, though its target returns after the cancellation', async () => {
+    const b = build({ options: { taskTimeCapS: 0.1, maxRunsPerTask: 100 },
+      steps: (run) => (run === 2 ? [{ kind: 'hang' }] : [{ kind: 'pre', controllable: 'user_msg', request: 'hi' }]) })
+    const reported: string[] = []
+    const result = await b.controller.run({ reporter: {
+      runComplete: (_, __, run) => reported.push(`run ${run.runNumber}`),
+      diagnostic: (_, level, message) => reported.push(`${level} ${message}`),
+    } })
+    // The hanging target throws once the cap aborts it; the abandoned run stops there.
+    await new Promise((r) => setTimeout(r, 50))
+    expect(result.taskResults[0].runs.map((r) => r.runNumber)).toEqual([1])
+    expect(reported.filter((line) => !line.startsWith('warning exceeded task_time_cap_s'))).toEqual(['run 1'])
+    expect(b.optimizers[0].seen.filter((e) => e.type === 'RunEndEvent')).toHaveLength(1)
+  })
+
   it('timeout with nothing judged: zero result naming the cap', async () => {
     const { tr } = await only({ options: { taskTimeCapS: 0.05 }, steps: () => [{ kind: 'hang' }] })
     expect(tr.stopReason).toBe('timeout')

@@ -4,7 +4,7 @@
  * then sent → trajectory closed.
  */
 import { scopeIncludes, type Scope } from '../tags'
-import { throwIfAborted } from './async'
+import type { AbortLatch } from './async'
 import type { EventChannel } from './channel'
 import { noInjection, runEndEvent, runStartEvent, type ControllableResponse } from './events'
 import { covers, runEndDomain, type TaskScope } from './scopeResolution'
@@ -19,7 +19,8 @@ export interface RunSingleInput {
   readonly trajectory: Trajectory
   readonly scope: TaskScope
   readonly includeFeedback: boolean
-  readonly signal: AbortSignal
+  /** The task's signal, read through a latch: checked after every step. */
+  readonly cancel: AbortLatch
 }
 
 export interface RunSingleOutput {
@@ -80,15 +81,15 @@ export function buildSendEvent(trajectory: Trajectory, write: Scope, channel: Ev
  * evaluation of a cancelled run, no RunEnd sent).
  */
 export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput> {
-  const { task, target, channel, trajectory, scope, signal } = input
-  throwIfAborted(signal)
+  const { task, target, channel, trajectory, scope, cancel } = input
+  cancel.check()
   await channel.send(runStartEvent(trajectory.filtered))
-  throwIfAborted(signal)
+  cancel.check()
   const sendEvent = buildSendEvent(trajectory, scope.write, channel)
-  await target.run(trajectory.emit, sendEvent, signal)
-  throwIfAborted(signal)
+  await target.run(trajectory.emit, sendEvent, cancel.signal)
+  cancel.check()
   const returned = await task.evaluate(trajectory, target)
-  throwIfAborted(signal)
+  cancel.check()
   // Rebuilt through the validating constructor: an evaluator that hand-builds
   // a primary score with a domain fails here, as at construction in Python.
   const evaluation = evaluationResult(returned)
@@ -97,7 +98,7 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   // Recorded before it is sent, so the optimizer's view already holds it.
   trajectory.emit(runEnd)
   const response = await channel.send(runEnd)
-  throwIfAborted(signal)
+  cancel.check()
   trajectory.close()
   return { evaluation, done: response.type === 'RunEndResponse' && response.done }
 }

@@ -5,7 +5,7 @@
  * wall-clock cap that cuts the loop short keeps them.
  */
 import type { Scope } from '../tags'
-import { abortable, finishOrAbandon, throwIfAborted } from './async'
+import { AbortLatch, abortable, finishOrAbandon } from './async'
 import { BudgetExhaustedError, noopLLMClient, type LLMClient, type LLMClientFactory } from './budget'
 import { EventChannel } from './channel'
 import { describeError, formatError, TaskCancelled } from './errors'
@@ -147,6 +147,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   // run and per reset: a cancellation unwinds this function at once, and the
   // abandoned loop stops at its next step (runSingle and the checks below
   // look at the signal after every await), never recording a run after it.
+  const cancel = new AbortLatch(signal)
   const loop = async (): Promise<void> => {
     for (let runNumber = 1; runNumber <= env.maxRunsPerTask; runNumber++) {
       // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
@@ -154,10 +155,10 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       const startedAt = new Date()
       let outcome: { evaluation: EvaluationResult; done: boolean }
       try {
-        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, signal })
+        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, cancel })
       } catch (error) {
         // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
-        throwIfAborted(signal)
+        cancel.check()
         if (isCancellation(error)) throw error
         if (error instanceof BudgetExhaustedError) {
           env.diagnostic('info', `LLM budget exhausted during run ${runNumber}, stopping task`)
@@ -170,7 +171,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         stopReason = 'error'
         break
       }
-      throwIfAborted(signal)
+      cancel.check()
       record(runNumber, trajectory.kept(), outcome.evaluation, startedAt, 'judged', outcome.done)
       // The claim decides success: stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
@@ -180,9 +181,9 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       }
       try {
         await target.resetEphemeralState()
-        throwIfAborted(signal)
+        cancel.check()
       } catch (error) {
-        throwIfAborted(signal)
+        cancel.check()
         if (isCancellation(error)) throw error
         env.diagnostic('error', `target.resetEphemeralState() failed after run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
@@ -198,6 +199,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   try {
     await abortable(loop(), signal)
   } finally {
+    cancel.release()
     channel.close()
     const joined = await finishOrAbandon(() => optimizerOutcome, signal, env.graceMs)
     if (joined.ok) {
