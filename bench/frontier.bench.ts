@@ -21,19 +21,9 @@ import { AGENTDOJO_FOREST, buildDomain, CHATBOT_FOREST, type Forest } from '../s
 import { ASSISTANT_FOREST } from '../src/targets/assistant/forest'
 import { CliProcesses } from '../src/testing/cliProcesses'
 import { main } from '../src/cli/main'
+import { seededRandom as rng } from '../src/testing/seededRandom'
 import { row, time } from './util'
 
-/** A small deterministic generator (mulberry32): the same oracles on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** k generators: random small threat models (1 to 2 tags, leaves favoured as injections are); with read-only grants, each tag written or only read. */
 function generators(space: SearchSpace, base: ThreatModelLattice, k: number, seed: number): Cover[] {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../../testing/seededRandom'
 import { MARKER, PyFloat, pyDumps, pyFloatRepr } from './pyjson'
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 const PIECES = ['a', 'Zz', ' ', '"', '\\', '\n', '\t', '\u0000', '\u001f', '\u007f', 'é', '中', '😀', '\ud800', '\udfff', '</script>', '\u2028']
 
@@ -41,7 +30,7 @@ function valueOf(next: () => number, depth: number): unknown {
 describe('pyDumps', () => {
   it('prints plain containers natively exactly as the walker prints them, floats, escapes and depth included', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const value = valueOf(random(seed), 0)
+      const value = valueOf(seededRandom(seed), 0)
       for (const options of [{ indent: 2, ensureAscii: false }, { indent: 2 }, {}, { indent: 4, ensureAscii: true }]) {
         for (const depth of [0, 2]) {
           const expected = pyDumps(value, { ...options, sortKeys: true }, depth)
