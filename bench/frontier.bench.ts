@@ -24,7 +24,6 @@ import { main } from '../src/cli/main'
 import { seededRandom as rng } from '../src/testing/seededRandom'
 import { row, time } from './util'
 
-
 /** k generators: random small threat models (1 to 2 tags, leaves favoured as injections are); with read-only grants, each tag written or only read. */
 function generators(space: SearchSpace, base: ThreatModelLattice, k: number, seed: number): Cover[] {
   const next = rng(seed)
