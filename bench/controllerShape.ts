@@ -54,22 +54,27 @@ export function controllerFor(runs: number, tasks: number, controllables: number
   })
 }
 
-/** The same awaits without the Controller: a target loop calling the optimizer's handler directly. Returns events. */
-export async function bareLoop(runs: number, controllables: number): Promise<number> {
+/** What both bare loops share: the target, the optimizer, a task, and a send straight to the optimizer's handler, counted. */
+function bareParts(controllables: number) {
   const optimizer = new EchoOptimizer()
   const target = new BenchTarget(surfacesOf(controllables))
-  const bare = task('bare')
-  let events = 0
+  const counter = { events: 0 }
   const send: SendEvent = async (event) => {
-    events++
+    counter.events++
     const response = await optimizer.onEvent(event)
     return response as Awaited<ReturnType<SendEvent>>
   }
+  return { optimizer, target, bare: task('bare'), send, counter }
+}
+
+/** The same awaits without the Controller: a target loop calling the optimizer's handler directly. Returns events. */
+export async function bareLoop(runs: number, controllables: number): Promise<number> {
+  const { target, bare, send, counter } = bareParts(controllables)
   for (let run = 0; run < runs; run++) {
     await target.run(() => {}, send)
     await bare.evaluate({ snapshot: () => [], drain: () => [] }, target)
   }
-  return events
+  return counter.events
 }
 
 /**
@@ -83,27 +88,19 @@ export async function bareLoop(runs: number, controllables: number): Promise<num
  * the optimizer's handler as the target's events are. Returns events.
  */
 export async function leanBareLoop(runs: number, controllables: number, lifecycle: boolean): Promise<number> {
-  const optimizer = new EchoOptimizer()
-  const target = new BenchTarget(surfacesOf(controllables))
-  const bare = task('bare')
+  const { optimizer, target, bare, send, counter } = bareParts(controllables)
   const view: ReadableTrajectory = { snapshot: () => [], drain: () => [] }
-  let events = 0
-  const send: SendEvent = async (event) => {
-    events++
-    const response = await optimizer.onEvent(event)
-    return response as Awaited<ReturnType<SendEvent>>
-  }
   for (let run = 0; run < runs; run++) {
     if (lifecycle) {
-      events++
+      counter.events++
       await optimizer.onEvent(runStartEvent(view))
     }
     await target.run(() => {}, send)
     const evaluation = await bare.evaluate(view, target)
     if (lifecycle) {
-      events++
+      counter.events++
       await optimizer.onEvent(runEndEvent(evaluation, { securityDomain: user }))
     }
   }
-  return events
+  return counter.events
 }

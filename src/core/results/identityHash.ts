@@ -54,5 +54,10 @@ export function slugOf(meta: ExperimentMeta): string {
 
 /** `{slug}-{hash8}`: the experiment's folder and its key in a shared dashboard. */
 export function experimentDirName(meta: ExperimentMeta): string {
-  return `${slugOf(meta)}-${identityHash(meta)}`
+  return dirNameOf(slugOf(meta), identityHash(meta))
+}
+
+/** The folder name from a slug and hash already computed (a session keeps both). */
+export function dirNameOf(slug: string, hash: string): string {
+  return `${slug}-${hash}`
 }

@@ -11,7 +11,7 @@ import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
 import { SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
 import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
-import { identityHash, slugOf, type ExperimentMeta } from './identityHash'
+import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { PyFloat, pyDumps, pyFloat } from './pyjson'
 import {
   attackerFileJson, experimentJson, iterationsFileJson, taskFileJson, trajectoryFileJson,
@@ -93,7 +93,7 @@ export class ExperimentSession {
     this.meta = meta
     this.slug = identity.slug
     this.hash = identity.hash
-    this.dir = joinPath(root, `${this.slug}-${this.hash}`)
+    this.dir = joinPath(root, dirNameOf(this.slug, this.hash))
     this.plan = plan
     this.views = views
   }
@@ -102,7 +102,7 @@ export class ExperimentSession {
   static async open(storage: Storage, root: string, meta: ExperimentMeta, goals: readonly string[],
     options: { overwrite?: boolean; schema?: ResultsSchemaVersion } = {}): Promise<ExperimentSession> {
     const identity = { slug: slugOf(meta), hash: identityHash(meta) }
-    const dir = joinPath(root, `${identity.slug}-${identity.hash}`)
+    const dir = joinPath(root, dirNameOf(identity.slug, identity.hash))
     const held = locks.get(storage) ?? new Set<string>()
     locks.set(storage, held)
     if (held.has(dir)) throw new Error(`experiment ${dir} is locked by another run`)
@@ -305,7 +305,7 @@ export class ExperimentSession {
   private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string): Promise<void> {
     // Each row is its own experiment's schema (redscope and superred read 4 and 5); the file's version is the last writer's.
     await ExperimentsIndex.of(this.storage, this.root).upsert(indexRowAsSchema(this.schema, {
-      dir: `${this.slug}-${this.hash}`, slug: this.slug, hash: this.hash, status: 'complete', experiment: this.experimentBlock(),
+      dir: dirNameOf(this.slug, this.hash), slug: this.slug, hash: this.hash, status: 'complete', experiment: this.experimentBlock(),
       summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
       completed_at: completedAt,
     }) as { dir: string }, this.schema)
