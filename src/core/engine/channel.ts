@@ -1,15 +1,20 @@
 /**
  * The channel between the Controller (sender) and the optimizer (receiver):
  * the sender awaits one response per event. The receiver either pulls
- * envelopes at its own pace (`receive`, async iteration) or registers one
- * handler (`serve`) that the channel calls directly, one envelope at a time.
- * Rules as the reference's EventChannel.
+ * envelopes at its own pace (`receive`, async iteration), registers one
+ * handler (`serve`) that the channel calls directly, one envelope at a time,
+ * or registers an answerer (`serveEach`) whose answer goes straight back to
+ * the sender. Rules as the reference's EventChannel.
  */
 import { removeItem } from './async'
 import { EngineRuntimeError } from './errors'
-import { RESPONSE_TYPES, type Event, type EventResponse } from './events'
+import { RESPONSE_TYPES, responseAllowed, type Event, type EventResponse } from './events'
 
 export { EngineRuntimeError }
+
+function wrongResponse(event: Event, response: EventResponse): TypeError {
+  return new TypeError(`${event.type} requires response of type ${RESPONSE_TYPES[event.type]!.join(', ')}, got ${response.type}`)
+}
 
 /** Told when an envelope settles: answered (responded), or rejected with `error`. */
 type SettleHook = (envelope: EventEnvelope, answered: boolean, error: unknown) => void
@@ -40,9 +45,8 @@ export class EventEnvelope {
    * sender with the same TypeError (so it never hangs) and throws it here.
    */
   respond(response: EventResponse): void {
-    const allowed = RESPONSE_TYPES[this.event.type]
-    if (allowed !== null && !allowed.includes(response.type)) {
-      const error = new TypeError(`${this.event.type} requires response of type ${allowed.join(', ')}, got ${response.type}`)
+    if (!responseAllowed(this.event, response)) {
+      const error = wrongResponse(this.event, response)
       this.reject(error)
       throw error
     }
@@ -78,9 +82,25 @@ export class EventEnvelope {
  */
 export type EnvelopeHandler = (envelope: EventEnvelope) => void
 
+/**
+ * A receiver that answers each event by a call (BaseOptimizer's steps):
+ * `answer` starts handling an event and gives its response or a promise of
+ * it (a throw or a rejection is the receiver's failure); `handled` is told
+ * once that handling is over, answered or failed, before the response is
+ * checked and delivered.
+ */
+export interface EventAnswerer {
+  answer(event: Event): EventResponse | PromiseLike<EventResponse>
+  handled(event: Event): void
+}
+
 /** The registered handler and the promise `serve` returned, settled when serving ends. */
 interface Serving {
   readonly handler: EnvelopeHandler
+  /** Set by `serveEach`: an event sent while nothing waits is answered without an envelope. */
+  readonly answerer: EventAnswerer | null
+  /** `serveEach`: an event answered straight to its sender is being handled (it has no envelope). */
+  direct: boolean
   readonly resolve: () => void
   readonly reject: (error: unknown) => void
   /** Handed over and not yet settled: the next one waits for it. */
@@ -125,12 +145,16 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   send(event: Event, onResponse?: (response: EventResponse) => void): Promise<EventResponse> {
     if (this.error !== null) return Promise.reject(this.error.value)
     if (this.closed) return Promise.reject(new EngineRuntimeError('Cannot send on a closed EventChannel'))
+    const serving = this.serving
+    if (serving !== null && serving.answerer !== null && serving.current === null && !serving.direct && !serving.ended &&
+      this.queue.length === 0) {
+      return this.answerDirectly(serving, serving.answerer, event, onResponse)
+    }
     const sent = new Promise<EventResponse>(this.capture)
     const envelope = new EventEnvelope(event, this.resolveSent!, this.rejectSent!, this.settle, onResponse)
     this.resolveSent = null
     this.rejectSent = null
     this.queue.push(envelope)
-    const serving = this.serving
     if (serving !== null) {
       // A direct hand-off: no receive() promise, no wake-up of a pulling loop.
       this.pump(serving)
@@ -158,17 +182,134 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     if (this.serving !== null) return Promise.reject(new EngineRuntimeError('EventChannel is already served'))
     if (this.receivers.length > 0) return Promise.reject(new EngineRuntimeError('EventChannel is already received from'))
     return new Promise<void>((resolve, reject) => {
-      const serving: Serving = { handler, resolve, reject, current: null, pumping: false, ended: false }
-      this.serving = serving
-      this.pump(serving)
+      this.startServing({ handler, answerer: null, direct: false, resolve, reject, current: null, pumping: false, ended: false })
     })
+  }
+
+  /**
+   * Serves with an answerer, under `serve`'s rules (one event at a time, in
+   * order, ends once closed and drained, rejects with the receiver's
+   * failure). The serial hand-off's fast path: an event sent while none is
+   * being handled or queued gets the answerer's own promise, followed by the
+   * check and the delivery, with no envelope and no promise of the channel's
+   * (a send costs what awaiting the optimizer's handler directly does).
+   * Events sent meanwhile are queued as envelopes and answered in turn. Such
+   * a direct event cannot be rejected from outside: poisoned meanwhile
+   * (`setError`), its sender gets the poison once the handling ends, not at
+   * once (an optimizer that serves this way fails only through an event).
+   */
+  serveEach(answerer: EventAnswerer): Promise<void> {
+    if (this.serving !== null) return Promise.reject(new EngineRuntimeError('EventChannel is already served'))
+    if (this.receivers.length > 0) return Promise.reject(new EngineRuntimeError('EventChannel is already received from'))
+    return new Promise<void>((resolve, reject) => {
+      this.startServing({ handler: this.answerEnvelope, answerer, direct: false, resolve, reject, current: null, pumping: false, ended: false })
+    })
+  }
+
+  private startServing(serving: Serving): void {
+    this.serving = serving
+    this.pump(serving)
+  }
+
+  // The event answered directly and its recorder: one in flight at a time, so fields rather than a closure per send.
+  private directEvent: Event | null = null
+  private directOnResponse: ((response: EventResponse) => void) | undefined = undefined
+
+  private answerDirectly(serving: Serving, answerer: EventAnswerer, event: Event,
+    onResponse: ((response: EventResponse) => void) | undefined): Promise<EventResponse> {
+    serving.direct = true
+    this.directEvent = event
+    this.directOnResponse = onResponse
+    let pending: Promise<EventResponse>
+    try {
+      // Promise.resolve: a plain-JS answerer may give a value rather than a promise.
+      pending = Promise.resolve(answerer.answer(event))
+    } catch (error) {
+      pending = Promise.reject(error)
+    }
+    return pending.then(this.directAnswered, this.directFailed)
+  }
+
+  /** The direct event's response: checked, recorded, handed back; then the next queued event is handed over. */
+  private readonly directAnswered = (response: EventResponse): EventResponse => {
+    const serving = this.serving!
+    const event = this.directEvent!
+    const onResponse = this.directOnResponse
+    this.directEvent = null
+    this.directOnResponse = undefined
+    serving.answerer!.handled(event)
+    serving.direct = false
+    if (!responseAllowed(event, response)) {
+      const error = wrongResponse(event, response)
+      this.stopServing(serving, error)
+      throw error
+    }
+    // Poisoned while it was handled: as a taken envelope, its sender gets the poison.
+    if (this.error !== null) throw this.error.value
+    let failure: { error: unknown } | null = null
+    if (onResponse !== undefined) {
+      try {
+        onResponse(response)
+      } catch (error) {
+        // The sender's side failed to take the response (a closed trajectory): its failure, not the responder's.
+        failure = { error }
+      }
+    }
+    this.pump(serving)
+    if (failure !== null) throw failure.error
+    return response
+  }
+
+  /** The direct event's handling failed: serving stops with that error, which the sender gets too. */
+  private readonly directFailed = (error: unknown): never => {
+    const serving = this.serving!
+    const event = this.directEvent!
+    this.directEvent = null
+    this.directOnResponse = undefined
+    serving.answerer!.handled(event)
+    serving.direct = false
+    this.stopServing(serving, error)
+    throw error
+  }
+
+  // A queued event under serveEach: answered by the answerer, settled on its envelope (one at a time, so a field).
+  private answering: EventEnvelope | null = null
+  private readonly answerEnvelope: EnvelopeHandler = (envelope) => {
+    this.answering = envelope
+    let pending: Promise<EventResponse>
+    try {
+      pending = Promise.resolve(this.serving!.answerer!.answer(envelope.event))
+    } catch (error) {
+      pending = Promise.reject(error)
+    }
+    void pending.then(this.envelopeAnswered, this.envelopeFailed)
+  }
+
+  private readonly envelopeAnswered = (response: EventResponse): void => {
+    const envelope = this.takeAnswering()
+    try {
+      envelope.respond(response)
+    } catch {
+      // A wrong response type rejected the envelope, which stopped serving with that TypeError.
+    }
+  }
+
+  private readonly envelopeFailed = (error: unknown): void => {
+    this.takeAnswering().reject(error)
+  }
+
+  private takeAnswering(): EventEnvelope {
+    const envelope = this.answering!
+    this.answering = null
+    this.serving!.answerer!.handled(envelope.event)
+    return envelope
   }
 
   /** Hands queued envelopes over while none is being handled; ends serving once closed and drained. */
   private pump(serving: Serving): void {
     if (serving.pumping) return
     serving.pumping = true
-    while (!serving.ended && serving.current === null) {
+    while (!serving.ended && serving.current === null && !serving.direct) {
       const next = this.queue.shift()
       if (next === undefined) {
         if (this.closed) this.endServing(serving)

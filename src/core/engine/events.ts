@@ -102,6 +102,23 @@ export const RESPONSE_TYPES: Readonly<Record<EventType, readonly ResponseType[] 
   RunEndEvent: ['RunEndResponse'],
 }
 
+/**
+ * RESPONSE_TYPES as a switch, for the check made at every event (a keyed
+ * table and `includes` showed in a profile of the channel); events.test
+ * holds it to the table.
+ */
+export function responseAllowed(event: Event, response: EventResponse): boolean {
+  switch (event.type) {
+    case 'ControllablePreCallEvent':
+    case 'ControllablePostCallEvent':
+      return response.type === 'ControllableInjection' || response.type === 'ControllableNoInjection'
+    case 'RunEndEvent':
+      return response.type === 'RunEndResponse'
+    default:
+      return true
+  }
+}
+
 export function isResponse(item: TrajectoryItem): item is EventResponse {
   switch (item.type) {
     case 'EventResponse':

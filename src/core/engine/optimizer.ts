@@ -3,7 +3,7 @@
  * channel as a concurrent task and answers each event.
  */
 import type { LLMClient } from './budget'
-import type { EventChannel, EventEnvelope } from './channel'
+import type { EventAnswerer, EventChannel, EventEnvelope } from './channel'
 import type { Event, EventResponse, ReadableTrajectory } from './events'
 import type { Controllable, Goal, ObservableValue } from './types'
 
@@ -58,14 +58,16 @@ export abstract class BaseOptimizer implements Optimizer {
   }
 
   /**
-   * Consumes the channel. Without an overridden `dispatch`, the channel hands
-   * each envelope to `dispatch`'s steps directly, one at a time and in order
-   * (a pulling loop costs a receive promise, a wake-up and an async call per
-   * event). An override is called from a loop, each call awaited before the
-   * next envelope is taken, as before.
+   * Consumes the channel. Without an overridden `dispatch`, the channel calls
+   * `dispatch`'s steps directly (`serveEach`), one event at a time and in
+   * order, and an event sent while none waits is answered with `onEvent`'s
+   * own promise (a pulling loop costs a receive promise, a wake-up and an
+   * async call per event; an envelope, a promise and its resolvers more). An
+   * override is called from a loop, each call awaited before the next
+   * envelope is taken, as before.
    */
   run(channel: EventChannel): Promise<void> {
-    if (this.dispatch === BaseOptimizer.prototype.dispatch) return channel.serve(this.#handle)
+    if (this.dispatch === BaseOptimizer.prototype.dispatch) return channel.serveEach(this.#steps)
     return this.pullAndDispatch(channel)
   }
 
@@ -75,51 +77,12 @@ export abstract class BaseOptimizer implements Optimizer {
     }
   }
 
-  /**
-   * `dispatch` without its async frame: one `then` on `onEvent`'s promise.
-   * The channel hands over one envelope at a time, so the one being handled
-   * is a field and the `then` callbacks are made once, not per event. The
-   * channel learns the end of the handling from the envelope: answered, it
-   * hands over the next; rejected (`onEvent` threw, or the response had the
-   * wrong type), serving stops with that error, as `run` rejecting did.
-   */
-  readonly #handle = (envelope: EventEnvelope): void => {
-    this.#handling = envelope
-    const event = this.beforeEvent(envelope)
-    let pending: Promise<EventResponse>
-    try {
-      // Promise.resolve: a plain-JS optimizer may answer with a value rather than a promise.
-      pending = Promise.resolve(this.onEvent(event))
-    } catch (error) {
-      // A synchronous throw (an onEvent that is not async) is handled as a rejection.
-      pending = Promise.reject(error)
-    }
-    void pending.then(this.#answerHandling, this.#failHandling)
-  }
-
-  #handling: EventEnvelope | null = null
-  readonly #answerHandling = (response: EventResponse): void => {
-    const envelope = this.#taken()
-    try {
-      this.answer(envelope, response)
-    } catch {
-      // A wrong response type rejected the envelope, which stopped serving with that TypeError.
-    }
-  }
-
-  readonly #failHandling = (error: unknown): void => {
-    const envelope = this.#taken()
-    try {
-      this.eventFailed(envelope, error)
-    } catch {
-      // Re-thrown for `dispatch`'s callers; here the rejected envelope already stopped serving with it.
-    }
-  }
-
-  #taken(): EventEnvelope {
-    const envelope = this.#handling!
-    this.#handling = null
-    return envelope
+  /** `dispatch`'s steps, for the channel to call: RunStart sets the current trajectory, RunEnd archives it. */
+  readonly #steps: EventAnswerer = {
+    answer: (event) => this.onEvent(this.beforeEvent(event)),
+    handled: (event) => {
+      if (event.type === 'RunEndEvent') this.archiveCurrent()
+    },
   }
 
   abstract onEvent(event: Event): Promise<EventResponse>
@@ -130,7 +93,7 @@ export abstract class BaseOptimizer implements Optimizer {
    * the sender is never left waiting, and is re-thrown.
    */
   protected async dispatch(envelope: EventEnvelope): Promise<void> {
-    const event = this.beforeEvent(envelope)
+    const event = this.beforeEvent(envelope.event)
     let response: EventResponse
     try {
       response = await this.onEvent(event)
@@ -140,8 +103,7 @@ export abstract class BaseOptimizer implements Optimizer {
     this.answer(envelope, response)
   }
 
-  private beforeEvent(envelope: EventEnvelope): Event {
-    const event = envelope.event
+  private beforeEvent(event: Event): Event {
     if (event.type === 'RunStartEvent') this.current = event.trajectory
     return event
   }
