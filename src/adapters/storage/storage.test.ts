@@ -1,7 +1,10 @@
+// @vitest-environment node
 import 'fake-indexeddb/auto'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryStorage } from '../../core/results/memoryStorage'
 import { StorageNotFoundError, type Storage } from '../../core/results/storage'
@@ -15,6 +18,7 @@ let n = 0
 const backends: Array<[string, () => Storage]> = [
   ['memory', () => new MemoryStorage()],
   ['node fs', () => new NodeFsStorage(join(tmp, `t${++n}`))],
+  ['node fs, writes inline', () => new NodeFsStorage(join(tmp, `t${++n}`), { writes: 'inline' })],
   ['indexeddb', () => new IndexedDbStorage(`db-${++n}`, 'root/tree')],
 ]
 
@@ -49,10 +53,10 @@ describe.each(backends)('%s storage', (_, make) => {
   })
 })
 
-describe('node fs storage specifics', () => {
+describe.each(['thread', 'inline'] as const)('node fs storage specifics, writes on the %s', (writes) => {
   it('leaves no temp files behind, shares snapshot bytes by hard link, and refuses paths that escape the root', async () => {
-    const root = join(tmp, 'specifics')
-    const s = new NodeFsStorage(root)
+    const root = join(tmp, `specifics-${writes}`)
+    const s = new NodeFsStorage(root, { writes })
     await Promise.all(Array.from({ length: 20 }, (_, i) => s.writeTextAtomic('m.json', `v${i}`)))
     expect((await s.list('')).map((e) => e.name)).toEqual(['m.json'])
     await s.linkOrCopy('m.json', 'snap/m.json')
@@ -61,8 +65,8 @@ describe('node fs storage specifics', () => {
   })
 
   it('makes a new folder once for many writes at once, and again when it (and its parent) went away behind its back', async () => {
-    const root = join(tmp, 'folders')
-    const s = new NodeFsStorage(root)
+    const root = join(tmp, `folders-${writes}`)
+    const s = new NodeFsStorage(root, { writes })
     // 16 writes into one new nested folder at once, as a task folder is written: each must land.
     const files = Array.from({ length: 16 }, (_, i) => `exp/tasks/00001__a/trajectories/run_${i}.json`)
     await Promise.all(files.map((f, i) => s.writeTextUnpublished!(f, `r${i}`)))
@@ -74,5 +78,63 @@ describe('node fs storage specifics', () => {
     await s.writeTextAtomic('exp/tasks/00002__b/task.json', 'new')
     expect(await s.readText('exp/tasks/00001__a/trajectories/run_0.json')).toBe('again')
     expect(await s.readText('exp/tasks/00002__b/task.json')).toBe('new')
+  })
+})
+
+describe('node fs storage, writes on the thread', () => {
+  it('a read, a listing or an existence check sees every write issued before it, awaited or not', async () => {
+    const s = new NodeFsStorage(join(tmp, 'order'))
+    for (let i = 0; i < 50; i++) void s.writeTextAtomic('exp/manifest.json', `v${i}`)
+    for (let i = 0; i < 20; i++) void s.writeTextUnpublished!(`exp/runs/run_${i}.json`, `r${i}`)
+    expect(await s.exists('exp/runs/run_19.json')).toBe(true)
+    expect(await s.readText('exp/manifest.json')).toBe('v49')
+    expect((await s.list('exp/runs')).length).toBe(20)
+    expect((await s.list('exp')).map((e) => e.name)).toEqual(['manifest.json', 'runs'])
+  })
+
+  it('fails a write with the file system\'s own error (code and path), and goes on with the next ones', async () => {
+    const root = join(tmp, 'errors')
+    const s = new NodeFsStorage(root)
+    await s.writeTextAtomic('exp', 'a file where a folder is expected')
+    const [bad, good] = await Promise.allSettled([s.writeTextAtomic('exp/manifest.json', 'x'), s.writeTextAtomic('other/manifest.json', 'y')])
+    expect(bad.status).toBe('rejected')
+    const error = (bad as PromiseRejectedResult).reason as NodeJS.ErrnoException
+    expect(error).toBeInstanceOf(Error)
+    expect(error.code).toBe('ENOTDIR')
+    expect(error.message).toContain(join(root, 'exp'))
+    expect(good.status).toBe('fulfilled')
+    expect(await s.readText('other/manifest.json')).toBe('y')
+    expect((await s.list('')).map((e) => e.name)).toEqual(['exp', 'other'])
+  })
+
+  it('writes bytes that fill their buffer without a copy (the caller\'s array is handed over), and bytes that do not, by copy', async () => {
+    const s = new NodeFsStorage(join(tmp, 'bytes'))
+    const whole = new TextEncoder().encode('{"ü": 1}')
+    const buffer = new TextEncoder().encode('xx{"a": 2}yy')
+    const part = buffer.subarray(2, 10)
+    await s.writeBytesAtomic!('whole.json', whole)
+    await s.writeBytesAtomic!('part.json', part)
+    expect(await s.readText('whole.json')).toBe('{"ü": 1}')
+    expect(await s.readText('part.json')).toBe('{"a": 2}')
+    expect(whole.byteLength).toBe(0)
+    expect(new TextDecoder().decode(buffer)).toBe('xx{"a": 2}yy')
+  })
+
+  it('lands the writes a process issued just before it ended, and then lets the process end (the idle thread holds nothing open)', () => {
+    const out = join(tmp, 'exit')
+    const script = join(tmp, 'exit.mts')
+    const storage = fileURLToPath(new URL('./nodeFsStorage.ts', import.meta.url))
+    // Not awaited: the process has nothing else to do, so only the pending writes hold it open until they land.
+    writeFileSync(script, `import { NodeFsStorage } from ${JSON.stringify(storage)}
+const s = new NodeFsStorage(${JSON.stringify(out)})
+for (let i = 0; i < 200; i++) void s.writeTextUnpublished(\`runs/run_\${i}.json\`, 'r' + i)
+void s.writeTextAtomic('task.json', 'last')
+`)
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 })
+    expect(run.error).toBeUndefined()
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(readFileSync(join(out, 'task.json'), 'utf8')).toBe('last')
+    expect(readFileSync(join(out, 'runs', 'run_199.json'), 'utf8')).toBe('r199')
   })
 })

@@ -33,7 +33,11 @@ export interface Storage {
    * Without it, writes are atomic.
    */
   writeTextUnpublished?(path: string, text: string): Promise<void>
-  /** Optional: writeTextAtomic for text already encoded as UTF-8 (a large file assembled from encoded pieces). */
+  /**
+   * Optional: writeTextAtomic for text already encoded as UTF-8 (a large file assembled from encoded pieces).
+   * The storage may take the bytes over (a worker thread receives their buffer without a copy, which detaches it):
+   * pass bytes the caller no longer needs.
+   */
   writeBytesAtomic?(path: string, bytes: Uint8Array): Promise<void>
 }
 
