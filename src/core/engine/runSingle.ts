@@ -10,7 +10,7 @@ import { noInjection, runEndEvent, runStartEvent, type ControllableResponse } fr
 import { covers, runEndDomain, type TaskScope } from './scopeResolution'
 import type { SendEvent, Target, Task } from './target'
 import type { Trajectory } from './trajectory'
-import { evaluationResult, type EvaluationResult, type Score } from './types'
+import { ownedEvaluation, type EvaluationResult, type Score } from './types'
 
 export interface RunSingleInput {
   readonly task: Task
@@ -90,9 +90,9 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   cancel.check()
   const returned = await task.evaluate(trajectory, target)
   cancel.check()
-  // Rebuilt through the validating constructor: an evaluator that hand-builds
-  // a primary score with a domain fails here, as at construction in Python.
-  const evaluation = evaluationResult(returned)
+  // Rebuilt through the validating constructor unless it built this one: an evaluator
+  // that hand-builds a primary score with a domain fails here, as at construction in Python.
+  const evaluation = ownedEvaluation(returned)
   const runEnd = runEndEvent(input.includeFeedback ? filterEvaluation(evaluation, scope.visibility) : null,
     { securityDomain: runEndDomain(scope.visibility) })
   // Recorded before it is sent, so the optimizer's view already holds it.

@@ -10,12 +10,11 @@ import { BudgetExhaustedError, noopLLMClient, type LLMClient, type LLMClientFact
 import { EventChannel } from './channel'
 import { describeError, formatError, TaskCancelled } from './errors'
 import type { OptimizerFactory } from './optimizer'
-import type { OfferedSurfaces, RunResult, TaskResult } from './outcomes'
+import { RecordedRun, type OfferedSurfaces, type RunResult, type TaskResult } from './outcomes'
 import { offeredSurfaces, type TaskScope } from './scopeResolution'
 import { runSingle } from './runSingle'
 import type { Target, Task } from './target'
 import { Trajectory } from './trajectory'
-import type { TrajectoryItem } from './events'
 import {
   evaluationResult, score, subtractUsage, ZERO_USAGE,
   type EngineSemantics, type EvaluationResult, type LLMConfig, type LLMUsage, type Score, type StopReason,
@@ -126,15 +125,12 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   let stopReason = 'max_runs' as StopReason // widened: the loop closure assigns it
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
-  const record = (runNumber: number, kept: { items: readonly TrajectoryItem[]; attackerView: readonly TrajectoryItem[] },
-    evaluation: EvaluationResult, startedAt: Date, outcome: 'judged' | 'errored', done: boolean) => {
+  const record = (runNumber: number, trajectory: Trajectory, evaluation: EvaluationResult, startedMs: number,
+    outcome: 'judged' | 'errored', done: boolean) => {
     const usage = progress.usage
-    // Spelled out rather than spread: a run is recorded thousands of times in a sweep.
-    const full: RunResult = {
-      runNumber, trajectory: kept.items, attackerView: kept.attackerView, evaluation, llmUsage: usage,
-      runUsageDelta: usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage),
-      startedAt, endedAt: new Date(), evaluated: outcome === 'judged', errored: outcome === 'errored', done,
-    }
+    const full = new RecordedRun(runNumber, trajectory.keptItems(), trajectory.keptView(), evaluation, usage,
+      usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage), startedMs, Date.now(),
+      outcome === 'judged', outcome === 'errored', done)
     previousUsage = usage
     progress.runs.push(full)
     try {
@@ -152,7 +148,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     for (let runNumber = 1; runNumber <= env.maxRunsPerTask; runNumber++) {
       // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
       const trajectory = new Trajectory(ts.visibility)
-      const startedAt = new Date()
+      const startedMs = Date.now()
       let outcome: { evaluation: EvaluationResult; done: boolean }
       try {
         outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, cancel })
@@ -167,12 +163,12 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         }
         env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
-        record(runNumber, trajectory.kept(), zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedAt, 'errored', false)
+        record(runNumber, trajectory, zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedMs, 'errored', false)
         stopReason = 'error'
         break
       }
       cancel.check()
-      record(runNumber, trajectory.kept(), outcome.evaluation, startedAt, 'judged', outcome.done)
+      record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done)
       // The claim decides success: stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
       if (outcome.evaluation.success && env.semantics === 'redscope') {

@@ -32,6 +32,40 @@ describe('Trajectory', () => {
     expect(t.filtered.drain()).toEqual([b])
   })
 
+  it('the view shares the list until the first hidden item, then keeps its own: reads and drains are unchanged', () => {
+    const t = new Trajectory(scopeOf([user]))
+    const seen = (n: string) => observableEvent(observable(n, user), n)
+    const [a, b, c] = [seen('a'), seen('b'), seen('c')]
+    const hidden = observableEvent(observable('h', system), 'h')
+    t.emit(a)
+    expect(t.filtered.drain()).toEqual([a])
+    t.emit(b)
+    t.emit(hidden)
+    t.emit(c)
+    expect(t.snapshot()).toEqual([a, b, hidden, c])
+    expect(t.filtered.snapshot()).toEqual([a, b, c])
+    expect(t.filtered.drain()).toEqual([b, c])
+    t.close()
+    expect(t.keptItems()).toEqual([a, b, hidden, c])
+    expect(t.keptView()).toEqual([a, b, c])
+
+    const open = new Trajectory(scopeOf([user]))
+    open.emit(a)
+    open.close()
+    // Nothing hidden: one list for both.
+    expect(open.keptView()).toBe(open.keptItems())
+  })
+
+  it('before it is closed, what a run keeps is a copy of both lists', () => {
+    const t = new Trajectory(scopeOf([user]))
+    const a = observableEvent(observable('a', user), 'a')
+    t.emit(a)
+    const items = t.keptItems()
+    const view = t.keptView()
+    t.emit(observableEvent(observable('b', user), 'b'))
+    expect([items, view]).toEqual([[a], [a]])
+  })
+
   it('refuses items without a domain and emits after close', () => {
     const t = new Trajectory(scopeOf([user]))
     expect(() => t.emit(runStartEvent(t.filtered))).toThrow('Cannot persist RunStartEvent without a security_domain')

@@ -1,20 +1,30 @@
 /**
  * One run's record (superred `Trajectory`): the target's emits and the
  * controllable events with their responses, in emit order. A filtered view
- * (what the optimizer sees) is filled at emit time.
+ * (what the optimizer sees) is filled at emit time: while every item is
+ * visible it shares the trajectory's list, and it gets its own copy at the
+ * first item it may not see, before that item is added (one list per run in
+ * the common case, as thousands of runs are kept).
  */
 import { scopeIncludes, type Scope } from '../tags'
 import { EngineRuntimeError } from './errors'
 import { domainOf, type ReadableTrajectory, type TrajectoryItem } from './events'
 import { EngineValueError } from './types'
 
+/** Moves a log onto a copy of its list and returns it (set by ItemLog: its private list, reachable from this module only). */
+let detachLog: (log: ItemLog) => TrajectoryItem[]
+
 /**
  * Items in emit order, read whole (`snapshot`) or since the last read
  * (`drain`): what a trajectory and its filtered view have in common.
  */
 class ItemLog implements ReadableTrajectory {
-  readonly #entries: TrajectoryItem[]
+  #entries: TrajectoryItem[]
   #cursor = 0
+
+  static {
+    detachLog = (log) => (log.#entries = log.#entries.slice())
+  }
 
   constructor(entries: TrajectoryItem[]) {
     this.#entries = entries
@@ -45,7 +55,8 @@ export class FilteredTrajectory extends ItemLog {}
 export class Trajectory extends ItemLog {
   readonly #entries: TrajectoryItem[]
   readonly #filterScope: Scope | null
-  readonly #filteredEntries: TrajectoryItem[] = []
+  /** The view's list: this trajectory's own list until the first hidden item. */
+  #filteredEntries: TrajectoryItem[]
   readonly #filtered: FilteredTrajectory | null
   #closed = false
   /** Records an item. Bound, so a target can be handed `trajectory.emit` directly. */
@@ -57,7 +68,8 @@ export class Trajectory extends ItemLog {
     super(entries)
     this.#entries = entries
     this.#filterScope = filteredScope
-    this.#filtered = filteredScope === null ? null : new FilteredTrajectory(this.#filteredEntries)
+    this.#filteredEntries = entries
+    this.#filtered = filteredScope === null ? null : new FilteredTrajectory(entries)
     // Assigned here rather than as a field arrow: a field arrow is named at every construction under
     // tsx/esbuild keepNames (the benches, tests and dev runs), a cost a profile showed per run.
     this.emit = (item) => this.record(item)
@@ -67,24 +79,35 @@ export class Trajectory extends ItemLog {
     if (this.#closed) throw new EngineRuntimeError('Cannot emit to a closed trajectory')
     const domain = domainOf(item)
     if (domain === null) throw new EngineValueError(`Cannot persist ${item.type} without a security_domain`)
+    if (this.#filtered !== null) {
+      const visible = scopeIncludes(this.#filterScope!, domain)
+      if (this.#filteredEntries !== this.#entries) {
+        if (visible) this.#filteredEntries.push(item)
+      } else if (!visible) {
+        // The first hidden item: the view keeps what it had, in a list of its own, before the item is added.
+        this.#filteredEntries = detachLog(this.#filtered)
+      }
+    }
     this.#entries.push(item)
-    if (this.#filterScope !== null && scopeIncludes(this.#filterScope, domain)) this.#filteredEntries.push(item)
   }
-
 
   close(): void {
     this.#closed = true
   }
 
   /**
-   * What a run keeps: every item, and the optimizer's view. Once closed
-   * nothing can be added, so the lists are handed over as they are; before,
-   * they are copies.
+   * What a run keeps: every item (`keptItems`), and the optimizer's view
+   * (`keptView`, the same list while nothing was hidden). Once closed nothing
+   * can be added, so the lists are handed over as they are; before, they are
+   * copies.
    */
-  kept(): { items: readonly TrajectoryItem[]; attackerView: readonly TrajectoryItem[] } {
+  keptItems(): readonly TrajectoryItem[] {
+    return this.#closed ? this.#entries : this.snapshot()
+  }
+
+  keptView(): readonly TrajectoryItem[] {
     const view = this.filtered
-    if (!this.#closed) return { items: this.snapshot(), attackerView: view.snapshot() }
-    return { items: this.#entries, attackerView: this.#filteredEntries }
+    return this.#closed ? this.#filteredEntries : view.snapshot()
   }
 
   get closed(): boolean {

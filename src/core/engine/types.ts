@@ -133,6 +133,9 @@ export class EngineValueError extends Error {
   }
 }
 
+/** The results `evaluationResult` built: frozen and validated, so `ownedEvaluation` hands them on as they are. */
+const built = new WeakSet<EvaluationResult>()
+
 /** Builds an EvaluationResult, refusing a primary score that carries a domain. */
 export function evaluationResult(init: {
   success: boolean
@@ -147,12 +150,23 @@ export function evaluationResult(init: {
         'security_domain to sub_scores instead.',
     )
   }
-  return Object.freeze({
+  const result: EvaluationResult = Object.freeze({
     success: init.success,
     primaryScore: init.primaryScore,
     subScores: Object.freeze({ ...(init.subScores ?? {}) }),
     rationale: init.rationale ?? '',
   })
+  built.add(result)
+  return result
+}
+
+/**
+ * What an evaluator returned, made the engine's own: one `evaluationResult`
+ * built is frozen and validated already and is kept as it is (no copy per
+ * run); anything else is rebuilt through it (validated, frozen, defaults).
+ */
+export function ownedEvaluation(returned: EvaluationResult): EvaluationResult {
+  return built.has(returned) ? returned : evaluationResult(returned)
 }
 
 export const ZERO_USAGE: LLMUsage = Object.freeze({ calls: 0, cost: 0 })
