@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import { formatPath } from '../core/tags'
 import { parseWire } from '../protocol/hotMessages'
+import { VARY, VARY_ORIGIN } from './cors'
 
 /** A protocol error: becomes `{"error": {"code", "message"}}` with this status. */
 export class ProtocolHttpError extends Error {
@@ -65,19 +66,26 @@ export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema
   return parsed.data
 }
 
+// Each answer's headers go in its one writeHead (merged with any set before, an allowed origin's CORS
+// headers): when nothing was set before, node:http takes them as they are, the cheapest path per step.
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body)
-  // writeHead with the headers at once (merged with any set before, CORS's): cheaper per step than setHeader each.
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), [VARY]: VARY_ORIGIN })
   res.end(text)
 }
 
+/** Shared by every 204: node:http only reads the headers it is given. */
+const NO_CONTENT_HEADERS = Object.freeze({ [VARY]: VARY_ORIGIN })
+
 export function sendNoContent(res: ServerResponse): void {
-  res.statusCode = 204
+  res.writeHead(204, NO_CONTENT_HEADERS)
   res.end()
 }
 
 export function sendError(res: ServerResponse, error: ProtocolHttpError): void {
-  for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v)
-  sendJson(res, error.status, { error: { code: error.code, message: error.message } })
+  const text = JSON.stringify({ error: { code: error.code, message: error.message } })
+  res.writeHead(error.status, {
+    ...error.headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), [VARY]: VARY_ORIGIN,
+  })
+  res.end(text)
 }

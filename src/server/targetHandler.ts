@@ -185,6 +185,21 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     throw new ProtocolHttpError(404, 'not_found', `no endpoint ${method} /${parts.join('/')}`)
   }
 
+  /** One request past the Host and CORS checks; never rejects (a failure is answered). No closures per request. */
+  async function serve(req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
+    try {
+      if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
+        throw new ProtocolHttpError(401, 'unauthorized', 'this target requires Authorization: Bearer <token>',
+          { 'WWW-Authenticate': 'Bearer' })
+      }
+      await route(req, res, method, segmentsOf(path))
+    } catch (e) {
+      const error = e instanceof ProtocolHttpError ? e : new ProtocolHttpError(500, 'internal', (e as Error)?.message ?? String(e))
+      if (!res.headersSent) sendError(res, error)
+      else res.end()
+    }
+  }
+
   // The Host header last allowed: a client sends the same one on every request of a session.
   let allowedHost: string | null = null
   const handler = ((req, res) => {
@@ -199,18 +214,7 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     }
     if (applyCors(req, res, origins)) return
     const path = pathOf(req.url ?? '/')
-    const work = async () => {
-      if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
-        throw new ProtocolHttpError(401, 'unauthorized', 'this target requires Authorization: Bearer <token>',
-          { 'WWW-Authenticate': 'Bearer' })
-      }
-      await route(req, res, method, segmentsOf(path))
-    }
-    const handled = work().catch((e: unknown) => {
-      const error = e instanceof ProtocolHttpError ? e : new ProtocolHttpError(500, 'internal', (e as Error)?.message ?? String(e))
-      if (!res.headersSent) sendError(res, error)
-      else res.end()
-    })
+    const handled = serve(req, res, method, path)
     // No promise per request for a log nobody reads.
     const log = options.log
     if (log) void handled.finally(() => log(`${method} ${path} ${res.statusCode}`))

@@ -191,6 +191,24 @@ describe('target server: CORS, token, expiry', () => {
     expect((await fetch(`${url}/manifest`, { headers: { Origin: 'https://evil.example' } })).headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  it('every answer (JSON, 204, error, preflight) says Vary: Origin; errors keep their own headers', async () => {
+    // The answers write their headers in one writeHead (the cheap path of node:http): none may be lost on the way.
+    const url = await serve({ token: 't0ken-1', concurrency: 1 })
+    const auth = { Authorization: 'Bearer t0ken-1' }
+    const json = await call(url, 'GET', '/manifest', undefined, auth)
+    expect([json.status, json.headers.get('vary'), json.headers.get('content-type')]).toEqual([200, 'Origin', 'application/json; charset=utf-8'])
+    const sid = (await call(url, 'POST', '/sessions', {}, auth)).json.session_id
+    const none = await call(url, 'POST', `/sessions/${sid}/reset`, {}, auth)
+    expect([none.status, none.headers.get('vary')]).toEqual([204, 'Origin'])
+    const full = await call(url, 'POST', '/sessions', {}, auth)
+    expect([full.status, full.headers.get('vary'), full.headers.get('retry-after'), full.json.error.code]).toEqual([503, 'Origin', '1', 'capacity'])
+    const denied = await call(url, 'GET', '/manifest', undefined, { Origin: 'http://localhost:5173' })
+    expect([denied.status, denied.headers.get('vary'), denied.headers.get('www-authenticate')]).toEqual([401, 'Origin', 'Bearer'])
+    expect(denied.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    const pre = await fetch(`${url}/manifest`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } })
+    expect([pre.status, pre.headers.get('vary')]).toEqual([204, 'Origin'])
+  })
+
   it('allows exactly the configured origins when given', async () => {
     const url = await serve({ allowedOrigins: ['https://app.example'] })
     const ok = await fetch(`${url}/manifest`, { headers: { Origin: 'https://app.example' } })
