@@ -10,7 +10,7 @@ import {
   type Controllable, type Emit, type ObservableValue, type SendEvent, type Target,
 } from '../../core/engine'
 import { execute } from './actions'
-import { DEFENCES, isDefence, prepareToolOutput, type Defence } from './defences'
+import { DEFENCES, isDefence, preparedStore, type Defence } from './defences'
 import { attackEvaluation } from './evaluation'
 import { createLlmPolicy } from './llmPolicy'
 import { deterministicPolicy, type AssistantPolicy, type ToolOutput } from './policy'
@@ -133,7 +133,7 @@ export class AssistantTarget implements Target {
       emit(observableEvent(this.s.toolCall[store], call))
       const planted = await ask(this.s.store[store], call)
       if (planted !== null) this.world.planted.push(plantedRecord(store, planted))
-      const prepared = prepareToolOutput(this.defence, this.world.records(store))
+      const prepared = preparedStore(this.defence, this.world, store)
       emit(observableEvent(this.s.toolOutput[store], prepared.shown))
       outputs.push({ store, call, prepared })
     }

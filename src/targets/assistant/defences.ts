@@ -17,7 +17,7 @@
  *   nothing authenticates it, so a spoofed sender gets its request executed.
  */
 import { actionsIn, describeAction } from './instructions'
-import { TRUSTED_CONTACTS, type StoreRecord } from './world'
+import { BASE_RECORDS, TRUSTED_CONTACTS, type Store, type StoreRecord, type World } from './world'
 
 export const DEFENCES = ['none', 'delimiters', 'keyword_filter', 'strict_filter'] as const
 export type Defence = (typeof DEFENCES)[number]
@@ -126,6 +126,21 @@ export function prepareToolOutput(defence: Defence, records: readonly StoreRecor
     }
   }
   return { shown: kept.map(wrap).join('\n'), followable, notes }
+}
+
+/** What each defence makes of a store nobody planted into: the same in every run, worked out once. */
+const untouched = new Map<string, PreparedOutput>()
+
+/** The tool output of `store` under `defence`, as prepareToolOutput makes it from the world's records. */
+export function preparedStore(defence: Defence, world: World, store: Store): PreparedOutput {
+  if (world.planted.some((p) => p.store === store)) return prepareToolOutput(defence, world.records(store))
+  const key = `${defence} ${store}`
+  let prepared = untouched.get(key)
+  if (prepared === undefined) {
+    prepared = prepareToolOutput(defence, BASE_RECORDS[store])
+    untouched.set(key, prepared)
+  }
+  return prepared
 }
 
 function strict(records: readonly StoreRecord[], notes: string[]): PreparedOutput {

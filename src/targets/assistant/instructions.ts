@@ -46,9 +46,25 @@ export function actionIn(sentence: string): Action | null {
   return null
 }
 
-/** Every action requested in a text, in order. */
-export function actionsIn(text: string): Action[] {
-  return sentences(text).map(actionIn).filter((a): a is Action => a !== null)
+/** Texts read before and what they asked for (bounded: a sweep plants many payloads). */
+const readBefore = new Map<string, readonly Action[]>()
+const READ_BEFORE_MAX_ENTRIES = 256
+/** Longer texts are read afresh: the memory holds prompts and records, never floods. */
+const READ_BEFORE_MAX_LENGTH = 4096
+
+/**
+ * Every action requested in a text, in order. The same texts come back in every run (the system
+ * prompt, the tool catalogue, the user's task): each is read once, its answer shared (frozen).
+ */
+export function actionsIn(text: string): readonly Action[] {
+  const known = readBefore.get(text)
+  if (known !== undefined) return known
+  const found = Object.freeze(sentences(text).map(actionIn).filter((a): a is Action => a !== null))
+  if (text.length <= READ_BEFORE_MAX_LENGTH) {
+    if (readBefore.size >= READ_BEFORE_MAX_ENTRIES) readBefore.clear()
+    readBefore.set(text, found)
+  }
+  return found
 }
 
 /** A short human description, for the reasoning trace. */
