@@ -130,6 +130,9 @@ export class ProtocolClient {
   private readonly timeoutMs: number
   private readonly fetchImpl: typeof fetch
   private readonly maxResponseBytes: number
+  /** The request headers, built once per client (fetch only reads them): without a body, and with a JSON one. */
+  private readonly headers: Readonly<Record<string, string>>
+  private readonly jsonHeaders: Readonly<Record<string, string>>
 
   constructor(baseUrl: string, options: ProtocolClientOptions = {}) {
     let parsed: URL
@@ -147,6 +150,9 @@ export class ProtocolClient {
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+    const auth: Record<string, string> = this.token === undefined ? {} : { Authorization: `Bearer ${this.token}` }
+    this.headers = Object.freeze({ Accept: 'application/json', ...auth })
+    this.jsonHeaders = Object.freeze({ Accept: 'application/json', 'Content-Type': 'application/json', ...auth })
   }
 
   /** A target that echoes our token (in an error, an observation) must not get it into a message or a result. */
@@ -171,7 +177,6 @@ export class ProtocolClient {
   async call(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: null, signal?: AbortSignal): Promise<void>
   async call(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: z.ZodType | null,
     signal?: AbortSignal): Promise<unknown> {
-    const endpoint = this.endpoint(method, path)
     // One controller per request, aborted by the timeout or by the caller's signal: a plain timer
     // and a shared listener, cheaper per step than AbortSignal.timeout joined by AbortSignal.any.
     const controller = new AbortController()
@@ -181,15 +186,12 @@ export class ProtocolClient {
       controller.abort(new DOMException('per-request timeout', 'TimeoutError'))
     }, this.timeoutMs)
     const stopFollowing = signal ? whenAborted(signal, (reason) => controller.abort(reason)) : null
-    const headers: Record<string, string> = { Accept: 'application/json' }
-    if (body !== undefined) headers['Content-Type'] = 'application/json'
-    if (this.token !== undefined) headers.Authorization = `Bearer ${this.token}`
     let response: Response
     let text: string
     try {
       response = await this.fetchImpl(`${this.baseUrl}${path}`, {
         method,
-        headers,
+        headers: body === undefined ? this.headers : this.jsonHeaders,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: controller.signal,
         // A redirect could carry the token elsewhere: a target answers in place or fails.
@@ -197,6 +199,7 @@ export class ProtocolClient {
       })
       text = await readCapped(response, this.maxResponseBytes)
     } catch (e) {
+      const endpoint = this.endpoint(method, path)
       if (e instanceof TooLargeError) {
         throw new TargetRequestError(endpoint, `answered with ${e.message}`)
       }
@@ -207,23 +210,23 @@ export class ProtocolClient {
       clearTimeout(timer)
       stopFollowing?.()
     }
-    if (!response.ok) throw this.statusError(endpoint, response, text)
+    if (!response.ok) throw this.statusError(this.endpoint(method, path), response, text)
     if (schema === null) return undefined
     // A value nested deeper than the limit takes an opening and a closing bracket per level: a shorter
     // answer (every step's) cannot parse into one, and is not scanned.
     if (text.length >= 2 * (MAX_JSON_DEPTH + 1) && jsonDeeperThan(text, MAX_JSON_DEPTH)) {
-      throw new TargetRequestError(endpoint, `answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`, { status: response.status })
+      throw new TargetRequestError(this.endpoint(method, path), `answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`, { status: response.status })
     }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
-      throw new TargetRequestError(endpoint, `answered ${response.status} with a body that is not JSON: ${preview(this.mask(text))}`, { status: response.status })
+      throw new TargetRequestError(this.endpoint(method, path), `answered ${response.status} with a body that is not JSON: ${preview(this.mask(text))}`, { status: response.status })
     }
     const parsed = parseWire(schema, json)
     if (!parsed.success) {
       const detail = parsed.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
-      throw new TargetRequestError(endpoint, `answered ${response.status} with a body that breaks the protocol: ${detail}`, { status: response.status })
+      throw new TargetRequestError(this.endpoint(method, path), `answered ${response.status} with a body that breaks the protocol: ${detail}`, { status: response.status })
     }
     return parsed.data
   }

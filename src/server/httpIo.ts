@@ -39,7 +39,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       chunks.push(chunk)
     })
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'))
+      // A protocol body (tens of bytes) comes in one chunk: decoded as it is, not copied first.
+      if (!failed) resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'))
     })
     req.on('error', (e) => {
       if (!failed) reject(e)
