@@ -19,6 +19,14 @@ interface Props {
 export const ROW_HEIGHT = 60
 
 /**
+ * A run this short is rendered whole (the browser's find-in-page sees every
+ * row). A longer one keeps 3 rows beyond each edge of the screen: a fast
+ * scroll rewrites every rendered row each frame, and at 8 a side the
+ * renderer spent about a fifth more time per frame.
+ */
+const WHOLE_RUN_ROWS = 64
+
+/**
  * Rows are keyed by their slot in a pool rather than by row number: a scroll
  * of many screens then updates the text and attributes of the same ~40
  * elements instead of removing them all and creating new ones every frame.
@@ -44,7 +52,7 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
     count: replay.rows,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
+    overscan: replay.rows <= WHOLE_RUN_ROWS ? WHOLE_RUN_ROWS : 3,
     initialOffset: () => Math.max(0, selected * ROW_HEIGHT - 2 * ROW_HEIGHT),
   })
   useImperativeHandle(handle, () => ({ scrollToRow: (row) => virtual.scrollToIndex(row, { align: 'auto' }) }), [virtual])
