@@ -156,6 +156,27 @@ describe('EventChannel.serveEach', () => {
     expect(log).toEqual(['start a', 'handled a'])
   })
 
+  it('poisoned while an event is answered: the poison wins over a failure or a wrong answer that comes after it', async () => {
+    for (const ending of ['failure', 'wrong type'] as const) {
+      const channel = new EventChannel()
+      const release: Array<() => void> = []
+      void channel.serveEach({
+        answer: async (event) => {
+          await new Promise<void>((r) => release.push(r))
+          if (ending === 'failure') throw new Error('optimizer died after the poison')
+          return runEndResponse(event)
+        },
+        handled: () => {},
+      })
+      const inFlight = channel.send(preCallEvent(c, 'a'))
+      await tick()
+      const poison = new Error('poison')
+      channel.setError(poison)
+      release.shift()!()
+      await expect(inFlight, ending).rejects.toBe(poison)
+    }
+  })
+
   it('is exclusive: a channel served by an answerer cannot be received from or served again', async () => {
     const channel = new EventChannel()
     void channel.serveEach({ answer: plainResponse, handled: () => {} })

@@ -239,13 +239,13 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     this.directOnResponse = undefined
     serving.answerer!.handled(event)
     serving.direct = false
+    // Poisoned while it was handled: as a taken envelope, its sender gets the poison, whatever the answer.
+    if (this.error !== null) throw this.error.value
     if (!responseAllowed(event, response)) {
       const error = wrongResponse(event, response)
       this.stopServing(serving, error)
       throw error
     }
-    // Poisoned while it was handled: as a taken envelope, its sender gets the poison.
-    if (this.error !== null) throw this.error.value
     let failure: { error: unknown } | null = null
     if (onResponse !== undefined) {
       try {
@@ -260,7 +260,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     return response
   }
 
-  /** The direct event's handling failed: serving stops with that error, which the sender gets too. */
+  /** The direct event's handling failed: serving stops with that error, which the sender gets too (unless poisoned meanwhile). */
   private readonly directFailed = (error: unknown): never => {
     const serving = this.serving!
     const event = this.directEvent!
@@ -269,7 +269,8 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     serving.answerer!.handled(event)
     serving.direct = false
     this.stopServing(serving, error)
-    throw error
+    // Poisoned while it was handled: the sender gets the poison, as a taken envelope would have.
+    throw this.error !== null ? this.error.value : error
   }
 
   // A queued event under serveEach: answered by the answerer, settled on its envelope (one at a time, so a field).
