@@ -18,7 +18,7 @@ import { REFERENCE_TARGETS, referenceTargetOptions } from '../src/targets'
 import { withApp } from './app'
 import { bareLoop, controllerFor, leanBareLoop } from './controllerShape'
 import { clickToValidated, idleFrameMs, openForest } from './designer.bench'
-import { plainRoundTrips, protocolSteps } from './protocol.bench'
+import { plainRoundTrips, PROTOCOL_WARM_UP_RUNS, protocolSteps } from './protocol.bench'
 import { rendererCpu } from './rendererCpu'
 import { runSuperredScript, superredPython, SUPERRED_SCRIPTS } from './superred'
 import { sweep, threatModels } from './sweep.bench'
@@ -143,7 +143,9 @@ async function protocol(): Promise<void> {
   let connections = 0
   running.server.on('connection', () => { connections++ })
   try {
-    await protocolSteps(running.url, 10)
+    // Until the JIT is done with both sides: the first ~150 runs cost about twice the steady state's (V8 optimises
+    // undici, node:http and the protocol's code as they get hot), and a shorter warm-up timed that, not a step.
+    await protocolSteps(running.url, PROTOCOL_WARM_UP_RUNS)
     const warm = connections
     const ratios: number[] = []
     let last = { trips: 0, ms: 0, plainMs: 0 }
@@ -165,7 +167,7 @@ async function protocol(): Promise<void> {
 /**
  * Where the temp folder is a disk, making a file is the kernel's cost, and it varies with the file system's state:
  * on an ext4 mounted without a journal (as on the machines this was measured on), perf puts most of it in ext4's
- * recently_deleted check, which passes over the inodes freed in the last hours one by one, so a machine that has
+ * recently_deleted check, which passes over the recently freed inodes one by one, so a machine that has just
  * deleted many files makes new ones up to 10x slower. The same sweep on a tmpfs (/dev/shm, where present) shows what
  * redscope's writer itself costs. CPU time is printed beside wall-clock, since a loaded machine inflates the latter.
  * The bench's own trees are deleted only when it ends, since the check covers the inodes freed in the last one to
