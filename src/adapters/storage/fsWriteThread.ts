@@ -14,8 +14,9 @@ import { Worker } from 'node:worker_threads'
  * The thread's code, as plain JavaScript evaluated by the worker: it needs no
  * module loader, so it runs the same under tsx, Vitest and the built CLI.
  * An atomic write goes to a unique temp file beside the target, then rename.
- * Folders are made parent-first and remembered; one removed behind the
- * thread's back is made again.
+ * Folders are made parent-first and remembered (those above the results
+ * root cost one failed mkdir each, once); one removed behind the thread's
+ * back is made again.
  */
 const THREAD_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads')
@@ -25,13 +26,15 @@ const made = new Set()
 let counter = 0
 function makeFolder(folder) {
   if (made.has(folder)) return
+  const parent = dirname(folder)
+  // Parent first: a new task folder and its trajectories/ then cost one mkdir each, never a failed one.
+  if (parent !== folder) makeFolder(parent)
   try {
     mkdirSync(folder)
   } catch (error) {
-    if (error.code === 'ENOENT' && dirname(folder) !== folder) {
-      makeFolder(dirname(folder))
-      try { mkdirSync(folder) } catch (again) { if (again.code !== 'EEXIST') throw again }
-    } else if (error.code !== 'EEXIST') throw error
+    // ENOENT: a parent remembered as made was removed since; make the whole chain again.
+    if (error.code === 'ENOENT') mkdirSync(folder, { recursive: true })
+    else if (error.code !== 'EEXIST') throw error
   }
   made.add(folder)
 }

@@ -78,6 +78,10 @@ describe.each(['thread', 'inline'] as const)('node fs storage specifics, writes 
     await s.writeTextAtomic('exp/tasks/00002__b/task.json', 'new')
     expect(await s.readText('exp/tasks/00001__a/trajectories/run_0.json')).toBe('again')
     expect(await s.readText('exp/tasks/00002__b/task.json')).toBe('new')
+    // Gone again, and this time the first write goes into a new folder under it.
+    rmSync(join(root, 'exp', 'tasks'), { recursive: true, force: true })
+    await s.writeTextAtomic('exp/tasks/00003__c/trajectories/run_1.json', 'third')
+    expect(await s.readText('exp/tasks/00003__c/trajectories/run_1.json')).toBe('third')
   })
 })
 
