@@ -105,7 +105,10 @@ class FsWriteThread {
   /** Buffers handed over with this tick's writes, moved rather than copied. */
   private transfer: ArrayBuffer[] = []
   private nextId = 0
-  private idleWaiters: Array<() => void> = []
+  /** Every write up to this id is done (ids are settled in order). */
+  private settledThrough = 0
+  /** Callers waiting for the writes up to an id (those issued before they asked), by that id, in order. */
+  private waiters: Array<{ readonly through: number; readonly wake: () => void }> = []
 
   /**
    * Writes `data` to the absolute path `file` (its folders made as needed); `atomic` publishes it by rename.
@@ -125,10 +128,14 @@ class FsWriteThread {
     })
   }
 
-  /** Settles once every write issued so far is done (at once when none is outstanding). */
-  idle(): Promise<void> | null {
-    if (this.outstanding() === 0) return null
-    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  /**
+   * Settles once every write issued so far is done; null when they all are. Writes issued later are not waited
+   * for, so a reader among busy writers is never held until they all go quiet.
+   */
+  writesBefore(): Promise<void> | null {
+    const through = this.nextId
+    if (this.settledThrough >= through) return null
+    return new Promise((wake) => this.waiters.push({ through, wake }))
   }
 
   private outstanding(): number {
@@ -167,24 +174,25 @@ class FsWriteThread {
       if (failure === undefined) op.resolve()
       else op.reject(errorOf(failure[1], failure[2], failure[3], failure[4]))
     }
-    this.afterSettling()
+    this.afterSettling(report.done)
   }
 
   private failAll(error: Error): void {
     this.batch = []
     this.transfer = []
     while (this.head < this.pending.length) this.pending[this.head++].reject(error)
-    this.afterSettling()
+    this.afterSettling(this.nextId)
   }
 
-  private afterSettling(): void {
+  private afterSettling(through: number): void {
+    this.settledThrough = through
+    let woken = 0
+    while (woken < this.waiters.length && this.waiters[woken].through <= through) this.waiters[woken++].wake()
+    if (woken > 0) this.waiters = this.waiters.slice(woken)
     if (this.outstanding() > 0) return
     this.pending.length = 0
     this.head = 0
     this.worker?.unref()
-    const waiters = this.idleWaiters
-    this.idleWaiters = []
-    for (const wake of waiters) wake()
   }
 }
 

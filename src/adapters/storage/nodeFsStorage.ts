@@ -35,7 +35,7 @@ export class NodeFsStorage implements Storage {
 
   /** Waits for the writes issued before (on the thread), so that what follows sees them. */
   private settled(): Promise<void> | null {
-    return this.threaded ? fsWriteThread.idle() : null
+    return this.threaded ? fsWriteThread.writesBefore() : null
   }
 
   /** Keeps every path inside the root: a `..` in a tree we read can never escape it. */

@@ -96,6 +96,19 @@ describe('node fs storage, writes on the thread', () => {
     expect((await s.list('exp')).map((e) => e.name)).toEqual(['manifest.json', 'runs'])
   })
 
+  it('a read waits for the writes issued before it, not for those issued after (busy writers never hold it up)', async () => {
+    const s = new NodeFsStorage(join(tmp, 'before'))
+    const order: string[] = []
+    void s.writeTextAtomic('a.json', 'a')
+    const seen = s.exists('a.json').then((found) => { order.push(`exists ${found}`) })
+    // The first write's message goes out at the end of this tick; the next write is a message of its own.
+    await Promise.resolve()
+    await Promise.resolve()
+    const later = s.writeTextAtomic('b.json', 'b').then(() => { order.push('b written') })
+    await Promise.all([seen, later])
+    expect(order).toEqual(['exists true', 'b written'])
+  })
+
   it('fails a write with the file system\'s own error (code and path), and goes on with the next ones', async () => {
     const root = join(tmp, 'errors')
     const s = new NodeFsStorage(root)
