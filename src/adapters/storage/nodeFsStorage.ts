@@ -10,32 +10,25 @@
  * threads than the kernel spent making files). On the thread, the kernel's
  * work runs beside the engine instead of inside it. Every other call waits
  * for the writes issued before it, so a read sees what was written, as if the
- * writes were made in place. `{ writes: 'inline' }` makes them on the calling
- * thread instead. Reads stay asynchronous (a viewer serves them).
+ * writes were made in place. Reads stay asynchronous (a viewer serves them).
  */
-import { existsSync, mkdirSync, promises as fs, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, promises as fs } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { StorageNotFoundError, joinPath, type Storage, type StorageEntry } from '../../core/results/storage'
 import { fsWriteThread } from './fsWriteThread'
 
-let counter = 0
 const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/
 
 export class NodeFsStorage implements Storage {
   readonly root: string
-  /** Folders this storage made, so that a write does not ask for its folder again (remove() forgets them). */
-  private readonly folders = new Set<string>()
 
-  private readonly threaded: boolean
-
-  constructor(root: string, options: { writes?: 'thread' | 'inline' } = {}) {
+  constructor(root: string) {
     this.root = resolve(root)
-    this.threaded = (options.writes ?? 'thread') === 'thread'
   }
 
   /** Waits for the writes issued before (on the thread), so that what follows sees them. */
   private settled(): Promise<void> | null {
-    return this.threaded ? fsWriteThread.writesBefore() : null
+    return fsWriteThread.writesBefore()
   }
 
   /** Keeps every path inside the root: a `..` in a tree we read can never escape it. */
@@ -59,68 +52,16 @@ export class NodeFsStorage implements Storage {
   }
 
   async writeTextAtomic(path: string, text: string): Promise<void> {
-    if (this.threaded) return fsWriteThread.write(this.abs(path), text, true)
-    this.writeAtomic(path, text)
+    return fsWriteThread.write(this.abs(path), text, true)
   }
 
   async writeBytesAtomic(path: string, bytes: Uint8Array): Promise<void> {
-    if (this.threaded) return fsWriteThread.write(this.abs(path), bytes, true)
-    this.writeAtomic(path, bytes)
+    return fsWriteThread.write(this.abs(path), bytes, true)
   }
 
   /** Straight into place: one rename fewer per file, for files that a later atomic write publishes. */
   async writeTextUnpublished(path: string, text: string): Promise<void> {
-    if (this.threaded) return fsWriteThread.write(this.abs(path), text, false)
-    this.writeInFolder(this.abs(path), text)
-  }
-
-  private writeAtomic(path: string, data: string | Uint8Array): void {
-    const full = this.abs(path)
-    const tmp = `${full}.${process.pid}.${++counter}.tmp`
-    try {
-      this.writeInFolder(tmp, data)
-      renameSync(tmp, full)
-    } catch (error) {
-      rmSync(tmp, { force: true })
-      throw error
-    }
-  }
-
-  /** Writes a file, making its folder first when this storage has not seen it yet. */
-  private writeInFolder(file: string, data: string | Uint8Array): void {
-    const folder = dirname(file)
-    this.folderMade(folder)
-    try {
-      writeFileSync(file, data)
-    } catch (error) {
-      // The folder went away behind our back (removed by hand, by another process): make it again, once.
-      if (!isNotFound(error)) throw error
-      this.forget(folder)
-      mkdirSync(folder, { recursive: true })
-      this.folders.add(folder)
-      writeFileSync(file, data)
-    }
-  }
-
-  /**
-   * One mkdir per folder: the parent first (itself once), then this one alone, so a task folder costs one system
-   * call and no EEXIST/stat. The root and anything above it are made recursively.
-   */
-  private folderMade(folder: string): void {
-    if (this.folders.has(folder)) return
-    const parent = dirname(folder)
-    if (folder.startsWith(this.root + sep) && parent !== folder) {
-      this.folderMade(parent)
-      mkdirOne(folder)
-    } else {
-      mkdirSync(folder, { recursive: true })
-    }
-    this.folders.add(folder)
-  }
-
-  /** Forgets a folder and everything under it (removed, or gone behind our back). */
-  private forget(full: string): void {
-    for (const folder of this.folders) if (folder === full || folder.startsWith(full + sep)) this.folders.delete(folder)
+    return fsWriteThread.write(this.abs(path), text, false)
   }
 
   /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */
@@ -157,9 +98,7 @@ export class NodeFsStorage implements Storage {
 
   async remove(path: string): Promise<void> {
     await this.settled()
-    const full = this.abs(path)
-    this.forget(full)
-    await fs.rm(full, { recursive: true, force: true })
+    await fs.rm(this.abs(path), { recursive: true, force: true })
   }
 
   /** A hard link shares the bytes; our writes replace files by rename, so the snapshot never changes. */
@@ -167,24 +106,12 @@ export class NodeFsStorage implements Storage {
     await this.settled()
     const dst = this.abs(to)
     await fs.mkdir(dirname(dst), { recursive: true })
-    this.folders.add(dirname(dst))
     await fs.rm(dst, { force: true })
     try {
       await fs.link(this.abs(from), dst)
     } catch {
       await fs.copyFile(this.abs(from), dst)
     }
-  }
-}
-
-/** A folder whose parent this storage made; one that is already there is fine; a parent removed behind our back is made again. */
-function mkdirOne(folder: string): void {
-  try {
-    mkdirSync(folder)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === 'EEXIST') return
-    if (!isNotFound(error)) throw error
-    mkdirSync(folder, { recursive: true })
   }
 }
 

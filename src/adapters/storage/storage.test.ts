@@ -18,7 +18,6 @@ let n = 0
 const backends: Array<[string, () => Storage]> = [
   ['memory', () => new MemoryStorage()],
   ['node fs', () => new NodeFsStorage(join(tmp, `t${++n}`))],
-  ['node fs, writes inline', () => new NodeFsStorage(join(tmp, `t${++n}`), { writes: 'inline' })],
   ['indexeddb', () => new IndexedDbStorage(`db-${++n}`, 'root/tree')],
 ]
 
@@ -53,10 +52,10 @@ describe.each(backends)('%s storage', (_, make) => {
   })
 })
 
-describe.each(['thread', 'inline'] as const)('node fs storage specifics, writes on the %s', (writes) => {
+describe('node fs storage specifics', () => {
   it('leaves no temp files behind, shares snapshot bytes by hard link, and refuses paths that escape the root', async () => {
-    const root = join(tmp, `specifics-${writes}`)
-    const s = new NodeFsStorage(root, { writes })
+    const root = join(tmp, 'specifics')
+    const s = new NodeFsStorage(root)
     await Promise.all(Array.from({ length: 20 }, (_, i) => s.writeTextAtomic('m.json', `v${i}`)))
     expect((await s.list('')).map((e) => e.name)).toEqual(['m.json'])
     await s.linkOrCopy('m.json', 'snap/m.json')
@@ -65,8 +64,8 @@ describe.each(['thread', 'inline'] as const)('node fs storage specifics, writes 
   })
 
   it('makes a new folder once for many writes at once, and again when it (and its parent) went away behind its back', async () => {
-    const root = join(tmp, `folders-${writes}`)
-    const s = new NodeFsStorage(root, { writes })
+    const root = join(tmp, 'folders')
+    const s = new NodeFsStorage(root)
     // 16 writes into one new nested folder at once, as a task folder is written: each must land.
     const files = Array.from({ length: 16 }, (_, i) => `exp/tasks/00001__a/trajectories/run_${i}.json`)
     await Promise.all(files.map((f, i) => s.writeTextUnpublished!(f, `r${i}`)))
