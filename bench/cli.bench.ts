@@ -7,7 +7,7 @@
  * ratios are taken pair by pair and their medians printed.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHATBOT_FOREST } from '../src/core/tags'
@@ -47,9 +47,14 @@ function compare(label: string, args: string[]) {
 }
 
 export default async function cliBench(): Promise<void> {
-  const forest = join(mkdtempSync(join(tmpdir(), 'redscope-cli-bench-')), 'chatbot.json')
-  writeFileSync(forest, JSON.stringify(CHATBOT_FOREST))
-  console.log(`whole-process wall time, ${ROUNDS} rounds of each`)
-  compare('--help', ['--help'])
-  compare('combinations --count', ['combinations', forest, '--count'])
+  const dir = mkdtempSync(join(tmpdir(), 'redscope-cli-bench-'))
+  const forest = join(dir, 'chatbot.json')
+  try {
+    writeFileSync(forest, JSON.stringify(CHATBOT_FOREST))
+    console.log(`whole-process wall time, ${ROUNDS} rounds of each`)
+    compare('--help', ['--help'])
+    compare('combinations --count', ['combinations', forest, '--count'])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }

@@ -6,7 +6,7 @@
  * target with an LLM attacker whose replies are the corpus and a claim whose
  * goals are the corpus. No script runs, nothing navigates, nothing freezes.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
@@ -105,11 +105,18 @@ test('permalinks: a hostile shared threat model opens as data; a bomb and deep n
 })
 
 
+// The CLI test's folder, removed after it also when it failed (its steps run on after the CLI is done).
+let cliDir = ''
+test.afterEach(() => {
+  if (cliDir) rmSync(cliDir, { recursive: true, force: true })
+  cliDir = ''
+})
+
 test('results viewer: a tree the CLI wrote from a hostile target, hostile LLM replies and hostile goals', async ({ page, context }) => {
   test.setTimeout(90_000)
   const target = await startScriptedTarget({ hostileManifest: true })
   const llm = await startScriptedLlm(() => ({ kind: 'reply', content: HOSTILE_TEXT }))
-  const dir = mkdtempSync(join(tmpdir(), 'redscope-hostile-'))
+  const dir = cliDir = mkdtempSync(join(tmpdir(), 'redscope-hostile-'))
   const goals = [HOSTILE_STRINGS[0], HOSTILE_STRINGS[9], HOSTILE_STRINGS[17]]
   writeFileSync(join(dir, 'claim.json'), JSON.stringify({
     name: HOSTILE_STRINGS[1],

@@ -13,10 +13,15 @@ import { expectInert, watch } from './support/inert'
 import { openReportFile } from './support/reportFile'
 import { EXP, SECRET, STUB_FOREST, writeHostileTree, XSS } from './support/resultsTree'
 
-const root = mkdtempSync(join(tmpdir(), 'redscope-report-'))
-const tree = writeHostileTree(join(root, 'tree'))
-
-test.afterAll(() => rmSync(root, { recursive: true, force: true }))
+// Made in beforeAll, not at module scope: Playwright also loads a spec in its main process to list the tests,
+// where no afterAll runs, so a folder made on load was left behind by every run.
+let root = ''
+let tree = ''
+test.beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'redscope-report-'))
+  tree = writeHostileTree(join(root, 'tree'))
+})
+test.afterAll(() => { if (root) rmSync(root, { recursive: true, force: true }) })
 
 test('an experiment report opens from file://, complete, with hostile text inert and no policy violation', async ({ page, context }) => {
   await page.goto('/results')

@@ -9,7 +9,7 @@
  * be found anywhere. (sessionStorage holds keys typed into the run console by
  * design, for the tab's lifetime; it is not a place anything is written to.)
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
@@ -72,9 +72,9 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
   const consoleLines: string[] = []
   page.on('console', (m) => consoleLines.push(m.text()))
   page.on('pageerror', (e) => consoleLines.push(String(e)))
+  const dir = mkdtempSync(join(tmpdir(), 'redscope-secrets-'))
   try {
     // 1. The CLI, with the key and token from the environment, as documented.
-    const dir = mkdtempSync(join(tmpdir(), 'redscope-secrets-'))
     writeFileSync(join(dir, 'claim.json'), JSON.stringify({
       name: 'secrets', tasks: GOALS.map((goal) => ({ goal, config: { mode: MODE[goal] }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } })),
     }))
@@ -166,6 +166,7 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
     expectNoSecret('the browser console', consoleLines.join('\n'))
     expectNoSecret('IndexedDB at the end', await dumpIndexedDb(page))
   } finally {
+    rmSync(dir, { recursive: true, force: true })
     await Promise.all([target.close(), llm.close()])
   }
 })

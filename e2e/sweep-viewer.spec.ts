@@ -12,11 +12,15 @@ import { CliProcesses } from '../src/testing/cliProcesses'
 import { openReportFile } from './support/reportFile'
 
 const procs = new CliProcesses()
-const dir = mkdtempSync(join(tmpdir(), 'redscope-sweep-e2e-'))
-const merged = join(dir, 'merged')
+// Made in beforeAll, not at module scope: Playwright also loads a spec in its main process to list the tests,
+// where no afterAll runs, so a folder made on load was left behind by every run.
+let dir = ''
+let merged = ''
 
 test.beforeAll(async () => {
   test.setTimeout(180_000)
+  dir = mkdtempSync(join(tmpdir(), 'redscope-sweep-e2e-'))
+  merged = join(dir, 'merged')
   const target = procs.start(['serve-target', 'assistant', '--port', '0'])
   const url = (await target.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
   const shards = [0, 1].map((i) => procs.start(['sweep', '--target', url, '--claim', 'public/claims/assistant-exfiltration.json',
@@ -29,7 +33,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await procs.stopAll()
-  rmSync(dir, { recursive: true, force: true })
+  if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
 test('a merged sweep opened as a folder is painted like a sweep run in the browser, and its rows open their experiments', async ({ page }) => {

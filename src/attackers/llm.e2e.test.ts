@@ -1,7 +1,7 @@
 // @vitest-environment node
 import type { RunningTargetServer } from '../server'
 import { startChatServer, type ChatServer, type ChatServerCall } from '../testing/chatServer'
-import { claimWith, runThreatModel, serveReference, treeText } from '../testing/threatModelHarness'
+import { claimWith, removeThreatModelRoots, runThreatModel, serveReference, treeText } from '../testing/threatModelHarness'
 import { llmOptimizerFactory } from './llmOptimizer'
 import { fillTemplate, PAYLOAD_LIBRARY } from './payloads'
 import { templateOptimizerFactory } from './templateOptimizer'
@@ -37,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([assistant.close(), chatbot.close(), model.close()])
 })
+afterAll(removeThreatModelRoots)
 beforeEach(() => {
   model.calls.length = 0
 })

@@ -7,7 +7,7 @@ import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import type { RunningTargetServer } from '../server'
 import { readReplay } from '../cli/runSetup'
 import { ttyPrompter } from '../cli/ttyPrompter'
-import { claimWith, filesUnder, runThreatModel, serveReference, shippedClaim } from '../testing/threatModelHarness'
+import { claimWith, filesUnder, removeThreatModelRoots, runThreatModel, serveReference, shippedClaim } from '../testing/threatModelHarness'
 import { humanOptimizerFactory, type HumanInjectionRequest } from './humanOptimizer'
 import { PAYLOAD_LIBRARY } from './payloads'
 import { recordedRun, replayOptimizerFactory } from './replayOptimizer'
@@ -25,6 +25,7 @@ afterAll(async () => {
   await assistant.close()
   await chatbot.close()
 })
+afterAll(removeThreatModelRoots)
 
 const library = PAYLOAD_LIBRARY.map((p) => p.template)
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AGENTDOJO_FOREST, CHATBOT_FOREST } from '../core/tags'
@@ -8,6 +8,7 @@ import { main } from './main'
 import { COMMANDS } from './registry'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const file = (name: string, content: unknown) => {
   const path = join(dir, name)
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))

@@ -13,8 +13,15 @@ import { writeStamp } from '../../scripts/buildStamp.mjs'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
+// Each test's package, removed after it (also when it failed).
+const made: string[] = []
+afterEach(() => {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true })
+})
+
 function fakePackage() {
   const root = mkdtempSync(join(tmpdir(), 'redscope-bin-'))
+  made.push(root)
   const put = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true })
     writeFileSync(join(root, rel), text)

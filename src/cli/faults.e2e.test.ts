@@ -7,7 +7,7 @@
  * Each fails only its own task, with a reason that names the endpoint; the
  * same command run again resumes: kept tasks are not rerun.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
@@ -20,6 +20,7 @@ import { main } from './main'
 import { parseCommandLine } from './parse'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-faults-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 async function run(...argv: string[]) {
   let stdout = ''

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTargetServer, type RunningTargetServer } from '../server'
@@ -10,6 +10,7 @@ import { SHIPPED_CLAIMS, treeText } from '../testing/threatModelHarness'
 import { main } from './main'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-run-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const EXFIL = join(SHIPPED_CLAIMS, 'assistant-exfiltration.json')
 let assistant: RunningTargetServer
 let guarded: RunningTargetServer
@@ -130,8 +131,12 @@ describe('redscope results', () => {
 
   it('a folder that is not a results tree, or no folder: one line, exit 2', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'redscope-empty-'))
-    expect(await run('results', empty)).toMatchObject({ code: 2, stderr: `redscope results: ${empty}: not a results tree (no experiments.json and no experiment folder with a manifest.json)\n` })
-    expect(await run('results', join(empty, 'nope'))).toMatchObject({ code: 2, stderr: `redscope results: ${join(empty, 'nope')}: no such folder\n` })
+    try {
+      expect(await run('results', empty)).toMatchObject({ code: 2, stderr: `redscope results: ${empty}: not a results tree (no experiments.json and no experiment folder with a manifest.json)\n` })
+      expect(await run('results', join(empty, 'nope'))).toMatchObject({ code: 2, stderr: `redscope results: ${join(empty, 'nope')}: no such folder\n` })
+    } finally {
+      rmSync(empty, { recursive: true, force: true })
+    }
   })
 })
 

@@ -4,7 +4,7 @@
  * assistant on a real loopback server: what they print, write and refuse.
  * The multi-process run (workers killed and restarted) is cluster.e2e.test.ts.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SweepRecordSchema } from '../core/sweep'
@@ -14,6 +14,7 @@ import { SHIPPED_CLAIMS, treeText } from '../testing/threatModelHarness'
 import { main } from './main'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-sweep-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const EXFIL = join(SHIPPED_CLAIMS, 'assistant-exfiltration.json')
 let assistant: RunningTargetServer
 

@@ -9,11 +9,13 @@ import type { RunningTargetServer } from '../server'
 import { createTargetServer } from '../server'
 import { startFaultProxy, type FaultProxy } from '../testing/faultProxy'
 import { probeFactory } from '../testing/probeTarget'
-import { runThreatModel, serveReference, shippedClaim } from '../testing/threatModelHarness'
+import { removeThreatModelRoots, runThreatModel, serveReference, shippedClaim } from '../testing/threatModelHarness'
 
 const exfil = shippedClaim('assistant-exfiltration.json').tasks[0]
 const task = (fault: string | null): ClaimFile['tasks'][number] =>
   ({ ...exfil, config: fault === null ? exfil.config : { ...exfil.config, fault } })
+
+afterAll(removeThreatModelRoots)
 
 describe('a misbehaving target fails only the task it misbehaved in', () => {
   let upstream: RunningTargetServer

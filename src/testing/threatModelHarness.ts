@@ -3,7 +3,7 @@
  * HTTP, reached through HttpTarget, attacked by a real Controller that writes
  * a real results tree into a temporary folder.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openAiClientFactory } from '../adapters/llm/openaiClient'
@@ -47,9 +47,22 @@ export interface ThreatModelRun {
   readonly clientOptions?: HttpTargetOptions
 }
 
+/**
+ * The folders runThreatModel made itself (never a caller's own `root`). Its
+ * callers read the tree after the run, so it cannot remove them: each test
+ * file calls removeThreatModelRoots in its afterAll, which runs also when a
+ * test failed.
+ */
+const madeRoots = new Set<string>()
+
+export function removeThreatModelRoots(): void {
+  for (const root of madeRoots) rmSync(root, { recursive: true, force: true })
+  madeRoots.clear()
+}
+
 export async function runThreatModel(run: ThreatModelRun): Promise<{ result: ThreatModelResult; root: string; factory: HttpTargetFactory }> {
   const factory = typeof run.factory === 'string' ? await connectHttpTarget(run.factory, run.clientOptions) : run.factory
-  const root = run.root ?? mkdtempSync(join(tmpdir(), 'redscope-e2e-'))
+  const root = run.root ?? madeRoot()
   const clients = openAiClientFactory({ maxRetries: 0 })
   const judge = run.judge ? (): LLMClient => clients(run.judge!, run.costCap ?? null, new AbortController().signal) : undefined
   const domain = factory.surfaces.domain
@@ -70,6 +83,12 @@ export async function runThreatModel(run: ThreatModelRun): Promise<{ result: Thr
     targetLabel: factory.manifest.name,
   })
   return { result: await controller.run(), root, factory }
+}
+
+function madeRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'redscope-e2e-'))
+  madeRoots.add(root)
+  return root
 }
 
 /** Every file under a folder, relative paths, sorted. */
