@@ -1,14 +1,16 @@
 /**
  * Writing results schema 4, what superred 0.3.0 writes and reads: the same
  * files, layout and item keys as schema 5, less what 0.3.0 does not have
- * (`declined_by` on a NoInjection, `task_time_cap_s`, `n_measured_runs`,
- * `n_timeout`, `n_timeout_empty`). A writer builds schema 5 and passes each
- * file through here, so the two can never drift apart elsewhere.
+ * (`task_time_cap_s`, `n_measured_runs`, `n_timeout`, `n_timeout_empty`,
+ * and a NoInjection's `declined_by`). A writer builds schema 5 and passes
+ * each file through here, so the two can never drift apart elsewhere; the
+ * trajectory files, printed straight from the items (trajectoryText), leave
+ * out `declined_by` themselves.
  */
 import { assertNever } from '../engine/assertNever'
 import type { ResultsSchemaVersion } from './format'
 
-export type ResultsFileKind = 'trajectory' | 'iterations' | 'task' | 'attacker' | 'manifest' | 'result' | 'experiments'
+export type ResultsFileKind = 'iterations' | 'task' | 'attacker' | 'manifest' | 'result' | 'experiments'
 
 type Json = Record<string, unknown>
 
@@ -21,17 +23,11 @@ const without = (o: unknown, keys: readonly string[]): Json => {
 const experiment4 = (e: unknown) => without(e, ['task_time_cap_s'])
 const summary4 = (s: unknown) => without(s, ['n_timeout', 'n_timeout_empty'])
 
-function item4(item: unknown): unknown {
-  const i = item as Json
-  return i.kind === 'response' && i.type === 'ControllableNoInjection' ? without(i, ['declined_by']) : item
-}
-
 /** The file's payload in `schema` (5: as built; 4: converted). */
 export function asSchema(schema: ResultsSchemaVersion, kind: ResultsFileKind, payload: Json): Json {
   if (schema === 5) return payload
   const p: Json = { ...payload, schema_version: 4 }
   switch (kind) {
-    case 'trajectory': return { ...p, trajectory: (p.trajectory as unknown[]).map(item4) }
     case 'iterations':
     case 'attacker': return p
     case 'task': return without(p, ['task_time_cap_s', 'n_measured_runs'])

@@ -4,8 +4,6 @@
  * PyFloat so the files print `0.0` and `0.5` as superred's do.
  */
 import { compareNames, scopeNames, type Scope, type SecurityDomainTag } from '../tags'
-import { assertNever } from '../engine/assertNever'
-import { isResponse, type Event, type EventResponse, type TrajectoryItem } from '../engine/events'
 import type { OfferedSurfaces, RunResult, TaskResult } from '../engine/outcomes'
 import type { Controllable, EvaluationResult, LLMUsage, Observable, Score } from '../engine/types'
 import { utcIso } from '../engine/time'
@@ -47,39 +45,6 @@ export function timingJson(started: Date | null, ended: Date | null) {
     ended_at: ended === null ? null : utcIso(ended),
     duration_s: started === null || ended === null ? null : pyFloat((ended.getTime() - started.getTime()) / 1000),
   }
-}
-
-function eventJson(event: Event) {
-  const base = { kind: 'event', type: event.type, event_id: event.eventId, timestamp: event.timestamp,
-    security_domain: tagName(event.securityDomain) }
-  switch (event.type) {
-    case 'ControllablePreCallEvent': return { ...base, controllable: controllableJson(event.controllable), request: event.request }
-    case 'ControllablePostCallEvent':
-      return { ...base, controllable: controllableJson(event.controllable), request: event.request, answer: event.answer }
-    case 'ObservableEvent': return { ...base, observable: observableJson(event.observable), content: event.content }
-    case 'RunEndEvent': return { ...base, evaluation: event.evaluation === null ? null : evaluationJson(event.evaluation) }
-    case 'RunStartEvent': return base
-    default: return assertNever(event, 'event')
-  }
-}
-
-function responseJson(response: EventResponse) {
-  const base = { kind: 'response', type: response.type }
-  switch (response.type) {
-    case 'ControllableInjection': return { ...base, controllable: response.controllable.name, value: response.value }
-    case 'ControllableNoInjection': return { ...base, controllable: response.controllable.name, declined_by: response.declinedBy }
-    case 'RunEndResponse': return { ...base, done: response.done }
-    case 'EventResponse': return base
-    default: return assertNever(response, 'response')
-  }
-}
-
-export function itemJson(item: TrajectoryItem) {
-  return isResponse(item) ? responseJson(item) : eventJson(item)
-}
-
-export function trajectoryFileJson(items: readonly TrajectoryItem[], runNumber: number) {
-  return { schema_version: SCHEMA_VERSION, run_number: runNumber, trajectory: items.map(itemJson) }
 }
 
 /** Runs that completed and were judged (an errored partial run is neither). */

@@ -14,8 +14,9 @@ import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { PyFloat, pyDumps, pyFloat } from './pyjson'
 import {
-  attackerFileJson, experimentJson, iterationsFileJson, taskFileJson, trajectoryFileJson,
+  attackerFileJson, experimentJson, iterationsFileJson, taskFileJson,
 } from './serialize'
+import { trajectoryText, type PrintedItems } from './trajectoryText'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
 import { computeSummary, isKept, manifestTaskEntry, taskViewOf, type TaskView } from './summary'
@@ -194,19 +195,21 @@ export class ExperimentSession {
     // In a fresh experiment no task folder exists yet, so there is nothing to remove.
     if (!this.plan.isFresh || this.published.has(index)) await this.storage.remove(taskDir)
     this.published.add(index)
-    const writes: Array<[string, unknown]> = []
+    const writes: Array<[string, string]> = []
     const as = (kind: ResultsFileKind, payload: Record<string, unknown>) => asSchema(this.schema, kind, payload)
     tr.runs.forEach((run, i) => {
-      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), as('trajectory', trajectoryFileJson(run.trajectory, i + 1))])
-      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), as('trajectory', trajectoryFileJson(run.attackerView, i + 1))])
+      // The attacker's view holds the truth's own items: each is printed once for both files.
+      const printed: PrintedItems = new Map()
+      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), trajectoryText(run.trajectory, i + 1, this.schema, printed)])
+      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), trajectoryText(run.attackerView, i + 1, this.schema, printed)])
     })
-    writes.push([joinPath(taskDir, 'iterations.json'), as('iterations', iterationsFileJson(tr, index))])
-    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), as('attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered))])
+    writes.push([joinPath(taskDir, 'iterations.json'), dumpFile(as('iterations', iterationsFileJson(tr, index)))])
+    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), dumpFile(as('attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered)))])
     // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
     const write = (path: string, text: string) =>
       this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
     for (let i = 0; i < writes.length; i += 16) {
-      await Promise.all(writes.slice(i, i + 16).map(([path, payload]) => write(path, dumpFile(payload))))
+      await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
     }
     const lines = this.taskLogs.get(index) ?? []
     if (lines.length > 0) await write(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
