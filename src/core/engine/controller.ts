@@ -62,6 +62,11 @@ export interface RunOptions {
   readonly reporter?: ProgressReporter
   /** Aborting ends every task (targets torn down); completed tasks are kept, nothing is half-written. */
   readonly signal?: AbortSignal
+  /**
+   * Queue this experiment's experiments.json row instead of waiting for its write: for a sweep, which settles the
+   * index once it ends (runAll does; see ExperimentsIndex).
+   */
+  readonly queueIndexRow?: boolean
 }
 
 export class Controller {
@@ -192,7 +197,7 @@ export class Controller {
         session = null
         try {
           if (cancelled) await s.abort()
-          else await s.finalize(startedAt, endedAt)
+          else await s.finalize(startedAt, endedAt, { queueIndexRow: runOptions.queueIndexRow })
         } catch (error) {
           diagnostic('error', `failed to finalize results (continuing): ${describeError(error)}`)
         }

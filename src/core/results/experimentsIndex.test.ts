@@ -2,14 +2,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { combinationAt, scopeOf } from '../tags'
 import { Controller } from '../engine/controller'
 import { runAll } from '../engine/runAll'
 import { SecurityClaim, targetFactory } from '../engine/target'
 import { fixtureEvaluation, ScriptedOptimizer, ScriptedTask, StubTarget, stubForest } from '../engine/testkit'
-import { ExperimentsIndex } from './experimentsIndex'
+import { ExperimentsIndex, QUEUED_MS } from './experimentsIndex'
 import { MemoryStorage } from './memoryStorage'
 import { pyFloat } from './pyjson'
 import { listExperiments } from './reader'
@@ -119,5 +119,98 @@ describe('experiments.json, kept in memory by its writers', () => {
     expect(rows).toHaveLength(2)
     expect(rows.find((r) => r.dir === before[0].dir)!.summary).toMatchObject({ n_success: 2 })
     expect(later.indexReads).toBe(1)
+  })
+})
+
+/** A MemoryStorage whose experiments.json writes are counted, can be held back, and can fail. */
+class IndexWatchingStorage extends MemoryStorage {
+  indexWrites: number[] = []
+  failures = 0
+  private gate: Promise<void> | null = null
+  private open: (() => void) | null = null
+  hold(): void {
+    this.gate = new Promise((resolve) => { this.open = resolve })
+  }
+  release(): void {
+    this.open?.()
+    this.gate = null
+  }
+  override async writeTextAtomic(path: string, text: string): Promise<void> {
+    if (path.endsWith('experiments.json')) {
+      await this.gate
+      if (this.failures > 0) {
+        this.failures--
+        throw new Error('disk full')
+      }
+      this.indexWrites.push(text.length)
+    }
+    return super.writeTextAtomic(path, text)
+  }
+}
+
+describe('experiments.json in a sweep: rows queued, the index settled when the sweep ends', () => {
+  it('a threat model goes on to the next while the index write is held, and the sweep returns once every row is written', async () => {
+    const storage = new IndexWatchingStorage()
+    storage.hold()
+    let ended = 0
+    const sweep = runAll(Array.from({ length: 24 }, (_, i) => controller(storage, i + 1)), { concurrency: 6, reporter: { threatModelEnd: () => { ended++ } } })
+    let returned = false
+    void sweep.then(() => { returned = true })
+    await vi.waitFor(() => expect(ended).toBe(24))
+    expect(returned).toBe(false)
+    storage.release()
+    const results = await sweep
+    const rows = rowsOf(storage.files.get('results/experiments.json')!)
+    expect(rows.map((r) => r.dir)).toEqual(results.map((r) => r.resultsDir!.replace('results/', '')).sort())
+  })
+
+  it('writes the index a bounded number of bytes: a few times the final file, not a file per experiment', async () => {
+    const storage = new IndexWatchingStorage()
+    await runAll(Array.from({ length: 47 }, (_, i) => controller(storage, i + 1)), { concurrency: 8 })
+    const final = storage.files.get('results/experiments.json')!.length
+    expect(rowsOf(storage.files.get('results/experiments.json')!)).toHaveLength(47)
+    // An eighth more rows a write: at most ~9x the final file past the first 8 rows, which are written as they come.
+    const total = storage.indexWrites.reduce((a, b) => a + b, 0)
+    expect(total / final).toBeLessThan(11)
+    expect(storage.indexWrites.length).toBeLessThan(47)
+  })
+
+  it('a queued row that waits for company is written within QUEUED_MS, without the sweep ending', async () => {
+    vi.useFakeTimers()
+    try {
+      const storage = new MemoryStorage()
+      const index = ExperimentsIndex.of(storage, 'r')
+      for (let i = 10; i < 26; i++) await index.upsert({ dir: `d-${i}` })
+      index.queue({ dir: 'd-late' })
+      await vi.advanceTimersByTimeAsync(QUEUED_MS - 10)
+      expect(storage.files.get('r/experiments.json')).not.toContain('d-late')
+      await vi.advanceTimersByTimeAsync(20)
+      expect(rowsOf(storage.files.get('r/experiments.json')!).map((r) => r.dir)).toContain('d-late')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('settle writes again what a queued write failed to write', async () => {
+    const storage = new IndexWatchingStorage()
+    storage.failures = 1
+    const index = ExperimentsIndex.of(storage, 'r')
+    index.queue({ dir: 'a' })
+    await vi.waitFor(() => expect(storage.failures).toBe(0))
+    expect(storage.files.has('r/experiments.json')).toBe(false)
+    await index.settle()
+    expect(rowsOf(storage.files.get('r/experiments.json')!).map((r) => r.dir)).toEqual(['a'])
+  })
+
+  it('an index that cannot be written is reported, naming the file, and the sweep still returns its results', async () => {
+    const storage = new IndexWatchingStorage()
+    storage.failures = 1_000
+    const messages: string[] = []
+    const results = await runAll([controller(storage, 1), controller(storage, 2)], {
+      reporter: { diagnostic: (_info, level, message) => { messages.push(`${level}: ${message}`) } },
+    })
+    expect(results.every((r) => r.taskResults.length === 2 && !r.cancelled)).toBe(true)
+    expect(messages).toEqual(['error: failed to finalize results (continuing): Error: could not write results/experiments.json: disk full'])
+    expect(await storage.exists(`${results[0].resultsDir}/result.json`)).toBe(true)
   })
 })

@@ -231,8 +231,11 @@ export class ExperimentSession {
     this.taskLogs.delete(index)
   }
 
-  /** result.json (the completion marker), the final manifest, then the root index. */
-  async finalize(startedAt: Date, endedAt: Date): Promise<void> {
+  /**
+   * result.json (the completion marker), the final manifest, then the root index: its row written before this
+   * resolves, or with `queueIndexRow` only queued, for a sweep that settles the index once it ends (see ExperimentsIndex).
+   */
+  async finalize(startedAt: Date, endedAt: Date, options: { queueIndexRow?: boolean } = {}): Promise<void> {
     try {
       const views = this.sortedViews()
       const summary = computeSummary(views, this.skipped.size)
@@ -243,7 +246,7 @@ export class ExperimentSession {
         timing: { started_at: utcIso(startedAt), completed_at: completed }, summary,
       })))
       await this.writeManifest('complete', completed, startedAt)
-      await this.updateExperimentsIndex(summary, completed)
+      await this.updateExperimentsIndex(summary, completed, options.queueIndexRow ?? false)
     } finally {
       this.release()
     }
@@ -305,13 +308,16 @@ export class ExperimentSession {
     return queued
   }
 
-  private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string): Promise<void> {
+  private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string, queue: boolean): Promise<void> {
     // Each row is its own experiment's schema (redscope and superred read 4 and 5); the file's version is the last writer's.
-    await ExperimentsIndex.of(this.storage, this.root).upsert(indexRowAsSchema(this.schema, {
+    const row = indexRowAsSchema(this.schema, {
       dir: dirNameOf(this.slug, this.hash), slug: this.slug, hash: this.hash, status: 'complete', experiment: this.experimentBlock(),
       summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
       completed_at: completedAt,
-    }) as { dir: string }, this.schema)
+    }) as { dir: string }
+    const index = ExperimentsIndex.of(this.storage, this.root)
+    if (queue) index.queue(row, this.schema)
+    else await index.upsert(row, this.schema)
   }
 }
 
