@@ -9,6 +9,7 @@
  * thread holds the process open only while writes are outstanding.
  */
 import { Worker } from 'node:worker_threads'
+import { TextRing, type RingSlot } from './textRing'
 
 /**
  * The thread's code, as plain JavaScript evaluated by the worker: it needs no
@@ -19,10 +20,11 @@ import { Worker } from 'node:worker_threads'
  * back is made again.
  */
 const THREAD_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads')
+const { parentPort, workerData } = require('node:worker_threads')
 const { mkdirSync, renameSync, rmSync, writeFileSync } = require('node:fs')
 const { dirname } = require('node:path')
 const made = new Set()
+const ring = new Uint8Array(workerData.ring)
 let counter = 0
 function makeFolder(folder) {
   if (made.has(folder)) return
@@ -54,8 +56,10 @@ function writeInFolder(file, data) {
 parentPort.on('message', (ops) => {
   const failed = []
   let last = 0
-  for (let i = 0; i < ops.length; i += 4) {
-    const id = ops[i], atomic = ops[i + 1], file = ops[i + 2], data = ops[i + 3]
+  for (let i = 0; i < ops.length; i += 5) {
+    const id = ops[i], atomic = ops[i + 1], file = ops[i + 2], size = ops[i + 4]
+    // A text in the shared ring arrives as where its UTF-8 bytes start; they stay there until this write is reported.
+    const data = size >= 0 ? ring.subarray(ops[i + 3], ops[i + 3] + size) : ops[i + 3]
     last = id
     try {
       if (!atomic) writeInFolder(file, data)
@@ -79,6 +83,9 @@ parentPort.on('message', (ops) => {
 
 interface Pending {
   readonly id: number
+  readonly file: string
+  /** Where its text sits in the ring, given back once the thread has written it. */
+  readonly slot: RingSlot | null
   readonly resolve: () => void
   readonly reject: (error: Error) => void
 }
@@ -95,12 +102,19 @@ function errorOf(message: string, code?: string, syscall?: string, path?: string
 
 const isPlainArrayBuffer = (b: ArrayBufferLike): b is ArrayBuffer => Object.prototype.toString.call(b) === '[object ArrayBuffer]'
 
-class FsWriteThread {
+/** Room for the texts in flight: a sweep keeps a few MB outstanding; a text that finds no room is posted as a string. */
+const RING_BYTES = 8 << 20
+
+export class FsWriteThread {
   private worker: Worker | null = null
+  private readonly ring: TextRing
   /** Ids of writes handed over and not yet done, oldest first (the thread does them in order). */
   private readonly pending: Pending[] = []
   private head = 0
-  /** This tick's writes, flattened [id, atomic, file, data, ...], sent as one message at its end. */
+  /**
+   * This tick's writes, flattened [id, atomic, file, data, size, ...], sent as one message at its end; data is the
+   * offset of a text encoded in the ring (size its bytes), else the string or bytes themselves (size -1).
+   */
   private batch: unknown[] = []
   /** Buffers handed over with this tick's writes, moved rather than copied. */
   private transfer: ArrayBuffer[] = []
@@ -110,6 +124,13 @@ class FsWriteThread {
   /** Callers waiting for the writes up to an id (those issued before they asked), by that id, in order. */
   private waiters: Array<{ readonly through: number; readonly wake: () => void }> = []
 
+  constructor(ringBytes = RING_BYTES) {
+    this.ring = new TextRing(ringBytes)
+  }
+
+  /** How many texts went through the ring and how many were posted as strings (for tests). */
+  readonly counts = { ring: 0, posted: 0 }
+
   /**
    * Writes `data` to the absolute path `file` (its folders made as needed); `atomic` publishes it by rename.
    * Bytes that fill their whole buffer are moved to the thread, not copied: the caller's array is detached.
@@ -118,9 +139,12 @@ class FsWriteThread {
     return new Promise<void>((resolve, reject) => {
       const id = ++this.nextId
       if (this.outstanding() === 0) this.thread().ref()
-      this.pending.push({ id, resolve, reject })
+      const slot = typeof data === 'string' ? this.ring.put(data) : null
+      this.pending.push({ id, file, slot, resolve, reject })
       if (this.batch.length === 0) queueMicrotask(() => this.send())
-      this.batch.push(id, atomic, file, data)
+      if (slot !== null) this.batch.push(id, atomic, file, slot.at, slot.size)
+      else this.batch.push(id, atomic, file, data, -1)
+      if (typeof data === 'string') this.counts[slot === null ? 'posted' : 'ring']++
       // Not instanceof: a typed array from another realm (a VM context, a test environment) is moved as well.
       if (typeof data !== 'string' && isPlainArrayBuffer(data.buffer) && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) {
         this.transfer.push(data.buffer)
@@ -129,12 +153,23 @@ class FsWriteThread {
   }
 
   /**
-   * Settles once every write issued so far is done; null when they all are. Writes issued later are not waited
-   * for, so a reader among busy writers is never held until they all go quiet.
+   * Settles once every write issued so far to one of `paths` (absolute) or below it is done; null when there is
+   * none outstanding. Other writes are not waited for: a new experiment's check that its folder is free, among a
+   * sweep's busy writers, would otherwise wait for everything they had queued.
    */
-  writesBefore(): Promise<void> | null {
-    const through = this.nextId
-    if (this.settledThrough >= through) return null
+  writesBefore(paths: readonly string[]): Promise<void> | null {
+    // The thread does writes in order, so waiting for the newest one that touches a path waits for them all.
+    let through = 0
+    for (let i = this.pending.length - 1; i >= this.head && through === 0; i--) {
+      const file = this.pending[i].file
+      for (const path of paths) {
+        if (file.length >= path.length && file.startsWith(path) && (file.length === path.length || file.charCodeAt(path.length) === 47 || path.endsWith('/'))) {
+          through = this.pending[i].id
+          break
+        }
+      }
+    }
+    if (through === 0 || this.settledThrough >= through) return null
     return new Promise((wake) => this.waiters.push({ through, wake }))
   }
 
@@ -144,7 +179,7 @@ class FsWriteThread {
 
   private thread(): Worker {
     if (this.worker !== null) return this.worker
-    const worker = new Worker(THREAD_SOURCE, { eval: true })
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { ring: this.ring.buffer } })
     worker.on('message', (report: Report) => this.settle(report))
     const stopped = (reason: string) => {
       if (this.worker !== worker) return
@@ -170,6 +205,7 @@ class FsWriteThread {
     const failed = new Map(report.failed.map((f) => [f[0], f]))
     while (this.head < this.pending.length && this.pending[this.head].id <= report.done) {
       const op = this.pending[this.head++]
+      if (op.slot !== null) this.ring.release(op.slot)
       const failure = failed.get(op.id)
       if (failure === undefined) op.resolve()
       else op.reject(errorOf(failure[1], failure[2], failure[3], failure[4]))
@@ -181,14 +217,18 @@ class FsWriteThread {
     this.batch = []
     this.transfer = []
     while (this.head < this.pending.length) this.pending[this.head++].reject(error)
+    this.ring.clear()
     this.afterSettling(this.nextId)
   }
 
   private afterSettling(through: number): void {
     this.settledThrough = through
-    let woken = 0
-    while (woken < this.waiters.length && this.waiters[woken].through <= through) this.waiters[woken++].wake()
-    if (woken > 0) this.waiters = this.waiters.slice(woken)
+    // Not in order of `through`: each waits for the newest write under its own paths.
+    if (this.waiters.length > 0) {
+      const still = this.waiters.filter((w) => w.through > through)
+      for (const w of this.waiters) if (w.through <= through) w.wake()
+      this.waiters = still
+    }
     if (this.outstanding() > 0) return
     this.pending.length = 0
     this.head = 0

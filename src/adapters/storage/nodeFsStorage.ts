@@ -9,8 +9,10 @@
  * each of them was a thread-pool round trip (a sweep spent more CPU waking
  * threads than the kernel spent making files). On the thread, the kernel's
  * work runs beside the engine instead of inside it. Every other call waits
- * for the writes issued before it, so a read sees what was written, as if the
- * writes were made in place. Reads stay asynchronous (a viewer serves them).
+ * for the writes issued before it to the paths it touches (each path and
+ * what is below it), so a read sees what was written, as if the writes were
+ * made in place, and never waits for writes elsewhere. Reads stay
+ * asynchronous (a viewer serves them).
  */
 import { existsSync, promises as fs } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
@@ -26,9 +28,9 @@ export class NodeFsStorage implements Storage {
     this.root = resolve(root)
   }
 
-  /** Waits for the writes issued before (on the thread), so that what follows sees them. */
-  private settled(): Promise<void> | null {
-    return fsWriteThread.writesBefore()
+  /** Waits for the writes issued before (on the thread) to these absolute paths or below them, so that what follows sees them. */
+  private settled(...paths: string[]): Promise<void> | null {
+    return fsWriteThread.writesBefore(paths)
   }
 
   /** Keeps every path inside the root: a `..` in a tree we read can never escape it. */
@@ -42,9 +44,10 @@ export class NodeFsStorage implements Storage {
   }
 
   async readText(path: string): Promise<string> {
-    await this.settled()
+    const file = this.abs(path)
+    await this.settled(file)
     try {
-      return await fs.readFile(this.abs(path), 'utf8')
+      return await fs.readFile(file, 'utf8')
     } catch (error) {
       if (isNotFound(error)) throw new StorageNotFoundError(path)
       throw error
@@ -66,9 +69,10 @@ export class NodeFsStorage implements Storage {
 
   /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */
   async revision(path: string): Promise<string | null> {
-    await this.settled()
+    const file = this.abs(path)
+    await this.settled(file)
     try {
-      const s = await fs.stat(this.abs(path), { bigint: true })
+      const s = await fs.stat(file, { bigint: true })
       return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`
     } catch (error) {
       if (isNotFound(error)) return null
@@ -77,9 +81,10 @@ export class NodeFsStorage implements Storage {
   }
 
   async list(dir: string): Promise<StorageEntry[]> {
-    await this.settled()
+    const folder = this.abs(dir)
+    await this.settled(folder)
     try {
-      const entries = await fs.readdir(this.abs(dir), { withFileTypes: true })
+      const entries = await fs.readdir(folder, { withFileTypes: true })
       return entries
         .filter((e) => e.isDirectory() || e.isFile())
         .map((e): StorageEntry => ({ name: e.name, kind: e.isDirectory() ? 'dir' : 'file' }))
@@ -92,25 +97,28 @@ export class NodeFsStorage implements Storage {
 
   /** Synchronous once the writes before it are done: a check of a cached inode, cheaper than its thread-pool round trip. */
   async exists(path: string): Promise<boolean> {
-    await this.settled()
-    return existsSync(this.abs(path))
+    const file = this.abs(path)
+    await this.settled(file)
+    return existsSync(file)
   }
 
   async remove(path: string): Promise<void> {
-    await this.settled()
-    await fs.rm(this.abs(path), { recursive: true, force: true })
+    const file = this.abs(path)
+    await this.settled(file)
+    await fs.rm(file, { recursive: true, force: true })
   }
 
   /** A hard link shares the bytes; our writes replace files by rename, so the snapshot never changes. */
   async linkOrCopy(from: string, to: string): Promise<void> {
-    await this.settled()
+    const src = this.abs(from)
     const dst = this.abs(to)
+    await this.settled(src, dst)
     await fs.mkdir(dirname(dst), { recursive: true })
     await fs.rm(dst, { force: true })
     try {
-      await fs.link(this.abs(from), dst)
+      await fs.link(src, dst)
     } catch {
-      await fs.copyFile(this.abs(from), dst)
+      await fs.copyFile(src, dst)
     }
   }
 }

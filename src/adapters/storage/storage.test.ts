@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryStorage } from '../../core/results/memoryStorage'
 import { StorageNotFoundError, type Storage } from '../../core/results/storage'
+import { FsWriteThread } from './fsWriteThread'
 import { IndexedDbStorage } from './indexedDbStorage'
 import { NodeFsStorage } from './nodeFsStorage'
 
@@ -106,6 +107,33 @@ describe('node fs storage, writes on the thread', () => {
     const later = s.writeTextAtomic('b.json', 'b').then(() => { order.push('b written') })
     await Promise.all([seen, later])
     expect(order).toEqual(['exists true', 'b written'])
+  })
+
+  it('a read waits only for the writes to its own path or below it: a new experiment\'s checks never wait for a sweep\'s other writes', async () => {
+    const s = new NodeFsStorage(join(tmp, 'scoped'))
+    await s.writeTextAtomic('exp-2/manifest.json', 'old')
+    const writes = Array.from({ length: 300 }, (_, i) => s.writeTextUnpublished!(`exp-1/runs/run_${i}.json`, 'x'.repeat(1000)))
+    let lastDone = false
+    void writes[299].then(() => { lastDone = true })
+    // 'exp-1' is a prefix of 'exp-10' as text, not as a path.
+    expect(await s.exists('exp-10/manifest.json')).toBe(false)
+    expect(lastDone).toBe(false)
+    expect(await s.readText('exp-2/manifest.json')).toBe('old')
+    expect((await s.list('exp-1/runs')).length).toBe(300)
+    expect(lastDone).toBe(true)
+  })
+
+  it('carries texts to the thread in its shared ring, and posts those that find no room: every file byte for byte', async () => {
+    const thread = new FsWriteThread(4096)
+    const root = join(tmp, 'ring')
+    const texts = Array.from({ length: 300 }, (_, i) => `${i}: ${'é日本😀 "\n'.repeat(i % 37)}${'x'.repeat((i * 97) % 3000)}`)
+    // Ten at a time, each ten once the last are written: a few fit the ring, the rest are posted.
+    for (let i = 0; i < texts.length; i += 10) {
+      await Promise.all(texts.slice(i, i + 10).map((text, j) => thread.write(join(root, `d${(i + j) % 7}`, `f${i + j}.json`), text, j % 2 === 0)))
+    }
+    texts.forEach((text, i) => expect(readFileSync(join(root, `d${i % 7}`, `f${i}.json`), 'utf8')).toBe(text))
+    expect(thread.counts.ring).toBeGreaterThan(30)
+    expect(thread.counts.posted).toBeGreaterThan(30)
   })
 
   it('fails a write with the file system\'s own error (code and path), and goes on with the next ones', async () => {

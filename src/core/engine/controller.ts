@@ -173,8 +173,8 @@ export class Controller {
       if (o.storage && (o.persist ?? true)) {
         session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
           { overwrite: o.overwrite ?? false, schema: this.resultsSchema })
-        if (o.domain) await session.writeDomain(o.domain)
-        await session.writeTaskConfigs(tasks)
+        // Independent files: one wait for both.
+        await Promise.all([o.domain ? session.writeDomain(o.domain) : null, session.writeTaskConfigs(tasks)])
       }
       const kept = new Map<number, TaskResult>()
       for (const index of [...(session?.plan.keep ?? [])].sort((a, b) => a - b)) {
