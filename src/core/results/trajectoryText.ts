@@ -32,25 +32,15 @@ function value(v: unknown, depth: number): string {
 const tag = (t: SecurityDomainTag | null) => (t === null ? 'null' : JSON.stringify(t.name))
 
 /** Descriptor texts at depth 3 by object; a target hands the same objects to every event. */
-const controllables = new WeakMap<Controllable, string>()
-const observables = new WeakMap<Observable, string>()
+const descriptors = new WeakMap<Controllable | Observable, string>()
 
-function controllableText(c: Controllable): string {
-  let text = controllables.get(c)
+/** A controllable's or an observable's descriptor: they differ only in the name of their type field. */
+function descriptorText(d: Controllable | Observable, typeKey: 'value_type' | 'observable_type', type: string): string {
+  let text = descriptors.get(d)
   if (text === undefined) {
-    text = `{${AT[4]}"name": ${value(c.name, 4)},${AT[4]}"security_domain": ${tag(c.securityDomain)},${AT[4]}"description": ${
-      value(c.description, 4)},${AT[4]}"value_type": ${value(c.valueType, 4)}${AT[3]}}`
-    controllables.set(c, text)
-  }
-  return text
-}
-
-function observableText(o: Observable): string {
-  let text = observables.get(o)
-  if (text === undefined) {
-    text = `{${AT[4]}"name": ${value(o.name, 4)},${AT[4]}"security_domain": ${tag(o.securityDomain)},${AT[4]}"description": ${
-      value(o.description, 4)},${AT[4]}"observable_type": ${value(o.observableType, 4)}${AT[3]}}`
-    observables.set(o, text)
+    text = `{${AT[4]}"name": ${value(d.name, 4)},${AT[4]}"security_domain": ${tag(d.securityDomain)},${AT[4]}"description": ${
+      value(d.description, 4)},${AT[4]}"${typeKey}": ${value(type, 4)}${AT[3]}}`
+    descriptors.set(d, text)
   }
   return text
 }
@@ -76,12 +66,12 @@ function eventText(e: Event): string {
     AT[3]}"timestamp": ${value(e.timestamp, 3)},${AT[3]}"security_domain": ${tag(e.securityDomain)}`
   switch (e.type) {
     case 'ControllablePreCallEvent':
-      return `${head},${AT[3]}"controllable": ${controllableText(e.controllable)},${AT[3]}"request": ${value(e.request, 3)}${AT[2]}}`
+      return `${head},${AT[3]}"controllable": ${descriptorText(e.controllable, 'value_type', e.controllable.valueType)},${AT[3]}"request": ${value(e.request, 3)}${AT[2]}}`
     case 'ControllablePostCallEvent':
-      return `${head},${AT[3]}"controllable": ${controllableText(e.controllable)},${AT[3]}"request": ${value(e.request, 3)},${
+      return `${head},${AT[3]}"controllable": ${descriptorText(e.controllable, 'value_type', e.controllable.valueType)},${AT[3]}"request": ${value(e.request, 3)},${
         AT[3]}"answer": ${value(e.answer, 3)}${AT[2]}}`
     case 'ObservableEvent':
-      return `${head},${AT[3]}"observable": ${observableText(e.observable)},${AT[3]}"content": ${value(e.content, 3)}${AT[2]}}`
+      return `${head},${AT[3]}"observable": ${descriptorText(e.observable, 'observable_type', e.observable.observableType)},${AT[3]}"content": ${value(e.content, 3)}${AT[2]}}`
     case 'RunEndEvent':
       return `${head},${AT[3]}"evaluation": ${e.evaluation === null ? 'null' : evaluationText(e.evaluation)}${AT[2]}}`
     case 'RunStartEvent':
