@@ -172,31 +172,48 @@ async function protocol(): Promise<void> {
  * redscope's writer itself costs. CPU time is printed beside wall-clock, since a loaded machine inflates the latter.
  * The bench's own trees are deleted only when it ends, since the check covers the inodes freed in the last one to
  * six minutes: deleting the 250-model tree before the 1,000-model sweep made that sweep up to twice as slow.
+ * Each 1,000-model figure is the median of SWEEP_PAIRS pairs, the engine alone then the trees written, alternated:
+ * single sweeps on these machines differ by up to a third from one to the next.
  */
+const SWEEP_PAIRS = 3
+
 async function sweeps(dir: string): Promise<void> {
   const domain = REFERENCE_TARGETS.assistant.factory()().securityDomain
   const perModel: Record<number, number> = {}
   const shm = existsSync('/dev/shm') ? mkdtempSync(join('/dev/shm', 'redscope-bench-')) : null
   try {
-    for (const count of [250, 1000]) {
-      const models = threatModels(domain, count)
-      const engine = await sweep(models, null)
-      const root = join(dir, `sweep-${count}`)
-      mkdirSync(root)
-      // Kept until the bench ends: deleting this tree here would make the next sweep's files pay the check above.
-      const disk = await sweep(models, new NodeFsStorage(root))
-      perModel[count] = disk.ms / count
-      if (count !== 1000) continue
-      row('6. sweep of 1,000 threat models x 4 tasks, trees on disk', ms(disk.ms), ms(engine.ms),
-        `${times(disk.ms / engine.ms)} the engine alone`, 'at most 2x')
-      row('   the same, CPU time of the process', ms(disk.cpuMs), ms(engine.cpuMs), `${times(disk.cpuMs / engine.cpuMs)} the engine alone`, 'at most 2x')
-      if (shm !== null) {
-        const again = await sweep(models, null)
-        const memory = await sweep(models, new NodeFsStorage(join(shm, 'sweep')))
-        row('   the same, trees on a tmpfs (the file system\'s cost left out)', ms(memory.ms), ms(again.ms),
-          `${times(memory.ms / again.ms)} the engine alone`, 'at most 2x')
-        row('   the same, CPU time of the process', ms(memory.cpuMs), ms(again.cpuMs), `${times(memory.cpuMs / again.cpuMs)} the engine alone`, 'at most 2x')
+    const small = threatModels(domain, 250)
+    await sweep(small, null)
+    mkdirSync(join(dir, 'sweep-250'))
+    perModel[250] = (await sweep(small, new NodeFsStorage(join(dir, 'sweep-250')))).ms / 250
+    const models = threatModels(domain, 1000)
+    const pairs = async (where: string) => {
+      const wall: number[] = []
+      const cpu: number[] = []
+      const disk: number[] = []
+      const alone: number[] = []
+      for (let i = 0; i < SWEEP_PAIRS; i++) {
+        const engine = await sweep(models, null)
+        const root = join(where, `sweep-1000-${i}`)
+        mkdirSync(root)
+        // Kept until the bench ends: deleting this tree here would make the next sweep's files pay the check above.
+        const written = await sweep(models, new NodeFsStorage(root))
+        wall.push(written.ms / engine.ms)
+        cpu.push(written.cpuMs / engine.cpuMs)
+        disk.push(written.ms)
+        alone.push(engine.ms)
       }
+      const spread = (xs: number[]) => `median of ${xs.length} pairs; ${times(Math.min(...xs))}-${times(Math.max(...xs))}`
+      return { wall: `${times(med(wall))} the engine alone (${spread(wall)})`, cpu: `${times(med(cpu))} the engine alone (${spread(cpu)})`, ms: med(disk), engineMs: med(alone) }
+    }
+    const onDisk = await pairs(dir)
+    perModel[1000] = onDisk.ms / 1000
+    row('6. sweep of 1,000 threat models x 4 tasks, trees on disk', ms(onDisk.ms), ms(onDisk.engineMs), onDisk.wall, 'at most 2x')
+    row('   the same, CPU time of the process', '', '', onDisk.cpu, 'at most 2x')
+    if (shm !== null) {
+      const inMemory = await pairs(shm)
+      row('   the same, trees on a tmpfs (the file system\'s cost left out)', ms(inMemory.ms), ms(inMemory.engineMs), inMemory.wall, 'at most 2x')
+      row('   the same, CPU time of the process', '', '', inMemory.cpu, 'at most 2x')
     }
   } finally {
     if (shm !== null) rmSync(shm, { recursive: true, force: true })
