@@ -107,7 +107,8 @@ const RING_BYTES = 8 << 20
 
 export class FsWriteThread {
   private worker: Worker | null = null
-  private readonly ring: TextRing
+  private readonly ringBytes: number
+  private textRing: TextRing | null = null
   /** Ids of writes handed over and not yet done, oldest first (the thread does them in order). */
   private readonly pending: Pending[] = []
   private head = 0
@@ -121,15 +122,20 @@ export class FsWriteThread {
   private nextId = 0
   /** Every write up to this id is done (ids are settled in order). */
   private settledThrough = 0
-  /** Callers waiting for the writes up to an id (those issued before they asked), by that id, in order. */
+  /** Callers waiting for the writes up to an id (the newest issued before they asked to a path of theirs). */
   private waiters: Array<{ readonly through: number; readonly wake: () => void }> = []
-
-  constructor(ringBytes = RING_BYTES) {
-    this.ring = new TextRing(ringBytes)
-  }
 
   /** How many texts went through the ring and how many were posted as strings (for tests). */
   readonly counts = { ring: 0, posted: 0 }
+
+  constructor(ringBytes = RING_BYTES) {
+    this.ringBytes = ringBytes
+  }
+
+  /** Made at the first write: a process that only reads never holds the memory. */
+  private get ring(): TextRing {
+    return (this.textRing ??= new TextRing(this.ringBytes))
+  }
 
   /**
    * Writes `data` to the absolute path `file` (its folders made as needed); `atomic` publishes it by rename.
