@@ -210,8 +210,11 @@ test('multi-selects with Shift-click, moves the selection with one drag, deletes
   await dragTo(page, tag(page, 'model'), await centre(tag(page, 'user')))
   await expect(page.locator('.react-flow__edge')).toHaveCount(3)
   for (const name of ['system_prompt', 'model']) {
-    // The reparent relayouts the forest: a click during that move can land on the canvas, so click until selected.
+    // The reparent relayouts the forest: a click during that move can land on the canvas, and on this narrow canvas
+    // a moved tag can land beyond its right edge (under the details panel), where no click reaches it. So bring
+    // every tag into view, as a user would, and click until selected.
     await expect(async () => {
+      await page.getByRole('button', { name: 'Fit to view' }).click()
       await tag(page, name).click()
       await expect(page.locator('#inspector-parent option:checked')).toHaveText('user', { timeout: 1_000 })
     }).toPass({ timeout: 10_000 })
