@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHATBOT_FOREST } from '../src/core/tags'
-import { row } from './util'
+import { med, row } from './util'
 
 const ROUNDS = 15
 
@@ -28,8 +28,6 @@ function wallMs(args: string[]): number {
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
   return ms
 }
-
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 function compare(label: string, args: string[]) {
   const commands = { compiled: ['bin/redscope.mjs', ...args], tsx: fromSource(args), bare: ['-e', '0'] }

@@ -100,6 +100,11 @@ function errorOf(message: string, code?: string, syscall?: string, path?: string
   return Object.assign(new Error(message), code === undefined ? {} : { code }, syscall === undefined ? {} : { syscall }, path === undefined ? {} : { path })
 }
 
+/** Is `file` the path `path` or somewhere below it (as paths, not as text: /a/b-2 is not below /a/b)? */
+function atOrBelow(file: string, path: string): boolean {
+  return file.startsWith(path) && (file.length === path.length || path.endsWith('/') || file.charCodeAt(path.length) === 47 /* '/' */)
+}
+
 const isPlainArrayBuffer = (b: ArrayBufferLike): b is ArrayBuffer => Object.prototype.toString.call(b) === '[object ArrayBuffer]'
 
 /** Room for the texts in flight: a sweep keeps a few MB outstanding; a text that finds no room is posted as a string. */
@@ -168,12 +173,7 @@ export class FsWriteThread {
     let through = 0
     for (let i = this.pending.length - 1; i >= this.head && through === 0; i--) {
       const file = this.pending[i].file
-      for (const path of paths) {
-        if (file.length >= path.length && file.startsWith(path) && (file.length === path.length || file.charCodeAt(path.length) === 47 || path.endsWith('/'))) {
-          through = this.pending[i].id
-          break
-        }
-      }
+      if (paths.some((path) => atOrBelow(file, path))) through = this.pending[i].id
     }
     if (through === 0 || this.settledThrough >= through) return null
     return new Promise((wake) => this.waiters.push({ through, wake }))
