@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { centre, downloadText, dragTo, openDesigner, openMenu, tag } from './designerHelpers'
+import { centre, downloadText, dragTo, openDesigner, openMenu, outsideCanvas, tag } from './designerHelpers'
 
 const CHATBOT = [
   { name: 'system', parent: null, description: 'full control of the system side' },
@@ -209,12 +209,11 @@ test('multi-selects with Shift-click, moves the selection with one drag, deletes
   await expect(page.getByRole('region', { name: '2 tags selected' })).toBeVisible()
   await dragTo(page, tag(page, 'model'), await centre(tag(page, 'user')))
   await expect(page.locator('.react-flow__edge')).toHaveCount(3)
+  // The reparent relayouts the forest, and the canvas follows the moved tags wherever the new layout puts them.
+  await expect.poll(() => outsideCanvas(page, ['system_prompt', 'model']), { timeout: 10_000 }).toEqual([])
   for (const name of ['system_prompt', 'model']) {
-    // The reparent relayouts the forest: a click during that move can land on the canvas, and on this narrow canvas
-    // a moved tag can land beyond its right edge (under the details panel), where no click reaches it. So bring
-    // every tag into view, as a user would, and click until selected.
+    // A click while the tags still glide to their new places can land on the canvas: click until selected.
     await expect(async () => {
-      await page.getByRole('button', { name: 'Fit to view' }).click()
       await tag(page, name).click()
       await expect(page.locator('#inspector-parent option:checked')).toHaveText('user', { timeout: 1_000 })
     }).toPass({ timeout: 10_000 })
@@ -225,4 +224,19 @@ test('multi-selects with Shift-click, moves the selection with one drag, deletes
   await expect(page.locator('.react-flow__node')).toHaveCount(3)
   await page.keyboard.press('Control+z')
   await expect(page.locator('.react-flow__node')).toHaveCount(5)
+})
+
+test('keeps moved tags in sight: when a reparent relayouts them past the edge of the canvas, the canvas pans to them', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openDesigner(page)
+  await tag(page, 'system_prompt').click()
+  // Close in, so that most of the forest lies beyond the edges.
+  for (let i = 0; i < 4; i++) await page.keyboard.press('+')
+  await expect.poll(() => outsideCanvas(page), { timeout: 10_000 }).not.toEqual([])
+  // The inspector's parent list: the tag moves under user, which the relayout puts somewhere else.
+  await page.locator('#inspector-parent').selectOption({ label: 'user' })
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3)
+  await expect.poll(() => outsideCanvas(page, ['system_prompt']), { timeout: 10_000 }).toEqual([])
+  // The pan is the least that shows the moved tag, not a fit: the rest stays zoomed in, partly off screen.
+  expect((await outsideCanvas(page)).length).toBeGreaterThan(0)
 })

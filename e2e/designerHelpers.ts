@@ -34,3 +34,18 @@ export async function downloadText(page: Page, click: () => Promise<void>): Prom
   const [download] = await Promise.all([page.waitForEvent('download'), click()]) as [Download, void]
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') }
 }
+
+/** The names of the tags (all on the canvas, or those named) that are not wholly inside the canvas. */
+export async function outsideCanvas(page: Page, names?: readonly string[]): Promise<string[]> {
+  return page.evaluate((wanted) => {
+    const canvas = document.querySelector('.forest-canvas')!.getBoundingClientRect()
+    const outside: string[] = []
+    for (const el of document.querySelectorAll('.react-flow__node')) {
+      const name = el.getAttribute('aria-label') ?? '?'
+      if (wanted !== null && !wanted.includes(name)) continue
+      const b = el.getBoundingClientRect()
+      if (b.left < canvas.left - 0.5 || b.top < canvas.top - 0.5 || b.right > canvas.right + 0.5 || b.bottom > canvas.bottom + 0.5) outside.push(name)
+    }
+    return outside
+  }, names ?? null)
+}

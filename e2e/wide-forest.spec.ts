@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { openDesigner, openMenu, tag } from './designerHelpers'
+import { openDesigner, openMenu, outsideCanvas, tag } from './designerHelpers'
 
 /** A generated forest of 300 tags: 12 roots, 4 children each, 5 grandchildren under each child. */
 function generatedForest(): { tags: Array<{ name: string; parent: string | null; description: string }> } {
@@ -18,17 +18,7 @@ function generatedForest(): { tags: Array<{ name: string; parent: string | null;
 async function everyNodeInsideCanvas(page: Page, expected: number): Promise<void> {
   // Let the fit's animation settle before measuring.
   await expect.poll(async () => page.locator('.react-flow__node').count()).toBe(expected)
-  await expect.poll(async () => page.evaluate(() => {
-    const canvas = document.querySelector('.forest-canvas')!.getBoundingClientRect()
-    const outside: string[] = []
-    for (const el of document.querySelectorAll('.react-flow__node')) {
-      const b = el.getBoundingClientRect()
-      if (b.left < canvas.left - 0.5 || b.top < canvas.top - 0.5 || b.right > canvas.right + 0.5 || b.bottom > canvas.bottom + 0.5) {
-        outside.push(el.getAttribute('aria-label') ?? '?')
-      }
-    }
-    return outside
-  }), { timeout: 10_000 }).toEqual([])
+  await expect.poll(() => outsideCanvas(page), { timeout: 10_000 }).toEqual([])
 }
 
 async function fit(page: Page): Promise<void> {

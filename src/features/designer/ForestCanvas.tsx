@@ -14,6 +14,7 @@ import { TagNode } from './TagNode'
 import { useTagDrag } from './useTagDrag'
 import { MIN_ZOOM } from './useFitView'
 import { InitialFit } from './InitialFit'
+import { KeepSelectionInView } from './KeepSelectionInView'
 import { EmptyForest } from './EmptyForest'
 
 const nodeTypes = { tag: TagNode }
@@ -115,6 +116,7 @@ export function ForestCanvas() {
         proOptions={{ hideAttribution: true }}
       >
         <InitialFit />
+        <KeepSelectionInView />
         <Background gap={24} />
         {showMap ? (
           <MiniMap pannable zoomable ariaLabel="Overview of the forest"

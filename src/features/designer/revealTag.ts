@@ -1,5 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react'
 import type { TagId } from '../../core/model'
+import type { TagBox } from './forestLayout'
 import { currentLayout } from './layoutCache'
 
 const MARGIN = 24
@@ -11,20 +12,37 @@ function nudge(a: number, b: number, lo: number, hi: number): number {
   return 0
 }
 
-/** Pans by the least amount (keeping the zoom) that brings a tag on screen, once React Flow knows where it is. */
-export function revealTag(flow: ReactFlowInstance, id: TagId): void {
+/** The smallest box around `boxes` (flow coordinates). */
+function around(boxes: readonly TagBox[]): TagBox {
+  const x = Math.min(...boxes.map((b) => b.x))
+  const y = Math.min(...boxes.map((b) => b.y))
+  return { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y }
+}
+
+/**
+ * Pans by the least amount (keeping the zoom) that brings these tags on screen, read off the layout as it is once
+ * the canvas has drawn it: all of them when they fit the canvas together, else the first. Tags folded out of sight
+ * are left out.
+ */
+export function revealTags(flow: ReactFlowInstance, ids: readonly TagId[]): void {
   requestAnimationFrame(() => {
-    const node = flow.getInternalNode(id)
     const pane = document.querySelector('.forest-canvas')?.getBoundingClientRect()
-    if (!node || !pane) return
+    const layout = currentLayout()
+    const boxes = ids.flatMap((id) => layout.get(id) ?? [])
+    if (!pane || boxes.length === 0) return
     const { x, y, zoom } = flow.getViewport()
-    const p = node.internals.positionAbsolute
-    const box = currentLayout().get(id)
-    if (!box) return
-    const left = p.x * zoom + x
-    const top = p.y * zoom + y
+    const all = around(boxes)
+    const fits = all.width * zoom <= pane.width - 2 * MARGIN && all.height * zoom <= pane.height - 2 * MARGIN
+    const box = fits ? all : boxes[0]
+    const left = box.x * zoom + x
+    const top = box.y * zoom + y
     const dx = nudge(left, left + box.width * zoom, MARGIN, pane.width - MARGIN)
     const dy = nudge(top, top + box.height * zoom, MARGIN, pane.height - MARGIN)
     if (dx !== 0 || dy !== 0) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 })
   })
+}
+
+/** Brings one tag on screen (see revealTags). */
+export function revealTag(flow: ReactFlowInstance, id: TagId): void {
+  revealTags(flow, [id])
 }
