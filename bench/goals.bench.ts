@@ -7,7 +7,7 @@
  * Figures are printed, never asserted.
  */
 import { spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -168,7 +168,9 @@ async function protocol(): Promise<void> {
  * Where the temp folder is a disk, making a file is the kernel's cost, and it varies with the file system's state:
  * on an ext4 mounted without a journal (as on the machines this was measured on), perf puts most of it in ext4's
  * recently_deleted check, which passes over the recently freed inodes one by one, so a machine that has just
- * deleted many files makes new ones up to 10x slower. The same sweep on a tmpfs (/dev/shm, where present) shows what
+ * deleted many files makes new ones up to 10x slower. Mounted with discard too (the row names it), each block freed
+ * (a deleted file, a manifest replaced by rename) is discarded on the device at once: the writer thread was seen
+ * waiting in blkdev_issue_discard. The same sweep on a tmpfs (/dev/shm, where present) shows what
  * redscope's writer itself costs. CPU time is printed beside wall-clock, since a loaded machine inflates the latter.
  * The bench's own trees are deleted only when it ends, since the check covers the inodes freed in the last one to
  * six minutes: deleting the 250-model tree before the 1,000-model sweep made that sweep up to twice as slow.
@@ -176,6 +178,23 @@ async function protocol(): Promise<void> {
  * single sweeps on these machines differ by up to a third from one to the next.
  */
 const SWEEP_PAIRS = 3
+
+/**
+ * The file system a folder is on, from /proc/mounts (Linux; 'unknown' elsewhere), with `discard` when it is mounted
+ * so: then every block a deletion or a file replaced by rename frees is discarded on the device at once, in the
+ * thread that freed it, which on a virtual disk is a round trip to the host.
+ */
+function fileSystemOf(folder: string): string {
+  try {
+    const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((line) => line.split(' ')).filter((f) => f.length >= 4)
+    const under = (at: string) => folder === at || folder.startsWith(at.endsWith('/') ? at : `${at}/`)
+    const mount = mounts.filter((f) => under(f[1])).sort((a, b) => b[1].length - a[1].length)[0]
+    if (mount === undefined) return 'unknown'
+    return mount[3].split(',').includes('discard') ? `${mount[2]}, mounted with discard` : mount[2]
+  } catch {
+    return 'unknown'
+  }
+}
 
 async function sweeps(dir: string): Promise<void> {
   const domain = REFERENCE_TARGETS.assistant.factory()().securityDomain
@@ -208,7 +227,7 @@ async function sweeps(dir: string): Promise<void> {
     }
     const onDisk = await pairs(dir)
     perModel[1000] = onDisk.ms / 1000
-    row('6. sweep of 1,000 threat models x 4 tasks, trees on disk', ms(onDisk.ms), ms(onDisk.engineMs), onDisk.wall, 'at most 2x')
+    row(`6. sweep of 1,000 threat models x 4 tasks, trees on disk (${fileSystemOf(dir)})`, ms(onDisk.ms), ms(onDisk.engineMs), onDisk.wall, 'at most 2x')
     row('   the same, CPU time of the process', '', '', onDisk.cpu, 'at most 2x')
     if (shm !== null) {
       const inMemory = await pairs(shm)
