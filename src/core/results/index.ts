@@ -12,7 +12,7 @@ export { MemoryStorage } from './memoryStorage'
 export { computeSummary, isKept, type TaskView } from './summary'
 export { pyDumps, pyFloat, pyFloatRepr, PyFloat } from './pyjson'
 export { sha256Hex } from './sha256'
-export { taskStatus } from './serialize'
+export { taskStatus } from './taskText'
 export {
   copyText, disagreement, MergeConflictError, planTreeMerge, writeTreeMerge,
   type FileCopier, type TreeMergePlan, type TreeSource, type PlannedExperiment,

@@ -15,21 +15,9 @@
  */
 import { assertNever } from '../engine/assertNever'
 import { isResponse, type Event, type EventResponse, type TrajectoryItem } from '../engine/events'
-import type { Controllable, EvaluationResult, Observable, Score } from '../engine/types'
-import type { SecurityDomainTag } from '../tags'
+import type { Controllable, Observable } from '../engine/types'
 import type { ResultsSchemaVersion } from './format'
-import { pyDumps, pyFloatRepr } from './pyjson'
-
-const OPTIONS = { indent: 2, ensureAscii: false } as const
-/** Line starts at each depth: an item sits at depth 2 (the file, its "trajectory" list), its fields at 3. */
-const AT = ['\n', '\n  ', '\n    ', '\n      ', '\n        ', '\n          ', '\n            '] as const
-
-/** A value at `depth`: strings (nearly every value) through JSON.stringify, which escapes as json.dumps does with ensure_ascii off. */
-function value(v: unknown, depth: number): string {
-  return typeof v === 'string' ? JSON.stringify(v) : pyDumps(v, OPTIONS, depth)
-}
-
-const tag = (t: SecurityDomainTag | null) => (t === null ? 'null' : JSON.stringify(t.name))
+import { AT, evaluationText, tagText as tag, value } from './printParts'
 
 /** Descriptor texts at depth 3 by object; a target hands the same objects to every event. */
 const descriptors = new WeakMap<Controllable | Observable, string>()
@@ -45,22 +33,6 @@ function descriptorText(d: Controllable | Observable, typeKey: 'value_type' | 'o
   return text
 }
 
-function scoreText(s: Score, depth: number): string {
-  const at = AT[depth + 1]
-  return `{${at}"name": ${value(s.name, depth + 1)},${at}"value": ${pyFloatRepr(s.value)},${at}"security_domain": ${tag(s.securityDomain)}${AT[depth]}}`
-}
-
-/** An evaluation at depth 3 (the RunEndEvent's field). */
-function evaluationText(e: EvaluationResult): string {
-  const names = Object.keys(e.subScores)
-  let subs = '{}'
-  if (names.length > 0) {
-    subs = `{${names.map((k) => `${AT[5]}${JSON.stringify(k)}: ${scoreText(e.subScores[k], 5)}`).join(',')}${AT[4]}}`
-  }
-  return `{${AT[4]}"success": ${e.success},${AT[4]}"primary_score": ${scoreText(e.primaryScore, 4)},${AT[4]}"sub_scores": ${subs},${
-    AT[4]}"rationale": ${value(e.rationale, 4)}${AT[3]}}`
-}
-
 function eventText(e: Event): string {
   const head = `{${AT[3]}"kind": "event",${AT[3]}"type": "${e.type}",${AT[3]}"event_id": ${value(e.eventId, 3)},${
     AT[3]}"timestamp": ${value(e.timestamp, 3)},${AT[3]}"security_domain": ${tag(e.securityDomain)}`
@@ -73,7 +45,7 @@ function eventText(e: Event): string {
     case 'ObservableEvent':
       return `${head},${AT[3]}"observable": ${descriptorText(e.observable, 'observable_type', e.observable.observableType)},${AT[3]}"content": ${value(e.content, 3)}${AT[2]}}`
     case 'RunEndEvent':
-      return `${head},${AT[3]}"evaluation": ${e.evaluation === null ? 'null' : evaluationText(e.evaluation)}${AT[2]}}`
+      return `${head},${AT[3]}"evaluation": ${e.evaluation === null ? 'null' : evaluationText(e.evaluation, 3)}${AT[2]}}`
     case 'RunStartEvent':
       return `${head}${AT[2]}}`
     default:

@@ -10,19 +10,15 @@ import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
 import { SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
-import { asSchema, indexRowAsSchema, type ResultsFileKind } from './schema4'
+import { asSchema, indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
-import { PyFloat, pyDumps, pyFloat } from './pyjson'
-import {
-  attackerFileJson, experimentJson, iterationsFileJson, taskFileJson,
-} from './serialize'
+import { pyDumps, pyFloat } from './pyjson'
+import { attackerFileJson, experimentJson } from './serialize'
+import { iterationsFileText, taskFileText } from './taskText'
 import { trajectoryText, type PrintedItems } from './trajectoryText'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
 import { computeSummary, isKept, manifestTaskEntry, taskViewOf, type TaskView } from './summary'
-
-/** A number as written: a PyFloat's value, a plain number as is. */
-const numberOf = (v: number | PyFloat) => (v instanceof PyFloat ? v.value : v)
 
 /** Files as superred writes them: indent 2, non-ASCII kept. */
 export function dumpFile(payload: unknown): string {
@@ -196,15 +192,14 @@ export class ExperimentSession {
     if (!this.plan.isFresh || this.published.has(index)) await this.storage.remove(taskDir)
     this.published.add(index)
     const writes: Array<[string, string]> = []
-    const as = (kind: ResultsFileKind, payload: Record<string, unknown>) => asSchema(this.schema, kind, payload)
     tr.runs.forEach((run, i) => {
       // The attacker's view holds the truth's own items: each is printed once for both files.
       const printed: PrintedItems = new Map()
       writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), trajectoryText(run.trajectory, i + 1, this.schema, printed)])
       writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), trajectoryText(run.attackerView, i + 1, this.schema, printed)])
     })
-    writes.push([joinPath(taskDir, 'iterations.json'), dumpFile(as('iterations', iterationsFileJson(tr, index)))])
-    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), dumpFile(as('attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered)))])
+    writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
+    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), dumpFile(asSchema(this.schema, 'attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered)))])
     // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
     const write = (path: string, text: string) =>
       this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
@@ -213,15 +208,16 @@ export class ExperimentSession {
     }
     const lines = this.taskLogs.get(index) ?? []
     if (lines.length > 0) await write(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
-    const taskJson = as('task', taskFileJson(tr, index, this.meta)) as ReturnType<typeof taskFileJson>
-    await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), dumpFile(taskJson))
+    const task = taskFileText(tr, index, this.meta, this.schema)
+    await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), task.text)
     this.taskLogs.delete(index)
-    // The view of what was just written, read off the typed values rather than re-parsed from the text.
+    // The view of what was just written, read off the values it was printed from rather than re-parsed from the text.
+    const startedAt = utcIso(tr.startedAt)
+    const endedAt = utcIso(tr.endedAt)
     this.views.set(index, {
-      index, goal: taskJson.goal, goalHash: taskJson.goal_hash, dir: `tasks/${name}`, status: taskJson.status,
-      success: taskJson.success, stopReason: taskJson.stop_reason, bestScore: numberOf(taskJson.best_score.value),
-      nRuns: taskJson.n_runs, calls: taskJson.llm_usage.calls, cost: numberOf(taskJson.llm_usage.cost), error: taskJson.error,
-      startedAt: taskJson.timing.started_at, endedAt: taskJson.timing.ended_at,
+      index, goal: tr.task.goal.description, goalHash: task.goalHash, dir: `tasks/${name}`, status: task.status,
+      success: tr.success, stopReason: tr.stopReason, bestScore: tr.bestScore.value, nRuns: tr.runs.length,
+      calls: tr.llmUsage.calls, cost: tr.llmUsage.cost, error: tr.error, startedAt, endedAt,
     })
     await this.writeManifest('in_progress', null, null)
   }
