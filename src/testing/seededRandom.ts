@@ -12,3 +12,9 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** The generator with a picker beside it: `pick` draws one element of a list. */
+export function seededDraws(seed: number): { next: () => number; pick: <T>(xs: readonly T[]) => T } {
+  const next = seededRandom(seed)
+  return { next, pick: (xs) => xs[Math.floor(next() * xs.length)] }
+}

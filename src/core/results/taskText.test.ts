@@ -16,6 +16,7 @@ import { pyDumps, pyFloat } from './pyjson'
 import { asSchema } from './schema4'
 import { goalHash, runFileName } from './slug'
 import { iterationsFileText, measuredRuns, taskFileText, taskStatus } from './taskText'
+import { seededDraws } from '../../testing/seededRandom'
 
 const name = (t: SecurityDomainTag | null) => t?.name ?? null
 const scoreShape = (s: Score) => ({ name: s.name, value: pyFloat(s.value), security_domain: name(s.securityDomain) })
@@ -50,19 +51,6 @@ const iterationsShape = (tr: TaskResult, index: number) => ({
 const generic = (kind: 'task' | 'iterations', payload: Record<string, unknown>, schema: 4 | 5) =>
   pyDumps(asSchema(schema, kind, payload), { indent: 2, ensureAscii: false })
 
-/** A small deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number) {
-  let a = seed
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]
-  return { next, pick }
-}
-
 const STRINGS = ['', 'plain', 'line\nbreak\ttab', 'quote " and \\ backslash', 'ünïcödé ✓ 日本', 'ctl \u0000\u001f\u007f', '😀 astral',
   '<script>alert(1)</script>', '{"json": "inside"}']
 const FLOATS = [0, 1, -0, 0.5, 1e-7, 1e-5, 123456.789, 1e16, 2.5e20, NaN, Infinity, -Infinity, 0.1 + 0.2]
@@ -70,7 +58,7 @@ const COUNTS = [0, 1, 7, 1e21, 2.5]
 const TIMES = [0, 1, 1_764_547_200_123, 1_764_547_200_999]
 
 function draw(seed: number) {
-  const { pick, next } = random(seed)
+  const { pick, next } = seededDraws(seed)
   const f = stubForest()
   const tags = [f.system, f.systemPrompt, f.user, f.inbox, f.web]
   const domain = () => pick([null, ...tags])

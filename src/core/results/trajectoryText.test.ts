@@ -16,6 +16,7 @@ import { stubForest } from '../engine/testkit'
 import type { SecurityDomainTag } from '../tags'
 import { pyDumps, pyFloat } from './pyjson'
 import { trajectoryText } from './trajectoryText'
+import { seededDraws } from '../../testing/seededRandom'
 
 const name = (t: SecurityDomainTag | null) => t?.name ?? null
 const scoreShape = (s: Score) => ({ name: s.name, value: pyFloat(s.value), security_domain: name(s.securityDomain) })
@@ -67,26 +68,13 @@ function inSchema(item: Record<string, unknown>, schema: 4 | 5) {
 const generic = (items: readonly TrajectoryItem[], run: number, schema: 4 | 5) => pyDumps(
   { schema_version: schema, run_number: run, trajectory: items.map((i) => inSchema(shape(i), schema)) }, { indent: 2, ensureAscii: false })
 
-/** A small deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number) {
-  let a = seed
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]
-  return { next, pick }
-}
-
 const STRINGS = ['', 'plain', 'line\nbreak\ttab', 'quote " and \\ backslash', 'ünïcödé ✓ 日本', 'ctl \u0000\u001f\u007f', '😀 astral',
   '<script>alert(1)</script>', '{"json": "inside"}']
 const FLOATS = [0, 1, -0, 0.5, 1e-7, 1e-5, 123456.789, 1e16, 2.5e20, NaN, Infinity, -Infinity, 0.1 + 0.2]
 const CONTENTS: unknown[] = [null, 42, 0.25, 1e-9, true, ['a', 1, { b: null }], { nested: { list: [], s: 'x\ny' } }, {}, 'text']
 
 function items(seed: number, count: number): TrajectoryItem[] {
-  const { pick } = random(seed)
+  const { pick } = seededDraws(seed)
   const f = stubForest()
   const tags = [null, f.system, f.systemPrompt, f.user, f.inbox, f.web]
   const cs = [controllable('prompt', f.systemPrompt, { description: pick(STRINGS) }), controllable('mail', f.inbox, { valueType: 'email' }),
