@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../../testing/seededRandom'
 import { TextRing, type RingSlot } from './textRing'
 
 const decoder = new TextDecoder()
@@ -33,8 +34,7 @@ describe('TextRing', () => {
   })
 
   it('never lets two slots in use overlap: 5,000 random puts and in-order releases, every held text intact after each', () => {
-    let seed = 42
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const random = seededRandom(42)
     const pieces = ['a', 'é', '日', '😀', '\n', '"']
     const ring = new TextRing(257)
     const held: Array<[RingSlot, string]> = []

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../../testing/seededRandom'
 import { utcIso } from './time'
 
 /** isoformat's fields one by one (the printer before toISOString took the common years). */
@@ -18,8 +19,7 @@ describe('utcIso', () => {
   })
 
   it('agrees with the field-by-field print over the years and the milliseconds, within a second and across', () => {
-    let seed = 7
-    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647
+    const next = seededRandom(7)
     const edges = [Date.UTC(1000, 0, 1), Date.UTC(1000, 0, 1) - 1, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), -1000, -1, 999, 1000]
     const samples = [...edges, ...Array.from({ length: 2000 }, (_, i) => {
       const ms = Math.floor((next() * 2 - 1) * 8.6e15)
