@@ -2,7 +2,7 @@
  * Pieces of the results files' text, printed as json.dumps(indent=2, ensure_ascii=False) prints them, for the
  * printers that write a file's fixed keys directly (trajectoryText, taskText) instead of building its JSON shape.
  */
-import type { EvaluationResult, Score } from '../engine/types'
+import type { Controllable, EvaluationResult, Observable, Score } from '../engine/types'
 import type { SecurityDomainTag } from '../tags'
 import { pyDumps, pyFloatRepr } from './pyjson'
 
@@ -47,4 +47,20 @@ export function evaluationText(e: EvaluationResult, depth: number): string {
   }
   return `{${at}"success": ${e.success},${at}"primary_score": ${scoreText(e.primaryScore, depth + 1)},${at}"sub_scores": ${subs},${
     at}"rationale": ${value(e.rationale, depth + 1)}${AT[depth]}}`
+}
+
+/** Descriptor texts by depth, then by object: a target hands the same Controllable and Observable objects to every event. */
+const descriptors: Array<WeakMap<Controllable | Observable, string>> = []
+
+/** A controllable's or an observable's descriptor at `depth`: they differ only in the name of their type field. */
+export function descriptorText(d: Controllable | Observable, typeKey: 'value_type' | 'observable_type', type: string, depth: number): string {
+  const printed = (descriptors[depth] ??= new WeakMap())
+  let text = printed.get(d)
+  if (text === undefined) {
+    const at = AT[depth + 1]
+    text = `{${at}"name": ${value(d.name, depth + 1)},${at}"security_domain": ${tagText(d.securityDomain)},${at}"description": ${
+      value(d.description, depth + 1)},${at}"${typeKey}": ${value(type, depth + 1)}${AT[depth]}}`
+    printed.set(d, text)
+  }
+  return text
 }

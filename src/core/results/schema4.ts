@@ -21,6 +21,9 @@ const without = (o: unknown, keys: readonly string[]): Json => {
 }
 
 const experiment4 = (e: unknown) => without(e, ['task_time_cap_s'])
+
+/** An experiment block (manifest, result.json, an experiments.json row) in `schema`. */
+export const experimentAsSchema = (schema: ResultsSchemaVersion, e: Json): Json => (schema === 5 ? e : experiment4(e))
 const summary4 = (s: unknown) => without(s, ['n_timeout', 'n_timeout_empty'])
 
 /** The file's payload in `schema` (5: as built; 4: converted). */

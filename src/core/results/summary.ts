@@ -64,14 +64,6 @@ export function computeSummary(views: readonly TaskView[], nSkipped: number) {
   }
 }
 
-export function manifestTaskEntry(v: TaskView) {
-  return {
-    index: v.index, goal: v.goal, goal_hash: v.goalHash, dir: v.dir, status: v.status, success: v.success,
-    best_score: pyFloat(v.bestScore), stop_reason: v.stopReason, n_runs: v.nRuns, cost_usd: pyFloat(v.cost),
-    has_error: v.error !== null, started_at: v.startedAt, ended_at: v.endedAt,
-  }
-}
-
 /** Resume rule: kept iff success/failed/budget_exhausted, or timeout with at least one run. */
 export function isKept(status: string, nRuns: number): boolean {
   if (!['success', 'failed', 'budget_exhausted', 'timeout'].includes(status)) return false

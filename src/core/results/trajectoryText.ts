@@ -15,35 +15,20 @@
  */
 import { assertNever } from '../engine/assertNever'
 import { isResponse, type Event, type EventResponse, type TrajectoryItem } from '../engine/events'
-import type { Controllable, Observable } from '../engine/types'
 import type { ResultsSchemaVersion } from './format'
-import { AT, evaluationText, tagText as tag, value } from './printParts'
-
-/** Descriptor texts at depth 3 by object; a target hands the same objects to every event. */
-const descriptors = new WeakMap<Controllable | Observable, string>()
-
-/** A controllable's or an observable's descriptor: they differ only in the name of their type field. */
-function descriptorText(d: Controllable | Observable, typeKey: 'value_type' | 'observable_type', type: string): string {
-  let text = descriptors.get(d)
-  if (text === undefined) {
-    text = `{${AT[4]}"name": ${value(d.name, 4)},${AT[4]}"security_domain": ${tag(d.securityDomain)},${AT[4]}"description": ${
-      value(d.description, 4)},${AT[4]}"${typeKey}": ${value(type, 4)}${AT[3]}}`
-    descriptors.set(d, text)
-  }
-  return text
-}
+import { AT, descriptorText, evaluationText, tagText as tag, value } from './printParts'
 
 function eventText(e: Event): string {
   const head = `{${AT[3]}"kind": "event",${AT[3]}"type": "${e.type}",${AT[3]}"event_id": ${value(e.eventId, 3)},${
     AT[3]}"timestamp": ${value(e.timestamp, 3)},${AT[3]}"security_domain": ${tag(e.securityDomain)}`
   switch (e.type) {
     case 'ControllablePreCallEvent':
-      return `${head},${AT[3]}"controllable": ${descriptorText(e.controllable, 'value_type', e.controllable.valueType)},${AT[3]}"request": ${value(e.request, 3)}${AT[2]}}`
+      return `${head},${AT[3]}"controllable": ${descriptorText(e.controllable, 'value_type', e.controllable.valueType, 3)},${AT[3]}"request": ${value(e.request, 3)}${AT[2]}}`
     case 'ControllablePostCallEvent':
-      return `${head},${AT[3]}"controllable": ${descriptorText(e.controllable, 'value_type', e.controllable.valueType)},${AT[3]}"request": ${value(e.request, 3)},${
+      return `${head},${AT[3]}"controllable": ${descriptorText(e.controllable, 'value_type', e.controllable.valueType, 3)},${AT[3]}"request": ${value(e.request, 3)},${
         AT[3]}"answer": ${value(e.answer, 3)}${AT[2]}}`
     case 'ObservableEvent':
-      return `${head},${AT[3]}"observable": ${descriptorText(e.observable, 'observable_type', e.observable.observableType)},${AT[3]}"content": ${value(e.content, 3)}${AT[2]}}`
+      return `${head},${AT[3]}"observable": ${descriptorText(e.observable, 'observable_type', e.observable.observableType, 3)},${AT[3]}"content": ${value(e.content, 3)}${AT[2]}}`
     case 'RunEndEvent':
       return `${head},${AT[3]}"evaluation": ${e.evaluation === null ? 'null' : evaluationText(e.evaluation, 3)}${AT[2]}}`
     case 'RunStartEvent':

@@ -10,15 +10,16 @@ import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
 import { SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
-import { asSchema, indexRowAsSchema } from './schema4'
+import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
-import { pyDumps, pyFloat } from './pyjson'
-import { attackerFileJson, experimentJson } from './serialize'
+import { pyDumps } from './pyjson'
+import { experimentJson } from './serialize'
+import { attackerFileText, experimentText, manifestEntryText, manifestText, resultText, skippedEntryText } from './experimentText'
 import { iterationsFileText, taskFileText } from './taskText'
 import { trajectoryText, type PrintedItems } from './trajectoryText'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
-import { computeSummary, isKept, manifestTaskEntry, taskViewOf, type TaskView } from './summary'
+import { computeSummary, isKept, taskViewOf, type TaskView } from './summary'
 
 /** Files as superred writes them: indent 2, non-ASCII kept. */
 export function dumpFile(payload: unknown): string {
@@ -75,6 +76,7 @@ export class ExperimentSession {
   /** Task folders this session wrote: a second write of one replaces the first. */
   private readonly published = new Set<number>()
   private domainWritten = false
+  private experimentPrint: string | null = null
   private closed = false
   /** The schema every file is written in (4 drops what superred 0.3.0 does not know). */
   readonly schema: ResultsSchemaVersion
@@ -199,7 +201,7 @@ export class ExperimentSession {
       writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), trajectoryText(run.attackerView, i + 1, this.schema, printed)])
     })
     writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
-    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), dumpFile(asSchema(this.schema, 'attacker', attackerFileJson(tr.scope, tr.readOnly, tr.offered)))])
+    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileText(tr.scope, tr.readOnly, tr.offered, this.schema)])
     // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
     const write = (path: string, text: string) =>
       this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
@@ -237,10 +239,7 @@ export class ExperimentSession {
       const summary = computeSummary(views, this.skipped.size)
       const completed = utcIso(endedAt)
       await this.writeExperimentLog()
-      await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), dumpFile(asSchema(this.schema, 'result', {
-        schema_version: SCHEMA_VERSION, experiment: this.experimentBlock(),
-        timing: { started_at: utcIso(startedAt), completed_at: completed }, summary,
-      })))
+      await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), resultText(this.experimentPrinted(), startedAt, completed, summary, this.schema))
       await this.writeManifest('complete', completed, startedAt)
       await this.updateExperimentsIndex(summary, completed, options.queueIndexRow ?? false)
     } finally {
@@ -267,6 +266,11 @@ export class ExperimentSession {
     return experimentJson(this.meta, this.slug, this.hash)
   }
 
+  /** The experiment block as every manifest and result.json print it: the same text each time, printed once. */
+  private experimentPrinted(): string {
+    return (this.experimentPrint ??= experimentText(this.experimentBlock(), this.schema))
+  }
+
   private sortedViews(): TaskView[] {
     return [...this.views.values()].sort((a, b) => a.index - b.index)
   }
@@ -286,17 +290,13 @@ export class ExperimentSession {
     const write = async () => {
       if (queued === this.manifestQueued) this.manifestQueued = null
       const views = this.sortedViews()
-      const entries: Array<Record<string, unknown>> = views.map(manifestTaskEntry)
-      for (const [index, goal] of this.skipped) {
-        entries.push({ index, goal, goal_hash: goalHash(goal), dir: null, status: 'skipped', success: false, best_score: pyFloat(0),
-          stop_reason: 'skipped', n_runs: 0, cost_usd: pyFloat(0), has_error: false, started_at: null, ended_at: null })
-      }
-      entries.sort((a, b) => Number(a.index) - Number(b.index))
-      await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), dumpFile(asSchema(this.schema, 'manifest', {
-        schema_version: SCHEMA_VERSION, status, experiment: this.experimentBlock(),
-        timing: { started_at: startedAt === null ? null : utcIso(startedAt), completed_at: completedAt },
-        summary: computeSummary(views, this.skipped.size), tasks: entries,
-      })))
+      const entries: Array<[number, string]> = views.map((v) => [v.index, manifestEntryText(v)])
+      for (const [index, goal] of this.skipped) entries.push([index, skippedEntryText(index, goal, goalHash(goal))])
+      entries.sort((a, b) => a[0] - b[0])
+      await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), manifestText({
+        status, experiment: this.experimentPrinted(), startedAt, completedAt, summary: computeSummary(views, this.skipped.size),
+        entries: entries.map((e) => e[1]),
+      }, this.schema))
     }
     const queued: Promise<void> = this.manifestQueue.then(write, write)
     if (status === 'in_progress') this.manifestQueued = queued
