@@ -196,6 +196,21 @@ function fileSystemOf(folder: string): string {
   }
 }
 
+/**
+ * CPU time the host gave to others while this VM's CPUs wanted to run (steal, /proc/stat, all CPUs), in ms; null
+ * where there is none to read. On these 2-vCPU VMs it swings from 0 to seconds a sweep, and a sweep that uses both
+ * cores (the engine and the writer thread) draws more of it: printed beside row 6 so a slow pair can be told apart.
+ */
+function stealMs(): number | null {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+    // cpu user nice system idle iowait irq softirq steal: ticks of USER_HZ, 100 a second on Linux.
+    return cpu[0] === 'cpu' && cpu.length > 8 ? Number(cpu[8]) * 10 : null
+  } catch {
+    return null
+  }
+}
+
 async function sweeps(dir: string): Promise<void> {
   const domain = REFERENCE_TARGETS.assistant.factory()().securityDomain
   const perModel: Record<number, number> = {}
@@ -211,28 +226,43 @@ async function sweeps(dir: string): Promise<void> {
       const cpu: number[] = []
       const disk: number[] = []
       const alone: number[] = []
+      const steal = { alone: [] as number[], disk: [] as number[] }
+      const stolen = async <T>(into: number[], fn: () => Promise<T>): Promise<T> => {
+        const before = stealMs()
+        const value = await fn()
+        const after = stealMs()
+        if (before !== null && after !== null) into.push(after - before)
+        return value
+      }
       for (let i = 0; i < SWEEP_PAIRS; i++) {
-        const engine = await sweep(models, null)
+        const engine = await stolen(steal.alone, () => sweep(models, null))
         const root = join(where, `sweep-1000-${i}`)
         mkdirSync(root)
         // Kept until the bench ends: deleting this tree here would make the next sweep's files pay the check above.
-        const written = await sweep(models, new NodeFsStorage(root))
+        const written = await stolen(steal.disk, () => sweep(models, new NodeFsStorage(root)))
         wall.push(written.ms / engine.ms)
         cpu.push(written.cpuMs / engine.cpuMs)
         disk.push(written.ms)
         alone.push(engine.ms)
       }
       const spread = (xs: number[]) => `median of ${xs.length} pairs; ${times(Math.min(...xs))}-${times(Math.max(...xs))}`
-      return { wall: `${times(med(wall))} the engine alone (${spread(wall)})`, cpu: `${times(med(cpu))} the engine alone (${spread(cpu)})`, ms: med(disk), engineMs: med(alone) }
+      const stealText = steal.disk.length === 0 ? 'not readable here'
+        : `per sweep, with trees ${steal.disk.map((x) => ms(x)).join(', ')}; engine alone ${steal.alone.map((x) => ms(x)).join(', ')}`
+      return {
+        wall: `${times(med(wall))} the engine alone (${spread(wall)})`, cpu: `${times(med(cpu))} the engine alone (${spread(cpu)})`,
+        ms: med(disk), engineMs: med(alone), steal: stealText,
+      }
     }
     const onDisk = await pairs(dir)
     perModel[1000] = onDisk.ms / 1000
     row(`6. sweep of 1,000 threat models x 4 tasks, trees on disk (${fileSystemOf(dir)})`, ms(onDisk.ms), ms(onDisk.engineMs), onDisk.wall, 'at most 2x')
     row('   the same, CPU time of the process', '', '', onDisk.cpu, 'at most 2x')
+    row('   host steal time (others ran on this VM\'s CPUs)', onDisk.steal)
     if (shm !== null) {
       const inMemory = await pairs(shm)
       row('   the same, trees on a tmpfs (the file system\'s cost left out)', ms(inMemory.ms), ms(inMemory.engineMs), inMemory.wall, 'at most 2x')
       row('   the same, CPU time of the process', '', '', inMemory.cpu, 'at most 2x')
+      row('   host steal time (others ran on this VM\'s CPUs)', inMemory.steal)
     }
   } finally {
     if (shm !== null) rmSync(shm, { recursive: true, force: true })
