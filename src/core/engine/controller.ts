@@ -142,7 +142,11 @@ export class Controller {
   }
 
   info(): ThreatModelInfo {
-    const meta = this.meta([...this.options.securityClaim].length)
+    return this.infoOf(this.meta([...this.options.securityClaim].length))
+  }
+
+  /** From the meta a run also opens its session with: the folder's name is then worked out once (see identityHash). */
+  private infoOf(meta: ExperimentMeta): ThreatModelInfo {
     return {
       key: experimentDirName(meta), attacker: meta.attacker, target: meta.target, claim: meta.claim, model: meta.model,
       scope: meta.scope, readOnly: meta.readOnly, scopeLabel: meta.scopeLabel, nTasks: meta.nTasks ?? 0,
@@ -156,7 +160,7 @@ export class Controller {
     const signal = runOptions.signal ?? new AbortController().signal
     const tasks: Task[] = [...o.securityClaim]
     const meta = this.meta(tasks.length)
-    const info = this.info()
+    const info = this.infoOf(meta)
     const startedAt = new Date()
     let session: ExperimentSession | null = null
     let result: ThreatModelResult | null = null
