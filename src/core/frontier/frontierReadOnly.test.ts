@@ -10,6 +10,7 @@ import { AGENTDOJO_FOREST, buildDomain } from '../tags'
 import { searchFrontierSync } from './run'
 import { tallyOf, verdictOf, type Observation } from './observation'
 import { bruteForce, keys, monotone } from './testOracles'
+import { seededRandom } from '../../testing/seededRandom'
 
 const spaceOf = (forest: Parameters<typeof buildDomain>[0]) => new GrantLattice(new ThreatModelLattice(buildDomain(forest)))
 const allOf = (space: GrantLattice) => Array.from(space.elements(), (c) => c.slice())
@@ -113,8 +114,7 @@ describe('on the AgentDojo forest with read-only grants (1,002,494,720 threat mo
     const bound = (answer.claim.minimalWins.length + answer.claim.maximalLosses.length) * (space.height + 1)
     expect(answer.evaluations.length).toBeLessThanOrEqual(bound)
     // Random threat models (random level maps, deterministic): each above a minimal win iff it wins, below a maximal loss iff not.
-    let state = 12345
-    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32
+    const next = seededRandom(12345)
     let wrong = 0
     for (let i = 0; i < 3000; i++) {
       let c = space.empty()

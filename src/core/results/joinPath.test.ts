@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { joinPath, parentOf } from './storage'
+import { seededRandom } from '../../testing/seededRandom'
 
 /** The definition the loop must keep: split every piece on '/', drop empty and '.' segments, join with '/'. */
 const byDefinition = (...parts: string[]) => parts.flatMap((p) => p.split('/')).filter((p) => p !== '' && p !== '.').join('/')
@@ -15,8 +16,7 @@ describe('joinPath', () => {
 
   it('agrees with its definition on random pieces', () => {
     const alphabet = ['a', '/', '.', 'é', '..', '']
-    let seed = 7
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const next = seededRandom(7)
     for (let n = 0; n < 2000; n++) {
       const parts = Array.from({ length: Math.floor(next() * 4) }, () =>
         Array.from({ length: Math.floor(next() * 6) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''))
