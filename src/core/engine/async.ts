@@ -144,7 +144,13 @@ export function finishOrAbandon(work: () => Promise<unknown>, signal: AbortSigna
 /** A counting semaphore; waiters are served in arrival order. */
 export class Semaphore {
   private available: number
-  private readonly waiters: Array<() => void> = []
+  private readonly waiters: Waiter[] = []
+  /**
+   * One abort listener per signal that has waiters, however many wait on it: a sweep queues ~1,000 threat models
+   * on one cancel signal, and a listener each made Node warn of a leak past 10 and every grant search the signal's
+   * list to remove its own.
+   */
+  private readonly watched = new Map<AbortSignal, { waiting: number; readonly onAbort: () => void }>()
 
   constructor(permits: number) {
     this.available = permits
@@ -159,25 +165,51 @@ export class Semaphore {
       return Promise.resolve(release)
     }
     return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort)
-        resolve(release)
-      }
-      const onAbort = () => {
-        const i = this.waiters.indexOf(grant)
-        if (i >= 0) this.waiters.splice(i, 1)
-        reject(signal?.reason)
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      this.waiters.push(grant)
+      this.waiters.push({ signal, grant: () => resolve(release), reject })
+      if (signal !== undefined) this.watch(signal)
     })
+  }
+
+  private watch(signal: AbortSignal): void {
+    const watch = this.watched.get(signal)
+    if (watch !== undefined) {
+      watch.waiting += 1
+      return
+    }
+    const onAbort = () => {
+      this.watched.delete(signal)
+      // In place, in order: the waiters on other signals keep their turns.
+      let kept = 0
+      for (let i = 0; i < this.waiters.length; i++) {
+        const w = this.waiters[i]
+        if (w.signal === signal) w.reject(signal.reason)
+        else this.waiters[kept++] = w
+      }
+      this.waiters.length = kept
+    }
+    this.watched.set(signal, { waiting: 1, onAbort })
+    signal.addEventListener('abort', onAbort, { once: true })
   }
 
   private release(): void {
     const next = this.waiters.shift()
-    if (next) next()
-    else this.available += 1
+    if (next === undefined) {
+      this.available += 1
+      return
+    }
+    const watch = next.signal === undefined ? undefined : this.watched.get(next.signal)
+    if (watch !== undefined && --watch.waiting === 0) {
+      this.watched.delete(next.signal!)
+      next.signal!.removeEventListener('abort', watch.onAbort)
+    }
+    next.grant()
   }
+}
+
+interface Waiter {
+  readonly signal: AbortSignal | undefined
+  readonly grant: () => void
+  readonly reject: (reason: unknown) => void
 }
 
 function once(fn: () => void): () => void {
