@@ -194,3 +194,53 @@ describe('resume', () => {
     expect((await storage.list(joinPath(result.resultsDir!, 'previous_01', 'tasks'))).map((e) => e.name)).toEqual(['00001__goal_number_1'])
   })
 })
+
+describe('the in-progress manifest of a long experiment', () => {
+  /** A MemoryStorage that keeps every text written to a manifest.json, in order. */
+  class ManifestLog extends MemoryStorage {
+    readonly manifests: string[] = []
+    async writeTextAtomic(path: string, text: string): Promise<void> {
+      if (path.endsWith('/manifest.json')) this.manifests.push(text)
+      return super.writeTextAtomic(path, text)
+    }
+  }
+  const TASKS = 300
+  const long = (storage: MemoryStorage, forest: StubForest) => new Controller({
+    optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest), 4),
+    securityClaim: SecurityClaim.fromTasks(Array.from({ length: TASKS }, (_, i) => new ScriptedTask(`goal ${i + 1}`, () => fixtureEvaluation(forest)))),
+    scope: scopeOf([forest.user]), maxRunsPerTask: 1, storage,
+  })
+  const listed = (manifest: string) => (JSON.parse(manifest) as { tasks: unknown[] }).tasks.length
+
+  it('is rewritten as tasks land, ever less often as it grows, and ends complete with all of them', async () => {
+    const forest = stubForest()
+    const storage = new ManifestLog()
+    await long(storage, forest).run()
+    const counts = storage.manifests.map(listed)
+    // The first write (at open) lists nothing; each rewrite lists more than the last; the last is complete.
+    expect(counts[0]).toBe(0)
+    expect(counts.slice(1).every((n, i) => n > counts[i])).toBe(true)
+    expect(JSON.parse(storage.manifests.at(-1)!)).toMatchObject({ status: 'complete', summary: { n_tasks: TASKS } })
+    expect(counts.at(-1)).toBe(TASKS)
+    // Linear, not quadratic: all the rewrites together are a bounded multiple of the last manifest (28x here; a
+    // rewrite at every landing, with the tasks that land while one is queued riding on it, was 77x and ~150 writes).
+    const bytes = storage.manifests.reduce((sum, m) => sum + m.length, 0)
+    expect(bytes / storage.manifests.at(-1)!.length).toBeLessThan(40)
+    expect(storage.manifests.length).toBeLessThan(100)
+  })
+
+  it('lists every task that landed when the run is cancelled between rewrites', async () => {
+    const forest = stubForest()
+    const storage = new ManifestLog()
+    const cancel = new AbortController()
+    let landed = 0
+    const result = await long(storage, forest).run({
+      signal: cancel.signal, reporter: { taskComplete: () => { if (++landed === 200) cancel.abort() } },
+    })
+    expect(result.cancelled).toBe(true)
+    const manifest = JSON.parse(storage.manifests.at(-1)!) as { status: string; tasks: Array<{ index: number }> }
+    expect(manifest.status).toBe('in_progress')
+    expect(manifest.tasks.map((t) => t.index)).toEqual(result.taskResults.map((t) => t.index))
+    expect(manifest.tasks.length).toBeGreaterThanOrEqual(200)
+  })
+})

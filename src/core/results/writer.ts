@@ -39,6 +39,14 @@ export interface DiagnosticLine {
 
 const locks = new WeakMap<Storage, Set<string>>()
 
+/**
+ * The in-progress manifest is rewritten whole as tasks land. Up to 63 tasks, at every one (as superred does); beyond,
+ * once every 1/32 of the tasks so far, so the bytes rewritten stay linear in the tasks rather than quadratic (a
+ * 2,000-task experiment's manifest is ~1 MB). What a resume reads is each task's task.json, written before this;
+ * after a crash, the manifest of a long experiment may lack the last few tasks that landed.
+ */
+const MANIFEST_REWRITE_SHARE = 32
+
 /** Reads and parses a task.json, or null when it is missing or unreadable (then the task is outstanding). */
 async function readTaskFile(storage: Storage, path: string): Promise<TaskFile | null> {
   try {
@@ -76,6 +84,8 @@ export class ExperimentSession {
   /** Task folders this session wrote: a second write of one replaces the first. */
   private readonly published = new Set<number>()
   private domainWritten = false
+  /** Tasks landed since the last in-progress manifest write started (see MANIFEST_REWRITE_SHARE). */
+  private landedSinceManifest = 0
   private experimentPrint: string | null = null
   private closed = false
   /** The schema every file is written in (4 drops what superred 0.3.0 does not know). */
@@ -221,7 +231,10 @@ export class ExperimentSession {
       success: tr.success, stopReason: tr.stopReason, bestScore: tr.bestScore.value, nRuns: tr.runs.length,
       calls: tr.llmUsage.calls, cost: tr.llmUsage.cost, error: tr.error, startedAt, endedAt,
     })
-    await this.writeManifest('in_progress', null, null)
+    this.landedSinceManifest += 1
+    if (this.landedSinceManifest >= Math.max(1, Math.floor(this.views.size / MANIFEST_REWRITE_SHARE))) {
+      await this.writeManifest('in_progress', null, null)
+    }
   }
 
   markSkipped(index: number, goal: string): void {
@@ -247,9 +260,10 @@ export class ExperimentSession {
     }
   }
 
-  /** Releases the lock without finalizing: the manifest stays in_progress and result.json absent. */
+  /** Releases the lock without finalizing: the manifest stays in_progress (listing every task that landed) and result.json absent. */
   async abort(): Promise<void> {
     try {
+      if (this.landedSinceManifest > 0) await this.writeManifest('in_progress', null, null)
       await this.writeExperimentLog()
     } finally {
       this.release()
@@ -289,6 +303,7 @@ export class ExperimentSession {
     if (status === 'in_progress' && this.manifestQueued !== null) return this.manifestQueued
     const write = async () => {
       if (queued === this.manifestQueued) this.manifestQueued = null
+      this.landedSinceManifest = 0
       const views = this.sortedViews()
       const entries: Array<[number, string]> = views.map((v) => [v.index, manifestEntryText(v)])
       for (const [index, goal] of this.skipped) entries.push([index, skippedEntryText(index, goal, goalHash(goal))])
