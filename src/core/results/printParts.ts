@@ -1,6 +1,7 @@
 /**
  * Pieces of the results files' text, printed as json.dumps(indent=2, ensure_ascii=False) prints them, for the
- * printers that write a file's fixed keys directly (trajectoryText, taskText) instead of building its JSON shape.
+ * printers that write a file's fixed keys directly (trajectoryText, taskText, experimentText) instead of building its
+ * JSON shape.
  */
 import type { Controllable, EvaluationResult, Observable, Score } from '../engine/types'
 import type { SecurityDomainTag } from '../tags'

@@ -2,10 +2,11 @@
  * Writing results schema 4, what superred 0.3.0 writes and reads: the same
  * files, layout and item keys as schema 5, less what 0.3.0 does not have
  * (`task_time_cap_s`, `n_measured_runs`, `n_timeout`, `n_timeout_empty`,
- * and a NoInjection's `declined_by`). A writer builds schema 5 and passes
- * each file through here, so the two can never drift apart elsewhere; the
- * trajectory files, printed straight from the items (trajectoryText), leave
- * out `declined_by` themselves.
+ * and a NoInjection's `declined_by`). What is still built as a JSON shape
+ * (the experiments.json rows, and the generic route the printers' property
+ * tests compare with) passes through here. The files printed straight from
+ * the engine's objects (trajectoryText, taskText, experimentText) leave those
+ * keys out themselves, and those tests hold them to this conversion.
  */
 import { assertNever } from '../engine/assertNever'
 import type { ResultsSchemaVersion } from './format'
@@ -22,7 +23,7 @@ const without = (o: unknown, keys: readonly string[]): Json => {
 
 const experiment4 = (e: unknown) => without(e, ['task_time_cap_s'])
 
-/** An experiment block (manifest, result.json, an experiments.json row) in `schema`. */
+/** An experiment block (in a manifest, result.json, an experiments.json row) in `schema`. */
 export const experimentAsSchema = (schema: ResultsSchemaVersion, e: Json): Json => (schema === 5 ? e : experiment4(e))
 const summary4 = (s: unknown) => without(s, ['n_timeout', 'n_timeout_empty'])
 
@@ -46,5 +47,5 @@ export function asSchema(schema: ResultsSchemaVersion, kind: ResultsFileKind, pa
 
 /** One experiments.json row (this experiment's) in `schema`. */
 export function indexRowAsSchema(schema: ResultsSchemaVersion, row: Json): Json {
-  return schema === 5 ? row : { ...row, experiment: experiment4(row.experiment) }
+  return schema === 5 ? row : { ...row, experiment: experimentAsSchema(schema, row.experiment as Json) }
 }
