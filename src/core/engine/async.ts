@@ -146,11 +146,11 @@ export class Semaphore {
   private available: number
   private readonly waiters: Waiter[] = []
   /**
-   * One abort listener per signal that has waiters, however many wait on it: a sweep queues ~1,000 threat models
-   * on one cancel signal, and a listener each made Node warn of a leak past 10 and every grant search the signal's
-   * list to remove its own.
+   * One watch per signal that has waiters, however many wait on it, through the signal's one shared listener
+   * (whenAborted): a sweep queues ~1,000 threat models on one cancel signal, and a listener each made Node warn of a
+   * leak past 10 and every grant search the signal's list to remove its own.
    */
-  private readonly watched = new Map<AbortSignal, { waiting: number; readonly onAbort: () => void }>()
+  private readonly watched = new Map<AbortSignal, { waiting: number; readonly stop: () => void }>()
 
   constructor(permits: number) {
     this.available = permits
@@ -187,8 +187,7 @@ export class Semaphore {
       }
       this.waiters.length = kept
     }
-    this.watched.set(signal, { waiting: 1, onAbort })
-    signal.addEventListener('abort', onAbort, { once: true })
+    this.watched.set(signal, { waiting: 1, stop: whenAborted(signal, onAbort) })
   }
 
   private release(): void {
@@ -200,7 +199,7 @@ export class Semaphore {
     const watch = next.signal === undefined ? undefined : this.watched.get(next.signal)
     if (watch !== undefined && --watch.waiting === 0) {
       this.watched.delete(next.signal!)
-      next.signal!.removeEventListener('abort', watch.onAbort)
+      watch.stop()
     }
     next.grant()
   }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { scopeOf } from '../tags'
 import { Controller } from './controller'
@@ -40,5 +41,27 @@ describe('runAll', () => {
     setTimeout(() => abort.abort(), 20)
     const results = await pending
     expect(results.map((r) => [r.cancelled, r.taskResults.length])).toEqual([[true, 0], [true, 0]])
+  })
+
+  it('keeps the sweep\'s one cancel signal to a listener or two, however many threat models and tasks wait or run', async () => {
+    const forest = stubForest()
+    const wide = (label: string) => new Controller({
+      optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest), 4),
+      securityClaim: SecurityClaim.fromTasks(Array.from({ length: 8 }, (_, i) => new ScriptedTask(`${label} ${i}`, async () => {
+        await new Promise((r) => setTimeout(r, 1))
+        return fixtureEvaluation(forest, false)
+      }))),
+      scope: scopeOf([forest.user]), attackerLabel: label, maxRunsPerTask: 1,
+    })
+    const cancel = new AbortController()
+    let most = 0
+    // 8 threat models at once, each with 4 tasks running and 4 waiting; 32 more threat models waiting.
+    const results = await runAll(Array.from({ length: 40 }, (_, i) => wide(`m${i}`)), {
+      concurrency: 8, signal: cancel.signal,
+      reporter: { taskStart: () => { most = Math.max(most, getEventListeners(cancel.signal, 'abort').length) } },
+    })
+    expect(results.every((r) => r.taskResults.length === 8 && !r.cancelled)).toBe(true)
+    expect(most).toBeGreaterThan(0)
+    expect(most).toBeLessThanOrEqual(2)
   })
 })
