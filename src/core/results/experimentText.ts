@@ -10,14 +10,14 @@ import type { OfferedSurfaces } from '../engine/outcomes'
 import { utcIso } from '../engine/time'
 import { scopeNames, type Scope } from '../tags'
 import type { ResultsSchemaVersion } from './format'
-import { AT, descriptorText, int, namesText, value } from './printParts'
+import { AT, descriptorText, float, int, listText, namesText, value } from './printParts'
 import { pyDumps, pyFloatRepr, type PyFloat } from './pyjson'
 import { experimentAsSchema } from './schema4'
 import type { computeSummary, TaskView } from './summary'
 
 type Summary = ReturnType<typeof computeSummary>
 
-const floatOf = (f: PyFloat | null): string => (f === null ? 'null' : pyFloatRepr(f.value))
+const floatOf = (f: PyFloat | null): string => float(f === null ? null : f.value)
 
 /** The experiment block at depth 1, from its JSON shape (printed once per session, so through pyDumps). */
 export function experimentText(experiment: Record<string, unknown>, schema: ResultsSchemaVersion): string {
@@ -75,10 +75,9 @@ export interface ManifestParts {
 
 export function manifestText(m: ManifestParts, schema: ResultsSchemaVersion): string {
   const at = AT[1]
-  const tasks = m.entries.length === 0 ? '[]' : `[${AT[2]}${m.entries.join(`,${AT[2]}`)}${at}]`
   return `{${at}"schema_version": ${schema},${at}"status": "${m.status}",${at}"experiment": ${m.experiment},${
     at}"timing": {${AT[2]}"started_at": ${m.startedAt === null ? 'null' : `"${utcIso(m.startedAt)}"`},${
-    AT[2]}"completed_at": ${value(m.completedAt, 2)}${at}},${at}"summary": ${summaryText(m.summary, schema)},${at}"tasks": ${tasks}${AT[0]}}`
+    AT[2]}"completed_at": ${value(m.completedAt, 2)}${at}},${at}"summary": ${summaryText(m.summary, schema)},${at}"tasks": ${listText(m.entries, 1)}${AT[0]}}`
 }
 
 export function resultText(experiment: string, startedAt: Date, completedAt: string, summary: Summary, schema: ResultsSchemaVersion): string {
@@ -90,10 +89,9 @@ export function resultText(experiment: string, startedAt: Date, completedAt: str
 /** A task's attacker.json: what the attacker was offered, under its scope and read_only. */
 export function attackerFileText(scope: Scope, readOnly: Scope, offered: OfferedSurfaces, schema: ResultsSchemaVersion): string {
   const at = AT[1]
-  const list = (items: readonly string[]) => (items.length === 0 ? '[]' : `[${AT[2]}${items.join(`,${AT[2]}`)}${at}]`)
   const controllables = offered.controllables.map((c) => descriptorText(c, 'value_type', c.valueType, 2))
   const observables = offered.observables.map((o) => `{${AT[3]}"observable": ${
     descriptorText(o.observable, 'observable_type', o.observable.observableType, 3)},${AT[3]}"content": ${value(o.content, 3)}${AT[2]}}`)
   return `{${at}"schema_version": ${schema},${at}"scope": ${namesText(scopeNames(scope), 1)},${at}"read_only": ${
-    namesText(scopeNames(readOnly), 1)},${at}"controllables": ${list(controllables)},${at}"observables": ${list(observables)}${AT[0]}}`
+    namesText(scopeNames(readOnly), 1)},${at}"controllables": ${listText(controllables, 1)},${at}"observables": ${listText(observables, 1)}${AT[0]}}`
 }

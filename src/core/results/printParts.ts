@@ -26,10 +26,14 @@ export const float = (n: number | null): string => (n === null ? 'null' : pyFloa
 /** A tag as results name it. */
 export const tagText = (t: SecurityDomainTag | null): string => (t === null ? 'null' : JSON.stringify(t.name))
 
+/** A list at `depth` of items already printed one deeper. */
+export function listText(items: readonly string[], depth: number): string {
+  return items.length === 0 ? '[]' : `[${AT[depth + 1]}${items.join(`,${AT[depth + 1]}`)}${AT[depth]}]`
+}
+
 /** A list of strings at `depth`. */
 export function namesText(names: readonly string[], depth: number): string {
-  if (names.length === 0) return '[]'
-  return `[${names.map((n) => AT[depth + 1] + JSON.stringify(n)).join(',')}${AT[depth]}]`
+  return listText(names.map((n) => JSON.stringify(n)), depth)
 }
 
 /** A score at `depth` (its fields one deeper). */

@@ -11,7 +11,7 @@ import { utcIso } from '../engine/time'
 import { scopeNames } from '../tags'
 import type { ResultsSchemaVersion } from './format'
 import type { ExperimentMeta } from './identityHash'
-import { AT, evaluationText, float, int, namesText, scoreText, value } from './printParts'
+import { AT, evaluationText, float, int, listText, namesText, scoreText, value } from './printParts'
 import { goalHash, runFileName } from './slug'
 
 /** Runs that completed and were judged (an errored partial run is neither). */
@@ -76,7 +76,7 @@ function iterationText(run: RunResult, runNumber: number): string {
 }
 
 export function iterationsFileText(tr: TaskResult, index: number, schema: ResultsSchemaVersion): string {
-  const runs = tr.runs.length === 0 ? '[]' : `[${tr.runs.map((r, i) => AT[2] + iterationText(r, i + 1)).join(',')}${AT[1]}]`
+  const runs = listText(tr.runs.map((r, i) => iterationText(r, i + 1)), 1)
   return `{${AT[1]}"schema_version": ${schema},${AT[1]}"index": ${int(index)},${AT[1]}"goal": ${value(tr.task.goal.description, 1)},${
     AT[1]}"runs": ${runs}${AT[0]}}`
 }
