@@ -98,7 +98,9 @@ test('a run whose results the storage refuses (QuotaExceededError) says so on it
       return put.apply(this, args)
     }
   })
-  const target = await startScriptedTarget({ concurrency: 1 })
+  // Tasks 3 and 4 stay in flight until the run is cancelled: at the default 300 ms each they could both finish
+  // between two polls of the count below (seen once in CI: 1, 3, then 4 task results).
+  const target = await startScriptedTarget({ concurrency: 1, slowMs: 20_000 })
   try {
     await setUpRun(page, target, 'full')
     await page.evaluate(() => ((window as unknown as { __quotaFull?: boolean }).__quotaFull = true))
