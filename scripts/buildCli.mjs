@@ -41,7 +41,8 @@ try {
       minify: false,
       reportCompressedSize: false,
       rolldownOptions: {
-        input: { main: 'src/cli/main.ts' },
+        // The results writer thread's module, which fsWriteThread starts from beside main.js.
+        input: { main: 'src/cli/main.ts', writerThread: 'src/adapters/storage/writerThread.ts' },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },

@@ -88,6 +88,13 @@ describe('a sweep on a simulated Kubernetes Indexed Job', () => {
     expect(Object.keys(got).length).toBeGreaterThan(48 * 10)
     expect(Object.keys(got)).toEqual(Object.keys(want))
     expect(got).toEqual(want)
+    // The compiled CLI's writer thread (dist-cli/writerThread.js) printed every run's two trajectory files.
+    const trajectories = Object.entries(want).filter(([path]) => /\/trajectories\/run_\d{5}(\.attacker)?\.json$/.test(path))
+    expect(trajectories.length).toBeGreaterThanOrEqual(48 * 4 * 2)
+    for (const [path, file] of trajectories) {
+      expect(file, path).toMatchObject({ schema_version: 5, run_number: expect.any(Number), trajectory: expect.any(Array) })
+    }
+    expect(trajectories.some(([, file]) => (file as { trajectory: unknown[] }).trajectory.length > 4)).toBe(true)
 
     const results = procs.start(['results', merged])
     expect(await results.exited, results.stderr()).toBe(0)

@@ -1,7 +1,8 @@
 /**
  * One worker thread that makes the results files: a sweep's engine keeps the
  * main thread while the kernel makes folders and files (most of a results
- * tree's cost on disk) beside it, on the second core.
+ * tree's cost on disk) beside it, on the second core, and while the thread
+ * prints the trajectory files (most of a tree's bytes) from their jobs.
  *
  * Writes issued in the same tick go over in one message and are done in the
  * order they were issued; each write's promise settles when the thread has
@@ -9,90 +10,34 @@
  * thread holds the process open only while writes are outstanding.
  */
 import { Worker } from 'node:worker_threads'
+import type { TrajectoryJob } from '../../core/results/trajectoryText'
 import { TextRing, type RingSlot } from './textRing'
+import { WRITE_MODE, type WriteReport } from './writeOps'
 
 /**
- * The thread's code, as plain JavaScript evaluated by the worker: it needs no
- * module loader, so it runs the same under tsx, Vitest and the built CLI.
- * An atomic write goes to a unique temp file beside the target, then rename.
- * Folders are made parent-first and remembered (those above the results
- * root cost one failed mkdir each, once); one removed behind the thread's
- * back is made again.
+ * Starts the thread on its module (writerThread). The compiled CLI has it as JavaScript beside its entry
+ * (dist-cli/writerThread.js). From the sources (tsx, Vitest, the bench) it is TypeScript, so the thread registers
+ * tsx's loader first: a worker does not take it from the thread that starts it.
  */
-const THREAD_SOURCE = String.raw`
-const { parentPort, workerData } = require('node:worker_threads')
-const { mkdirSync, renameSync, rmSync, writeFileSync } = require('node:fs')
-const { dirname } = require('node:path')
-const made = new Set()
-const ring = new Uint8Array(workerData.ring)
-let counter = 0
-function makeFolder(folder) {
-  if (made.has(folder)) return
-  const parent = dirname(folder)
-  // Parent first: a new task folder and its trajectories/ then cost one mkdir each, never a failed one.
-  if (parent !== folder) makeFolder(parent)
-  try {
-    mkdirSync(folder)
-  } catch (error) {
-    // ENOENT: a parent remembered as made was removed since; make the whole chain again.
-    if (error.code === 'ENOENT') mkdirSync(folder, { recursive: true })
-    else if (error.code !== 'EEXIST') throw error
+function startThread(workerData: { ring: SharedArrayBuffer }): Worker {
+  const here = import.meta.url
+  if (!here.endsWith('.ts')) {
+    // Compiled, this code sits in dist-cli/ itself or in its chunks/.
+    return new Worker(new URL(here.includes('/chunks/') ? '../writerThread.js' : './writerThread.js', here), { workerData })
   }
-  made.add(folder)
+  const entry = JSON.stringify(new URL('./writerThread.ts', here).href)
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'))
+  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${entry}) })`, { eval: true, workerData })
 }
-function writeInFolder(file, data) {
-  const folder = dirname(file)
-  makeFolder(folder)
-  try {
-    writeFileSync(file, data)
-  } catch (error) {
-    if (error.code !== 'ENOENT') throw error
-    for (const f of made) if (f === folder || f.startsWith(folder + '/')) made.delete(f)
-    mkdirSync(folder, { recursive: true })
-    made.add(folder)
-    writeFileSync(file, data)
-  }
-}
-parentPort.on('message', (ops) => {
-  const failed = []
-  let last = 0
-  for (let i = 0; i < ops.length; i += 5) {
-    const id = ops[i], atomic = ops[i + 1], file = ops[i + 2], size = ops[i + 4]
-    // A text in the shared ring arrives as where its UTF-8 bytes start; they stay there until this write is reported.
-    const data = size >= 0 ? ring.subarray(ops[i + 3], ops[i + 3] + size) : ops[i + 3]
-    last = id
-    try {
-      if (!atomic) writeInFolder(file, data)
-      else {
-        const tmp = file + '.' + process.pid + '.t' + (++counter) + '.tmp'
-        try {
-          writeInFolder(tmp, data)
-          renameSync(tmp, file)
-        } catch (error) {
-          rmSync(tmp, { force: true })
-          throw error
-        }
-      }
-    } catch (error) {
-      failed.push([id, String(error && error.message), error && error.code, error && error.syscall, error && error.path])
-    }
-  }
-  parentPort.postMessage({ done: last, failed })
-})
-`
 
 interface Pending {
   readonly id: number
-  readonly file: string
+  /** The file written, or a trajectory job's files. */
+  readonly file: string | readonly string[]
   /** Where its text sits in the ring, given back once the thread has written it. */
   readonly slot: RingSlot | null
   readonly resolve: () => void
   readonly reject: (error: Error) => void
-}
-
-interface Report {
-  readonly done: number
-  readonly failed: ReadonlyArray<[number, string, string | undefined, string | undefined, string | undefined]>
 }
 
 /** The file system's error as the synchronous call would have thrown it (message, code, syscall, path). */
@@ -118,8 +63,8 @@ export class FsWriteThread {
   private readonly pending: Pending[] = []
   private head = 0
   /**
-   * This tick's writes, flattened [id, atomic, file, data, size, ...], sent as one message at its end; data is the
-   * offset of a text encoded in the ring (size its bytes), else the string or bytes themselves (size -1).
+   * This tick's writes, flattened [id, mode, file, data, size, ...], sent as one message at its end; data is the
+   * offset of a text encoded in the ring (size its bytes), else the string, bytes or job themselves (size -1).
    */
   private batch: unknown[] = []
   /** Buffers handed over with this tick's writes, moved rather than copied. */
@@ -147,19 +92,28 @@ export class FsWriteThread {
    * Bytes that fill their whole buffer are moved to the thread, not copied: the caller's array is detached.
    */
   write(file: string, data: string | Uint8Array, atomic: boolean): Promise<void> {
+    const slot = typeof data === 'string' ? this.ring.put(data) : null
+    if (typeof data === 'string') this.counts[slot === null ? 'posted' : 'ring']++
+    // Not instanceof: a typed array from another realm (a VM context, a test environment) is moved as well.
+    if (typeof data !== 'string' && isPlainArrayBuffer(data.buffer) && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) {
+      this.transfer.push(data.buffer)
+    }
+    const mode = atomic ? WRITE_MODE.atomic : WRITE_MODE.plain
+    return slot === null ? this.issue(file, mode, data, -1, null) : this.issue(file, mode, slot.at, slot.size, slot)
+  }
+
+  /** Prints a trajectory job on the thread and writes its i-th text to `files[i]` (absolute), straight into place. */
+  writeTrajectories(files: readonly string[], job: TrajectoryJob): Promise<void> {
+    return this.issue(files, WRITE_MODE.trajectories, job, -1, null)
+  }
+
+  private issue(file: string | readonly string[], mode: number, data: unknown, size: number, slot: RingSlot | null): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const id = ++this.nextId
       if (this.outstanding() === 0) this.thread().ref()
-      const slot = typeof data === 'string' ? this.ring.put(data) : null
       this.pending.push({ id, file, slot, resolve, reject })
       if (this.batch.length === 0) queueMicrotask(() => this.send())
-      if (slot !== null) this.batch.push(id, atomic, file, slot.at, slot.size)
-      else this.batch.push(id, atomic, file, data, -1)
-      if (typeof data === 'string') this.counts[slot === null ? 'posted' : 'ring']++
-      // Not instanceof: a typed array from another realm (a VM context, a test environment) is moved as well.
-      if (typeof data !== 'string' && isPlainArrayBuffer(data.buffer) && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) {
-        this.transfer.push(data.buffer)
-      }
+      this.batch.push(id, mode, file, data, size)
     })
   }
 
@@ -173,7 +127,8 @@ export class FsWriteThread {
     let through = 0
     for (let i = this.pending.length - 1; i >= this.head && through === 0; i--) {
       const file = this.pending[i].file
-      if (paths.some((path) => atOrBelow(file, path))) through = this.pending[i].id
+      const touches = typeof file === 'string' ? paths.some((path) => atOrBelow(file, path)) : file.some((f) => paths.some((path) => atOrBelow(f, path)))
+      if (touches) through = this.pending[i].id
     }
     if (through === 0 || this.settledThrough >= through) return null
     return new Promise((wake) => this.waiters.push({ through, wake }))
@@ -185,8 +140,8 @@ export class FsWriteThread {
 
   private thread(): Worker {
     if (this.worker !== null) return this.worker
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { ring: this.ring.buffer } })
-    worker.on('message', (report: Report) => this.settle(report))
+    const worker = startThread({ ring: this.ring.buffer })
+    worker.on('message', (report: WriteReport) => this.settle(report))
     const stopped = (reason: string) => {
       if (this.worker !== worker) return
       this.worker = null
@@ -207,7 +162,7 @@ export class FsWriteThread {
     this.thread().postMessage(ops, moved)
   }
 
-  private settle(report: Report): void {
+  private settle(report: WriteReport): void {
     const failed = new Map(report.failed.map((f) => [f[0], f]))
     while (this.head < this.pending.length && this.pending[this.head].id <= report.done) {
       const op = this.pending[this.head++]

@@ -17,6 +17,7 @@
 import { existsSync, promises as fs } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { StorageNotFoundError, joinPath, type Storage, type StorageEntry } from '../../core/results/storage'
+import type { TrajectoryJob } from '../../core/results/trajectoryText'
 import { fsWriteThread } from './fsWriteThread'
 
 const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/
@@ -65,6 +66,11 @@ export class NodeFsStorage implements Storage {
   /** Straight into place: one rename fewer per file, for files that a later atomic write publishes. */
   async writeTextUnpublished(path: string, text: string): Promise<void> {
     return fsWriteThread.write(this.abs(path), text, false)
+  }
+
+  /** Printed on the writer thread: trajectories are most of a tree's bytes, and the engine keeps this thread. */
+  async writeTrajectoriesUnpublished(paths: readonly string[], job: TrajectoryJob): Promise<void> {
+    return fsWriteThread.writeTrajectories(paths.map((path) => this.abs(path)), job)
   }
 
   /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */

@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MemoryStorage } from '../../core/results/memoryStorage'
 import { StorageNotFoundError, type Storage } from '../../core/results/storage'
+import { trajectoryJob, trajectoryTexts } from '../../core/results/trajectoryText'
+import { injection, observableEvent, preCallEvent, runEndEvent } from '../../core/engine/events'
+import { stubForest } from '../../core/engine/testkit'
+import { controllable, evaluationResult, observable, score } from '../../core/engine/types'
+import { pyFloat } from '../../core/results/pyjson'
 import { FsWriteThread } from './fsWriteThread'
 import { IndexedDbStorage } from './indexedDbStorage'
 import { NodeFsStorage } from './nodeFsStorage'
@@ -134,6 +139,43 @@ describe('node fs storage, writes on the thread', () => {
     texts.forEach((text, i) => expect(readFileSync(join(root, `d${i % 7}`, `f${i}.json`), 'utf8')).toBe(text))
     expect(thread.counts.ring).toBeGreaterThan(30)
     expect(thread.counts.posted).toBeGreaterThan(30)
+  })
+
+  it('prints trajectory jobs on the thread, each file as trajectoryTexts prints it; a read of one of them waits for it', async () => {
+    const f = stubForest()
+    const mail = controllable('mail', f.inbox, { description: 'ünïcödé "quoted"' })
+    const runs = Array.from({ length: 3 }, (_, i) => {
+      const pre = preCallEvent(mail, `request ${i}\n${'日本 '.repeat(i * 50)}`)
+      // A float inside an observation: printed on this side, where it is still a PyFloat.
+      const truth = [pre, injection(pre, `payload ${i} 😀`), observableEvent(observable('tool', f.web), { score: pyFloat(1), n: i }),
+        runEndEvent(evaluationResult({ success: i === 2, primaryScore: score(0.5 * i, null, 'leak'), rationale: 'r' }))]
+      return { truth, view: truth.filter((_, j) => j !== 2) }
+    })
+    const job = () => trajectoryJob(runs.flatMap((r, i) => [{ run: i + 1, items: r.truth }, { run: i + 1, items: r.view }]), 5)
+    const paths = runs.flatMap((_, i) => [`task/trajectories/run_0000${i + 1}.json`, `task/trajectories/run_0000${i + 1}.attacker.json`])
+    const s = new NodeFsStorage(join(tmp, 'jobs'))
+    const written = s.writeTrajectoriesUnpublished!(paths, job())
+    // Issued, not awaited: the read waits for the job that writes it.
+    expect(await s.readText(paths[5])).toBe(trajectoryTexts(job())[5])
+    await written
+    const want = trajectoryTexts(job())
+    paths.forEach((path, i) => expect(readFileSync(join(tmp, 'jobs', path), 'utf8'), path).toBe(want[i]))
+    expect(JSON.parse(want[0]).trajectory[2].content).toEqual({ score: 1, n: 0 })
+    expect(want[0]).toContain('"score": 1.0')
+  })
+
+  it('fails a trajectory job with the file system\'s error for the file that failed, and goes on with the next writes', async () => {
+    const root = join(tmp, 'job-errors')
+    const s = new NodeFsStorage(root)
+    await s.writeTextAtomic('task/trajectories', 'a file where a folder is expected')
+    const job = trajectoryJob([{ run: 1, items: [] }], 5)
+    const [bad, good] = await Promise.allSettled([
+      s.writeTrajectoriesUnpublished!(['task/trajectories/run_00001.json'], job), s.writeTextAtomic('task/task.json', 'y')])
+    expect(bad.status).toBe('rejected')
+    const error = (bad as PromiseRejectedResult).reason as NodeJS.ErrnoException
+    expect(error.code).toBe('ENOTDIR')
+    expect(error.message).toContain(join(root, 'task', 'trajectories'))
+    expect(good.status).toBe('fulfilled')
   })
 
   it('fails a write with the file system\'s own error (code and path), and goes on with the next ones', async () => {

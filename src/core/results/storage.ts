@@ -3,6 +3,8 @@
  * the root. Two backends: a folder on disk (Node) and IndexedDB (browser),
  * both in src/adapters/storage; an in-memory one here for tests and previews.
  */
+import type { TrajectoryJob } from './trajectoryText'
+
 export interface StorageEntry {
   readonly name: string
   readonly kind: 'file' | 'dir'
@@ -39,6 +41,12 @@ export interface Storage {
    * pass bytes the caller no longer needs.
    */
   writeBytesAtomic?(path: string, bytes: Uint8Array): Promise<void>
+  /**
+   * Optional: writeTextUnpublished for a task's trajectory files, which the storage prints from their job
+   * (`trajectoryTexts`, the i-th text to `paths[i]`), on another thread if it writes there: they are most of a
+   * results tree's bytes. The storage may take the job over: pass one the caller no longer needs.
+   */
+  writeTrajectoriesUnpublished?(paths: readonly string[], job: TrajectoryJob): Promise<void>
 }
 
 export class StorageNotFoundError extends Error {

@@ -15,7 +15,7 @@ import { controllable, evaluationResult, observable, score, type EvaluationResul
 import { stubForest } from '../engine/testkit'
 import type { SecurityDomainTag } from '../tags'
 import { pyDumps, pyFloat } from './pyjson'
-import { trajectoryText } from './trajectoryText'
+import { trajectoryJob, trajectoryText, trajectoryTexts } from './trajectoryText'
 import { seededDraws } from '../../testing/seededRandom'
 
 const name = (t: SecurityDomainTag | null) => t?.name ?? null
@@ -117,15 +117,17 @@ describe('trajectoryText', () => {
     expect(JSON.parse(trajectoryText(run, 1, 4)).schema_version).toBe(4)
   })
 
-  it('prints an item once for the files of a run that hold it', () => {
-    const run = items(7, 12)
-    const printed = new Map()
-    const full = trajectoryText(run, 3, 5, printed)
-    expect(printed.size).toBe(new Set(run).size)
-    const view = run.filter((_, i) => i % 3 === 0)
-    const cached = trajectoryText(view, 3, 5, printed)
-    expect(printed.size).toBe(new Set(run).size)
-    expect(cached).toBe(generic(view, 3, 5))
-    expect(full).toBe(generic(run, 3, 5))
+  it('takes an item once for the files of a run that hold it, and prints the same from a clone of its job', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const run = items(seed, 12)
+      const view = run.filter((_, i) => i % 3 === 0)
+      for (const schema of [5, 4] as const) {
+        const job = trajectoryJob([{ run: 3, items: run }, { run: 3, items: view }], schema)
+        expect(job.items.length / 7, `seed ${seed}`).toBe(new Set(run).size)
+        // As it crosses to the writer thread: PyFloat contents and evaluations must already be printed.
+        const texts = trajectoryTexts(structuredClone(job))
+        expect(texts, `seed ${seed}, schema ${schema}`).toEqual([generic(run, 3, schema), generic(view, 3, schema)])
+      }
+    }
   })
 })

@@ -16,7 +16,7 @@ import { pyDumps } from './pyjson'
 import { experimentJson } from './serialize'
 import { attackerFileText, experimentText, manifestEntryText, manifestText, resultText, skippedEntryText } from './experimentText'
 import { iterationsFileText, taskFileText } from './taskText'
-import { trajectoryText, type PrintedItems } from './trajectoryText'
+import { trajectoryJob, trajectoryTexts } from './trajectoryText'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
 import { computeSummary, isKept, taskViewOf, type TaskView } from './summary'
@@ -203,21 +203,21 @@ export class ExperimentSession {
     // In a fresh experiment no task folder exists yet, so there is nothing to remove.
     if (!this.plan.isFresh || this.published.has(index)) await this.storage.remove(taskDir)
     this.published.add(index)
-    const writes: Array<[string, string]> = []
-    tr.runs.forEach((run, i) => {
-      // The attacker's view holds the truth's own items: each is printed once for both files.
-      const printed: PrintedItems = new Map()
-      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1)), trajectoryText(run.trajectory, i + 1, this.schema, printed)])
-      writes.push([joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), trajectoryText(run.attackerView, i + 1, this.schema, printed)])
-    })
-    writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
-    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileText(tr.scope, tr.readOnly, tr.offered, this.schema)])
     // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
     const write = (path: string, text: string) =>
       this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
-    for (let i = 0; i < writes.length; i += 16) {
-      await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
-    }
+    // Each run's truth and the attacker's view of it, which holds the truth's own items: each is taken and printed once.
+    const paths = tr.runs.flatMap((_, i) => [
+      joinPath(taskDir, 'trajectories', runFileName(i + 1)), joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker'))])
+    const job = trajectoryJob(tr.runs.flatMap((run, i) => [{ run: i + 1, items: run.trajectory }, { run: i + 1, items: run.attackerView }]), this.schema)
+    const printed = this.storage.writeTrajectoriesUnpublished?.(paths, job) ?? null
+    const writes: Array<[string, string]> = printed === null ? trajectoryTexts(job).map((text, i) => [paths[i], text]) : []
+    writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
+    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileText(tr.scope, tr.readOnly, tr.offered, this.schema)])
+    const written = (async () => {
+      for (let i = 0; i < writes.length; i += 16) await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
+    })()
+    await Promise.all([printed, written])
     const lines = this.taskLogs.get(index) ?? []
     if (lines.length > 0) await write(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
     const task = taskFileText(tr, index, this.meta, this.schema)
