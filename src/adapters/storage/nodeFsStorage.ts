@@ -68,7 +68,7 @@ export class NodeFsStorage implements Storage {
     return fsWriteThread.write(this.abs(path), text, false)
   }
 
-  /** Printed on the writer thread: trajectories are most of a tree's bytes, and the engine keeps this thread. */
+  /** Printed on the writer thread while it keeps up: trajectories are most of a tree's bytes, and the engine keeps this thread. */
   async writeTrajectoriesUnpublished(paths: readonly string[], job: TrajectoryJob): Promise<void> {
     return fsWriteThread.writeTrajectories(paths.map((path) => this.abs(path)), job)
   }

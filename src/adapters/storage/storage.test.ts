@@ -164,6 +164,22 @@ describe('node fs storage, writes on the thread', () => {
     expect(want[0]).toContain('"score": 1.0')
   })
 
+  it('prints a trajectory job here when many writes wait for the thread, and there once it keeps up: the same files', async () => {
+    const thread = new FsWriteThread()
+    const root = join(tmp, 'backlog')
+    const f = stubForest()
+    const pre = preCallEvent(controllable('c', f.user), 'request "ü"')
+    const job = () => trajectoryJob([{ run: 1, items: [pre, injection(pre, 'p')] }, { run: 1, items: [pre] }], 4)
+    const want = trajectoryTexts(job())
+    const queued = Array.from({ length: 200 }, (_, i) => thread.write(join(root, 'other', `f${i}.json`), 'x', false))
+    const files = (dir: string) => [join(root, dir, 'run_00001.json'), join(root, dir, 'run_00001.attacker.json')]
+    await Promise.all([...queued, thread.writeTrajectories(files('busy'), job())])
+    expect(thread.counts).toMatchObject({ jobsHere: 1, jobsThere: 0 })
+    await thread.writeTrajectories(files('idle'), job())
+    expect(thread.counts).toMatchObject({ jobsHere: 1, jobsThere: 1 })
+    for (const dir of ['busy', 'idle']) files(dir).forEach((file, i) => expect(readFileSync(file, 'utf8'), file).toBe(want[i]))
+  })
+
   it('fails a trajectory job with the file system\'s error for the file that failed, and goes on with the next writes', async () => {
     const root = join(tmp, 'job-errors')
     const s = new NodeFsStorage(root)
