@@ -24,7 +24,7 @@ export const int = (n: number): string => (Number.isInteger(n) ? String(n) : pyF
 export const float = (n: number | null): string => (n === null ? 'null' : pyFloatRepr(n))
 
 /** A tag as results name it. */
-export const tagText = (t: SecurityDomainTag | null): string => (t === null ? 'null' : JSON.stringify(t.name))
+const tagText = (t: SecurityDomainTag | null): string => (t === null ? 'null' : JSON.stringify(t.name))
 
 /** A list at `depth` of items already printed one deeper. */
 export function listText(items: readonly string[], depth: number): string {
