@@ -28,7 +28,7 @@ function preview(text: string): string {
 export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn {
   switch (spec.type) {
     case 'query_match': {
-      // Compiled once per evaluator, on the linear-time engine: a claim's pattern cannot hang a run.
+      // On the linear-time engine, so a claim's pattern cannot hang a run; compiled once for every evaluator that uses it.
       const pattern = userPattern(spec.pattern, spec.flags)
       return async (_goal, _trajectory, target) => {
         const answer = await target.query(spec.query, spec.params)

@@ -39,6 +39,25 @@ describe('user patterns run on a linear-time engine', () => {
     expect(refusal('a', 'x').field).toBe('flags')
   })
 
+  it('one compiled pattern serves every user of the same source and flags, and none of other flags', () => {
+    const plain = userPattern('secret-\\d+')
+    const folded = userPattern('secret-\\d+', 'i')
+    expect(folded.test('SECRET-42')).toBe(true)
+    expect(plain.test('SECRET-42')).toBe(false)
+    expect(userPattern('secret-\\d+').test('SECRET-42')).toBe(false)
+    expect(userPattern('secret-\\d+', 'gi').test('SECRET-42')).toBe(true)
+    // Walks over the same compiled pattern, interleaved, keep their own places.
+    const first = userPattern('\\d+').matchAll('1 22 333')[Symbol.iterator]()
+    const second = userPattern('\\d+').matchAll('4 55')[Symbol.iterator]()
+    const steps = [first.next(), second.next(), first.next(), second.next(), first.next(), second.next()]
+    expect(steps.map((s) => (s.done ? null : s.value.text))).toEqual(['1', '4', '22', '55', '333', null])
+    // Past the patterns kept, the oldest is forgotten: its users match on, and asking again compiles it anew.
+    for (let i = 0; i < 100; i++) userPattern(`filler-${i}`)
+    expect(plain.test('secret-7')).toBe(true)
+    expect(userPattern('secret-\\d+', 'i').test('SECRET-1')).toBe(true)
+    expect(userPattern('secret-\\d+').test('SECRET-1')).toBe(false)
+  })
+
   it('trusted patterns (redscope\'s own) match the same way, with JavaScript\'s engine', () => {
     const text = 'Bearer abcdefgh12 and bearer zzzzzzzz'
     const own = [...trustedPattern(/\bBearer\s+(?<secret>\w{8,})/gi).matchAll(text)].map((m) => [m.index, m.groups.secret])

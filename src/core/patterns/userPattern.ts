@@ -57,13 +57,33 @@ function flagBits(flags: string): number {
   return bits
 }
 
+/**
+ * Compiled patterns by flags and source, shared by every evaluator that asks for the same one: a sweep makes a claim's
+ * evaluators once per threat model, and RE2 builds its automaton lazily, per compiled pattern, as it matches. Sharing
+ * is safe (a compiled pattern keeps no state of a match; its automaton has a memory budget of its own), and bounded:
+ * past COMPILED_KEPT patterns (export redaction rules are compiled as they are typed) the oldest is forgotten.
+ */
+const compiled = new Map<string, RE2JS>()
+const COMPILED_KEPT = 64
+
+function compile(source: string, bits: number): RE2JS {
+  const key = `${bits}/${source}`
+  let re = compiled.get(key)
+  if (re === undefined) {
+    // JavaScript spellings RE2 writes differently ((?<name>…), \u{…}) are translated first.
+    re = RE2JS.compile(RE2JS.translateRegExp(source), bits)
+    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!)
+    compiled.set(key, re)
+  }
+  return re
+}
+
 /** Compiles a user's pattern for RE2, or throws a PatternError saying why it cannot run there. */
 export function userPattern(source: string, flags = ''): TextPattern {
   const bits = flagBits(flags)
   let re: RE2JS
   try {
-    // JavaScript spellings RE2 writes differently ((?<name>…), \u{…}) are translated first.
-    re = RE2JS.compile(RE2JS.translateRegExp(source), bits)
+    re = compile(source, bits)
   } catch (e) {
     // JavaScript's own verdict first: only compiled, never run, so it costs nothing to ask.
     try {
