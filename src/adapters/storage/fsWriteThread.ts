@@ -19,7 +19,7 @@ import { WRITE_MODE, type WriteReport } from './writeOps'
  * (dist-cli/writerThread.js). From the sources (tsx, Vitest, the bench) it is TypeScript, so the thread registers
  * tsx's loader first: a worker does not take it from the thread that starts it.
  */
-function startThread(workerData: { ring: SharedArrayBuffer }): Worker {
+function startThread(workerData: { ring: SharedArrayBuffer; progress: SharedArrayBuffer }): Worker {
   const here = import.meta.url
   if (!here.endsWith('.ts')) {
     // Compiled, this code sits in dist-cli/ itself or in its chunks/.
@@ -56,23 +56,22 @@ const isPlainArrayBuffer = (b: ArrayBufferLike): b is ArrayBuffer => Object.prot
 const RING_BYTES = 8 << 20
 
 /**
- * Writes issued and not yet settled here, past which a trajectory job is printed on the calling thread instead. They
- * count both the writes queued at the thread and those it has done whose reports this thread has not read yet, so a
- * busy engine and a slow disk both raise them. In a sweep of 1,000 threat models about 70% of the jobs are printed
- * here this way, and in alternated runs this rule came out level with printing every job on the thread on a tmpfs
- * (1.99x the engine alone against 2.01x, against 2.33x with every job printed here). On ext4 the host's steal made
- * the runs too noisy to rank the rules, but in their quietest rounds every job printed on the thread was slower than
- * every job printed here: making files keeps the thread busy there.
- * Rules that looked closer to the point did worse:
- * - the thread's own progress through a shared counter, which sent nearly every job to the thread;
- * - this thread's event-loop utilisation, which printed nearly every job here on ext4 and came out slower there.
+ * Writes the thread has yet to make, read from the counter it keeps in shared memory, past which a trajectory job is
+ * printed on the calling thread instead: when making files keeps the thread behind (a slow disk), this thread takes
+ * over the printing. Counted here instead (writes whose reports this thread has not read yet), a busy engine looked
+ * like a slow disk: ~70% of a sweep's jobs were printed on the engine's thread even on a tmpfs, where the writer
+ * thread sat idle most of the time. With this count, a 1,000-threat-model sweep prints a few hundred of its 4,000
+ * jobs here while the disk keeps up, and more than half once it falls behind (ext4 soon after a large deletion).
+ * 64 printed ~40 here on a tmpfs, but too few when the disk fell behind, and was then slower than the old count.
  */
-const BACKLOG = 32
+const BACKLOG = 24
 
 export class FsWriteThread {
   private worker: Worker | null = null
   private readonly ringBytes: number
   private textRing: TextRing | null = null
+  /** The id of the last write the thread has made, which it stores as it goes (Atomics: another thread writes it). */
+  private readonly progress = new Int32Array(new SharedArrayBuffer(4))
   /** Ids of writes handed over and not yet done, oldest first (the thread does them in order). */
   private readonly pending: Pending[] = []
   private head = 0
@@ -121,10 +120,10 @@ export class FsWriteThread {
 
   /**
    * Writes a trajectory job's i-th text to `files[i]` (absolute), straight into place, printed on the thread unless
-   * more than BACKLOG writes wait for it.
+   * it has more than BACKLOG writes yet to make.
    */
   writeTrajectories(files: readonly string[], job: TrajectoryJob): Promise<void> {
-    if (this.outstanding() > BACKLOG) {
+    if (this.nextId - Atomics.load(this.progress, 0) > BACKLOG) {
       this.counts.jobsHere++
       return Promise.all(trajectoryTexts(job).map((text, i) => this.write(files[i], text, false))).then(() => {})
     }
@@ -165,7 +164,7 @@ export class FsWriteThread {
 
   private thread(): Worker {
     if (this.worker !== null) return this.worker
-    const worker = startThread({ ring: this.ring.buffer })
+    const worker = startThread({ ring: this.ring.buffer, progress: this.progress.buffer as SharedArrayBuffer })
     worker.on('message', (report: WriteReport) => this.settle(report))
     const stopped = (reason: string) => {
       if (this.worker !== worker) return

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import 'fake-indexeddb/auto'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -178,6 +178,27 @@ describe('node fs storage, writes on the thread', () => {
     await thread.writeTrajectories(files('idle'), job())
     expect(thread.counts).toMatchObject({ jobsHere: 1, jobsThere: 1 })
     for (const dir of ['busy', 'idle']) files(dir).forEach((file, i) => expect(readFileSync(file, 'utf8'), file).toBe(want[i]))
+  })
+
+  it('counts what the thread has yet to make, not reports this thread has not read: a busy caller still hands jobs over', async () => {
+    const thread = new FsWriteThread()
+    const root = join(tmp, 'unread')
+    const pre = preCallEvent(controllable('c', stubForest().user), 'request')
+    const job = trajectoryJob([{ run: 1, items: [pre] }], 5)
+    const last = join(root, 'other', 'f99.json')
+    const queued = Array.from({ length: 100 }, (_, i) => thread.write(join(root, 'other', `f${i}.json`), 'x', false))
+    await null // the batch goes over at the end of this tick
+    // This thread stays busy (blocked, reading no report) until the writer thread has made all 100 files.
+    const pause = new Int32Array(new SharedArrayBuffer(4))
+    for (let waited = 0; !existsSync(last); waited += 10) {
+      if (waited > 20_000) throw new Error('the writer thread made no file in 20 s')
+      Atomics.wait(pause, 0, 0, 10)
+    }
+    const file = join(root, 'job', 'run_00001.json')
+    const written = thread.writeTrajectories([file], job)
+    expect(thread.counts).toMatchObject({ jobsHere: 0, jobsThere: 1 })
+    await Promise.all([...queued, written])
+    expect(readFileSync(file, 'utf8')).toBe(trajectoryTexts(job)[0])
   })
 
   it('fails a trajectory job with the file system\'s error for the file that failed, and goes on with the next writes', async () => {

@@ -3,7 +3,8 @@
  * prints the trajectory files it is handed as jobs, beside the engine on the main thread.
  *
  * A message is a batch of writes, flattened [id, mode, file, data, size, ...] and done in order; the thread reports
- * the last id done and the writes that failed, with the file system's error (message, code, syscall, path). An
+ * the last id done and the writes that failed, with the file system's error (message, code, syscall, path), and
+ * stores each id in shared memory as its write is made (how far behind it is, without waiting for a report). An
  * atomic write goes to a unique temp file beside the target, then rename. Folders are made parent-first and
  * remembered (those above the results root cost one failed mkdir each, once); one removed behind the thread's back
  * is made again.
@@ -15,7 +16,10 @@ import { trajectoryTexts, type TrajectoryJob } from '../../core/results/trajecto
 import { WRITE_MODE, type WriteReport } from './writeOps'
 
 const made = new Set<string>()
-const ring = new Uint8Array((workerData as { ring: SharedArrayBuffer }).ring)
+const shared = workerData as { ring: SharedArrayBuffer; progress: SharedArrayBuffer }
+const ring = new Uint8Array(shared.ring)
+/** The id of the last write made, for the side that hands writes over (how far behind this thread is). */
+const progress = new Int32Array(shared.progress)
 let counter = 0
 
 function makeFolder(folder: string): void {
@@ -87,6 +91,7 @@ parentPort!.on('message', (ops: unknown[]) => {
       const e = error as NodeJS.ErrnoException
       failed.push([id, String(e?.message), e?.code, e?.syscall, e?.path])
     }
+    Atomics.store(progress, 0, id)
   }
   parentPort!.postMessage({ done: last, failed } satisfies WriteReport)
 })
