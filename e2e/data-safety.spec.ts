@@ -86,7 +86,7 @@ test('an older workspace record migrates; a newer one is named and left untouche
   await page.reload()
   await tagVisible(page, 'legacy_child')
   await expect(page.getByRole('complementary', { name: 'Workspaces' })).toContainText('Legacy workspace')
-  await expect(page.getByRole('alert')).toContainText('future: saved by a newer redscope (version 5; this one reads up to 1)')
+  await expect(page.getByRole('alert')).toContainText('future: saved by a newer redscope (version 5; this one reads up to 2)')
   const future = await page.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve) => {
       const r = indexedDB.open('redscope', 1)

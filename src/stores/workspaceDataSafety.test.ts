@@ -14,6 +14,7 @@ import { memoryWorkspaceRepo, openWorkspaceRepo } from './workspaceRepo'
 import { migrateWorkspaceRecord, WORKSPACE_VERSION } from './workspaceMigrations'
 import { createWorkspaceService, describeSaveError } from './workspaceService'
 import { createWorkspaceStore } from './workspaceStore'
+import { newRecord, workspaceIdOf } from './workspaceTypes'
 
 const seed = () => ({ name: 'Chatbot', doc: docFromForest(CHATBOT_FOREST, newTagId) })
 
@@ -30,7 +31,7 @@ describe('workspace versions', () => {
     expect(m).toMatchObject({ ok: true, from: 0, record: { v: WORKSPACE_VERSION, doc: { scope: ['t2'], readOnly: [] }, models: [], target: null, updatedAt: 1_000 } })
     expect(v0).toEqual(before)
     expect(migrateWorkspaceRecord({ ...v0, v: 1 })).toMatchObject({ ok: true, from: 1 })
-    expect(migrateWorkspaceRecord({ ...v0, v: 7 })).toEqual({ ok: false, reason: 'saved by a newer redscope (version 7; this one reads up to 1)' })
+    expect(migrateWorkspaceRecord({ ...v0, v: 7 })).toEqual({ ok: false, reason: 'saved by a newer redscope (version 7; this one reads up to 2)' })
     expect(migrateWorkspaceRecord({ ...v0, v: 'x' })).toEqual({ ok: false, reason: 'unknown version "x"' })
   })
 
@@ -42,8 +43,8 @@ describe('workspace versions', () => {
     await db.put('workspaces', v0)
     await db.put('workspaces', newer)
     const { records, damaged } = await repo.list()
-    expect(records.map((r) => [r.id, r.v, r.doc.readOnly])).toEqual([['old-1', 1, []]])
-    expect(damaged).toEqual(['new-1: saved by a newer redscope (version 9; this one reads up to 1)'])
+    expect(records.map((r) => [r.id, r.v, r.doc.readOnly])).toEqual([['old-1', 2, []]])
+    expect(damaged).toEqual(['new-1: saved by a newer redscope (version 9; this one reads up to 2)'])
 
     const designer = createDesignerStore()
     const workspaces = createWorkspaceStore()
@@ -55,9 +56,31 @@ describe('workspace versions', () => {
     expect(await db.get('workspaces', 'old-1')).toEqual(v0)
     designer.getState().dispatch({ type: 'renameTag', id: designer.getState().history.present.tags[1].id, name: 'user_message' })
     await service.flush()
-    expect(await db.get('workspaces', 'old-1')).toMatchObject({ v: 1, doc: { readOnly: [] } })
+    expect(await db.get('workspaces', 'old-1')).toMatchObject({ v: 2, doc: { readOnly: [], tags: expect.stringContaining('"user_message"') } })
     expect(await db.get('workspaces', 'new-1')).toEqual(newer)
     service.stop()
+    db.close()
+  })
+
+  it('stores the tag list as one JSON text, and reads back the document it was printed from', async () => {
+    const name = 'text-1'
+    const repo = await openWorkspaceRepo(name)
+    const db = await openDB(name, 1)
+    const doc = docFromForest(CHATBOT_FOREST, newTagId)
+    const record = newRecord(workspaceIdOf('w-1'), 'Chatbot', { ...doc, scope: [doc.tags[1].id] })
+    await repo.put(record)
+    const stored = await db.get('workspaces', 'w-1')
+    expect(typeof stored.doc.tags).toBe('string')
+    expect(JSON.parse(stored.doc.tags)).toEqual(doc.tags)
+    expect(await repo.get(record.id)).toEqual(record)
+    // A scope edit keeps its list (and its text); a renamed tag is a new list, stored as its own text.
+    const scoped = { ...record, doc: { ...record.doc, scope: [] } }
+    await repo.put(scoped)
+    expect(await repo.get(record.id)).toEqual(scoped)
+    const renamed = { ...scoped, doc: { ...scoped.doc, tags: scoped.doc.tags.map((t, i) => (i === 0 ? { ...t, name: 'renamed' } : t)) } }
+    await repo.put(renamed)
+    expect((await repo.get(record.id))!.doc.tags[0].name).toBe('renamed')
+    expect(JSON.parse((await db.get('workspaces', 'w-1')).doc.tags)[0].name).toBe('renamed')
     db.close()
   })
 })

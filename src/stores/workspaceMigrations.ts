@@ -6,11 +6,12 @@
  * newer version (written by a later redscope) is not guessed at: it is
  * reported and left untouched.
  *
- * Version 1 is the only one written so far. Version 0 is a record from before
- * versioning (no `v`, and a document without `readOnly`, no saved models or
- * target); it is the path every later step follows.
+ * Version 0 is a record from before versioning (no `v`, and a document
+ * without `readOnly`, no saved models or target); it is the path every later
+ * step follows. Version 2 stores the document's tag list as its JSON text
+ * (see storedRecord); a version-1 list is read as the list it is.
  */
-export const WORKSPACE_VERSION = 1
+export const WORKSPACE_VERSION = 2
 
 type Raw = Record<string, unknown>
 
@@ -27,6 +28,7 @@ const STEPS: Record<number, (r: Raw) => Raw> = {
       updatedAt: r.updatedAt ?? r.createdAt,
     }
   },
+  1: (r) => ({ ...r, v: 2 }),
 }
 
 export type Migrated =

@@ -7,7 +7,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
 import { migrateWorkspaceRecord } from './workspaceMigrations'
-import { WorkspaceRecordSchema, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
+import { storedRecord, WorkspaceRecordSchema, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
 
 interface RedscopeDb extends DBSchema {
   workspaces: { key: string; value: unknown }
@@ -64,7 +64,7 @@ export async function openWorkspaceRepo(name = DB_NAME): Promise<WorkspaceRepo> 
       return parse(await db.get('workspaces', id))
     },
     async put(record) {
-      await db.put('workspaces', record)
+      await db.put('workspaces', storedRecord(record))
     },
     async delete(id) {
       await db.delete('workspaces', id)

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto'
+import { openDB } from 'idb'
 import { docFromForest, tagIdOf } from '../core/model'
 import { CHATBOT_FOREST } from '../core/tags'
 import { createDesignerStore } from './designerStore'
@@ -154,11 +155,15 @@ describe('workspaces and autosave (IndexedDB)', () => {
   })
 
   it('reports a damaged entry instead of failing, and leaves it on disk', async () => {
-    const repo = await idb()
+    const name = `test-${++dbName}`
+    const repo = await openWorkspaceRepo(name)
     const a = await page(repo)
     a.service.stop()
-    await repo.put({ id: 'broken', v: 99 } as never)
+    const db = await openDB(name, 1)
+    await db.put('workspaces', { id: 'broken', v: 99 })
+    await db.put('workspaces', { ...(await db.get('workspaces', a.workspaces.getState().activeId!)), id: 'garbled', doc: { tags: '[{"id": "t1", ', scope: [], readOnly: [] } })
     const { damaged } = await createWorkspaceService(repo, createDesignerStore(), createWorkspaceStore()).boot(seed)
-    expect(damaged).toEqual(['broken: saved by a newer redscope (version 99; this one reads up to 1)'])
+    expect(damaged.sort()).toEqual(['broken: saved by a newer redscope (version 99; this one reads up to 2)', 'garbled'])
+    expect(await db.get('workspaces', 'garbled')).toMatchObject({ doc: { tags: '[{"id": "t1", ' } })
   })
 })
