@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { NodeFsStorage } from '../src/adapters/storage/nodeFsStorage'
+import type { Storage } from '../src/core/results'
 import { AGENTDOJO_FOREST, buildDomain, CombinationCursor } from '../src/core/tags'
 import { createTargetServer } from '../src/server'
 import { REFERENCE_TARGETS, referenceTargetOptions } from '../src/targets'
@@ -22,6 +23,7 @@ import { plainRoundTrips, PROTOCOL_WARM_UP_RUNS, protocolSteps } from './protoco
 import { rendererCpu } from './rendererCpu'
 import { runSuperredScript, superredPython, SUPERRED_SCRIPTS } from './superred'
 import { sweep, threatModels } from './sweep.bench'
+import { DiscardingStorage, replayWrites } from './treeParts'
 import { EVENTS, openBigRun, scrollThrough, trajectory, writeTree } from './viewer.bench'
 import { med, quantile, row as printRow, time } from './util'
 
@@ -211,6 +213,35 @@ function stealMs(): number | null {
   }
 }
 
+/** Row 6's figures over its alternated pairs: ratios as printed, medians in ms, host steal. */
+interface PairFigures {
+  readonly wall: string
+  readonly cpu: string
+  readonly ms: number
+  readonly engineMs: number
+  readonly steal: string
+}
+
+/**
+ * Row 6's tree in its two parts, each alone on one thread (bench/treeParts.ts): every text printed and kept nowhere,
+ * against the engine alone in alternated pairs as above; then the same writes made again from ready bytes, the
+ * file system's own part (on a tmpfs where there is one). Measured before, printed after row 6's sweeps.
+ */
+async function treeAlone(models: Parameters<typeof sweep>[0], pairs: (storageFor: (i: number) => Storage) => Promise<PairFigures>,
+  where: string): Promise<() => void> {
+  const texts = await pairs(() => new DiscardingStorage())
+  const recorder = new DiscardingStorage(true)
+  await sweep(models, recorder)
+  const made = Array.from({ length: SWEEP_PAIRS }, (_, i) => replayWrites(join(where, `replay-${i}`), recorder.writes))
+  const wall = med(made.map((m) => m.ms))
+  return () => {
+    row('   the texts alone: the same sweep, its files printed, none kept', ms(texts.ms), ms(texts.engineMs), texts.wall, 'reference')
+    row(`   the files alone: its ${recorder.writes.length.toLocaleString('en-US')} writes from ready bytes (${fileSystemOf(where)})`, ms(wall),
+      ms(texts.engineMs), `${times(wall / texts.engineMs)} the engine alone (median of ${made.length}; CPU ${ms(med(made.map((m) => m.cpuMs)))})`,
+      'reference')
+  }
+}
+
 async function sweeps(dir: string): Promise<void> {
   const domain = REFERENCE_TARGETS.assistant.factory()().securityDomain
   const perModel: Record<number, number> = {}
@@ -221,7 +252,8 @@ async function sweeps(dir: string): Promise<void> {
     mkdirSync(join(dir, 'sweep-250'))
     perModel[250] = (await sweep(small, new NodeFsStorage(join(dir, 'sweep-250')))).ms / 250
     const models = threatModels(domain, 1000)
-    const pairs = async (where: string) => {
+    /** SWEEP_PAIRS pairs: the engine alone, then the sweep with `storageFor(i)`. */
+    const pairs = async (storageFor: (i: number) => Storage): Promise<PairFigures> => {
       const wall: number[] = []
       const cpu: number[] = []
       const disk: number[] = []
@@ -236,10 +268,8 @@ async function sweeps(dir: string): Promise<void> {
       }
       for (let i = 0; i < SWEEP_PAIRS; i++) {
         const engine = await stolen(steal.alone, () => sweep(models, null))
-        const root = join(where, `sweep-1000-${i}`)
-        mkdirSync(root)
-        // Kept until the bench ends: deleting this tree here would make the next sweep's files pay the check above.
-        const written = await stolen(steal.disk, () => sweep(models, new NodeFsStorage(root)))
+        const storage = storageFor(i)
+        const written = await stolen(steal.disk, () => sweep(models, storage))
         wall.push(written.ms / engine.ms)
         cpu.push(written.cpuMs / engine.cpuMs)
         disk.push(written.ms)
@@ -253,17 +283,26 @@ async function sweeps(dir: string): Promise<void> {
         ms: med(disk), engineMs: med(alone), steal: stealText,
       }
     }
-    const onDisk = await pairs(dir)
+    // Before the 1,000-model trees: measured after them, the same replay took 2.2-2.8x as long (in two runs).
+    const printTreeAlone = await treeAlone(models, pairs, shm ?? dir)
+    // Each tree is kept until the bench ends: deleting one here would make the next sweep's files pay the check above.
+    const trees = (where: string) => (i: number) => {
+      const root = join(where, `sweep-1000-${i}`)
+      mkdirSync(root)
+      return new NodeFsStorage(root)
+    }
+    const onDisk = await pairs(trees(dir))
     perModel[1000] = onDisk.ms / 1000
     row(`6. sweep of 1,000 threat models x 4 tasks, trees on disk (${fileSystemOf(dir)})`, ms(onDisk.ms), ms(onDisk.engineMs), onDisk.wall, 'at most 2x')
     row('   the same, CPU time of the process', '', '', onDisk.cpu, 'at most 2x')
     row('   host steal time (others ran on this VM\'s CPUs)', onDisk.steal)
     if (shm !== null) {
-      const inMemory = await pairs(shm)
+      const inMemory = await pairs(trees(shm))
       row('   the same, trees on a tmpfs (the file system\'s cost left out)', ms(inMemory.ms), ms(inMemory.engineMs), inMemory.wall, 'at most 2x')
       row('   the same, CPU time of the process', '', '', inMemory.cpu, 'at most 2x')
       row('   host steal time (others ran on this VM\'s CPUs)', inMemory.steal)
     }
+    printTreeAlone()
   } finally {
     if (shm !== null) rmSync(shm, { recursive: true, force: true })
   }
