@@ -49,3 +49,15 @@ export async function outsideCanvas(page: Page, names?: readonly string[]): Prom
     return outside
   }, names ?? null)
 }
+
+/** A locator's box once it has stopped moving (a pan or a fit glides): the same box twice, 300 ms apart. */
+export async function settledBox(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = ''
+  await expect.poll(async () => {
+    const now = JSON.stringify(await l.boundingBox())
+    const still = now === last
+    last = now
+    return still
+  }, { intervals: [300], timeout: 10_000 }).toBe(true)
+  return JSON.parse(last)
+}
