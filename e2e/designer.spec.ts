@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { centre, downloadText, dragTo, openDesigner, openMenu, outsideCanvas, tag } from './designerHelpers'
+import { centre, downloadText, dragTo, openDesigner, openMenu, outsideCanvas, settledBox, tag } from './designerHelpers'
 
 const CHATBOT = [
   { name: 'system', parent: null, description: 'full control of the system side' },
@@ -78,8 +78,10 @@ test('reparents by dragging onto a tag and onto empty canvas, and reorders sibli
   await expect(page.locator('.react-flow__edge')).toHaveCount(3)
   expect(await parentOf('user')).toBe('(none: a root, an independent channel)')
 
-  // Dropping system_prompt on the right edge of model_identity makes it the sibling after it: the last one.
-  const mi = (await tag(page, 'model_identity').boundingBox())!
+  // Dropping system_prompt on the right edge of model_identity makes it the sibling after it: the last one. Fitted
+  // first: the pans that kept the moved tag in sight and clear of the overview map can leave system_prompt off the edge.
+  await page.keyboard.press('f')
+  const mi = await settledBox(tag(page, 'model_identity'))
   await dragTo(page, tag(page, 'system_prompt'), { x: mi.x + mi.width * 0.9, y: mi.y + mi.height / 2 })
   await tag(page, 'system_prompt').click()
   await expect(page.getByText('Order among siblings (3 of 3')).toBeVisible()
@@ -239,4 +241,44 @@ test('keeps moved tags in sight: when a reparent relayouts them past the edge of
   await expect.poll(() => outsideCanvas(page, ['system_prompt']), { timeout: 10_000 }).toEqual([])
   // The pan is the least that shows the moved tag, not a fit: the rest stays zoomed in, partly off screen.
   expect((await outsideCanvas(page)).length).toBeGreaterThan(0)
+})
+
+test('a tag brought on screen by the keyboard is not left under the overview map', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openDesigner(page)
+  const map = page.locator('.react-flow__minimap')
+  await expect(map).toBeVisible()
+  await tag(page, 'system_prompt').click()
+  for (let i = 0; i < 3; i++) await page.keyboard.press('+')
+  // Drag the canvas by an empty spot until the next sibling lies just past the bottom-right corner, where the least pan
+  // that brings it back would leave it under the map.
+  const canvas = (await page.locator('.forest-canvas').boundingBox())!
+  await expect(async () => {
+    const model = (await tag(page, 'model').boundingBox())!
+    const empty = await page.evaluate(({ x, y, width, height }) => {
+      for (let py = y + 40; py < y + height - 40; py += 20) {
+        for (let px = x + 40; px < x + width - 40; px += 20) {
+          if (document.elementFromPoint(px, py)?.classList.contains('react-flow__pane')) return { x: px, y: py }
+        }
+      }
+      return null
+    }, canvas)
+    expect(empty).not.toBeNull()
+    const by = { x: canvas.x + canvas.width + 10 - model.x, y: canvas.y + canvas.height + 10 - model.y }
+    const step = { x: Math.max(-300, Math.min(300, by.x)), y: Math.max(-300, Math.min(300, by.y)) }
+    await page.mouse.move(empty!.x, empty!.y)
+    await page.mouse.down()
+    await page.mouse.move(empty!.x + step.x, empty!.y + step.y, { steps: 8 })
+    await page.mouse.up()
+    const now = (await tag(page, 'model').boundingBox())!
+    expect(now.x).toBeGreaterThan(canvas.x + canvas.width)
+    expect(now.y).toBeGreaterThan(canvas.y + canvas.height)
+  }).toPass({ timeout: 15_000 })
+  await expect(page.locator('#inspector-parent option:checked')).toHaveText('system')
+  await page.keyboard.press('ArrowRight')
+  await expect(tag(page, 'model')).toBeFocused()
+  const a = await settledBox(tag(page, 'model'))
+  expect(await outsideCanvas(page, ['model'])).toEqual([])
+  const b = (await map.boundingBox())!
+  expect(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true)
 })
