@@ -50,12 +50,12 @@ export async function outsideCanvas(page: Page, names?: readonly string[]): Prom
   }, names ?? null)
 }
 
-/** A locator's box once it has stopped moving (a pan or a fit glides): the same box twice, 300 ms apart. */
+/** A locator's box once it has stopped moving (a pan or a fit glides): the same box twice, 300 ms apart (never none). */
 export async function settledBox(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   let last = ''
   await expect.poll(async () => {
     const now = JSON.stringify(await l.boundingBox())
-    const still = now === last
+    const still = now === last && now !== 'null'
     last = now
     return still
   }, { intervals: [300], timeout: 10_000 }).toBe(true)
