@@ -11,6 +11,7 @@ import type { StoreApi } from 'zustand'
 import { EMPTY_DOC, type DesignDoc } from '../core/model'
 import type { DesignerState } from './designerStore'
 import { newWorkspaceId } from './ids'
+import { WORKSPACE_VERSION } from './workspaceMigrations'
 import type { WorkspaceRepo } from './workspaceRepo'
 import type { WorkspaceState } from './workspaceStore'
 import { newRecord, summaryOf, type SavedModel, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
@@ -75,7 +76,7 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
   const current = (): WorkspaceRecord | null => {
     const w = workspaces.getState()
     if (w.activeId === null) return null
-    return { v: 2, id: w.activeId, name: w.name, doc: designer.getState().history.present as WorkspaceRecord['doc'],
+    return { v: WORKSPACE_VERSION, id: w.activeId, name: w.name, doc: designer.getState().history.present as WorkspaceRecord['doc'],
       models: [...w.models], target: w.target, createdAt: w.createdAt, updatedAt: Date.now() }
   }
   /** The pending save, if any; run by the scheduler or by flush, whichever comes first. */

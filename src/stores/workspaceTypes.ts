@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { tagIdOf, type DesignDoc, type TagId } from '../core/model'
+import { WORKSPACE_VERSION } from './workspaceMigrations'
 
 declare const workspaceIdBrand: unique symbol
 export type WorkspaceId = string & { readonly [workspaceIdBrand]: 'WorkspaceId' }
@@ -50,7 +51,7 @@ export const TargetRefSchema = z.union([
 export type TargetRef = z.infer<typeof TargetRefSchema>
 
 export const WorkspaceRecordSchema = z.object({
-  v: z.literal(2),
+  v: z.literal(WORKSPACE_VERSION),
   id: z.string().transform(workspaceIdOf),
   name: z.string(),
   doc: DesignDocSchema,
@@ -74,7 +75,7 @@ export function summaryOf(r: WorkspaceRecord): WorkspaceSummary {
 }
 
 export function newRecord(id: WorkspaceId, name: string, doc: DesignDoc, now = Date.now()): WorkspaceRecord {
-  return { v: 2, id, name, doc: doc as WorkspaceRecord['doc'], models: [], target: null, createdAt: now, updatedAt: now }
+  return { v: WORKSPACE_VERSION, id, name, doc: doc as WorkspaceRecord['doc'], models: [], target: null, createdAt: now, updatedAt: now }
 }
 
 /** The JSON text of each tag list stored, by the list: documents are immutable, so an edit of the scope keeps its list. */
@@ -95,8 +96,8 @@ function tagListText(tags: readonly unknown[]): string {
  * clones in well under a millisecond, and is printed once per tag list, so a click that only changes the scope
  * stores the text printed before.
  */
-export function storedRecord(r: WorkspaceRecord): Omit<WorkspaceRecord, 'doc'> & { doc: { tags: string; scope: readonly TagId[]; readOnly: readonly TagId[] } } {
-  return { ...r, doc: { tags: tagListText(r.doc.tags), scope: r.doc.scope, readOnly: r.doc.readOnly } }
+export function storedRecord(r: WorkspaceRecord): Omit<WorkspaceRecord, 'doc'> & { doc: Omit<WorkspaceRecord['doc'], 'tags'> & { tags: string } } {
+  return { ...r, doc: { ...r.doc, tags: tagListText(r.doc.tags) } }
 }
 
 export type { TagId }
