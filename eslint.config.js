@@ -13,7 +13,7 @@ const coreForbiddenImports = {
       message: 'src/core is framework-free: no React or UI state here.' },
     { group: ['openai', 'openai/*', 'node:http', 'node:https', 'node:net', 'http', 'https', 'net', 'undici'],
       message: 'src/core makes no network calls: put network code in an adapter and pass it in as a port.' },
-    { group: ['**/app/**', '**/features/**', '**/adapters/**', '**/protocol/**', '**/server/**', '**/cli/**', '**/stores/**'],
+    { group: ['**/app/**', '**/features/**', '**/adapters/**', '**/protocol/**', '**/servers/**', '**/cli/**', '**/stores/**'],
       message: 'src/core may not import from outer layers.' },
   ],
 }

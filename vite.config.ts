@@ -3,9 +3,9 @@ import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } fro
 import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
 import { buildStampPlugin, filesUnder } from './scripts/buildStamp.mjs'
-import { CONTENT_SECURITY_POLICY } from './src/server-app/contentSecurityPolicy.ts'
+import { CONTENT_SECURITY_POLICY } from './src/servers/app/contentSecurityPolicy.ts'
 
-// The policy lives beside the app server, which also sends it as a header (src/server-app).
+// The policy lives beside the app server, which also sends it as a header (src/servers/app).
 export { CONTENT_SECURITY_POLICY }
 
 /**
@@ -37,7 +37,7 @@ function demoTargets(): Plugin {
   const mount = async (server: Mountable, hosts: Hosts | undefined) => {
     if (process.env.VITEST) return
     const { tsImport } = await import('tsx/esm/api')
-    const mod = (await tsImport('./src/targets/vitePlugin.ts', import.meta.url)) as { mountDemoTargets(s: Mountable, h: Hosts): void }
+    const mod = (await tsImport('./src/reference-targets/vitePlugin.ts', import.meta.url)) as { mountDemoTargets(s: Mountable, h: Hosts): void }
     mod.mountDemoTargets(server, hosts ?? [])
   }
   return {
@@ -58,7 +58,7 @@ const appBuildStamp = () => buildStampPlugin({
   root,
   stampFile: 'build-inputs.json',
   extraInputs: () => [
-    'index.html', 'vite.config.ts', 'package-lock.json', 'src/server-app/contentSecurityPolicy.ts',
+    'index.html', 'vite.config.ts', 'package-lock.json', 'src/servers/app/contentSecurityPolicy.ts',
     ...filesUnder(root, 'public'),
     // Stylesheets are not chunk modules: listed here so that a change of one also rebuilds.
     ...filesUnder(root, 'src').filter((f) => f.endsWith('.css')),

@@ -8,8 +8,8 @@
  * Figures are printed, never asserted.
  */
 import type { Browser } from '@playwright/test'
-import { createTargetServer } from '../src/server'
-import { referenceTargetOptions } from '../src/targets'
+import { createTargetServer } from '../src/servers/target'
+import { referenceTargetOptions } from '../src/reference-targets'
 import { spawnBridge, venvHas, type SpawnedServer } from '../src/testing/pythonBridge'
 import { withApp } from './app'
 import { med, row } from './util'

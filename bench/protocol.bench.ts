@@ -11,8 +11,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { injection, noInjection } from '../src/core/engine'
 import { connectHttpTarget } from '../src/protocol'
-import { createTargetServer } from '../src/server'
-import { referenceTargetOptions } from '../src/targets'
+import { createTargetServer } from '../src/servers/target'
+import { referenceTargetOptions } from '../src/reference-targets'
 import { row } from './util'
 
 const RUNS = 150

@@ -32,14 +32,14 @@ import { coverage, docFromForest, scopeFindings, tagIdOf } from '../src/core/mod
 import { buildReplay, coverageFor } from '../src/core/replay'
 import { listExperiments, readTrajectory } from '../src/core/results'
 import { buildDomain, combinationAt, countCombinations, scopeOf, subtreeCounts, validateScope, type Forest, type SecurityDomain } from '../src/core/tags'
-import { layoutForest } from '../src/features/designer/forestLayout'
+import { layoutForest } from '../src/core/layout/forestLayout'
 import { forestToJson, parseForestJson } from '../src/lib/forestJson'
 import { decodePermalink, encodePermalink } from '../src/lib/permalink'
 import { forestToPython } from '../src/lib/pythonExport'
 import { parseSecurityTags } from '../src/lib/pythonTags'
 import { connectHttpTarget } from '../src/protocol'
-import { createTargetServer } from '../src/server'
-import { REFERENCE_TARGETS, referenceTargetOptions } from '../src/targets'
+import { createTargetServer } from '../src/servers/target'
+import { REFERENCE_TARGETS, referenceTargetOptions } from '../src/reference-targets'
 import { row, freePort, waitForHttp } from './util'
 
 const MB = 2 ** 20

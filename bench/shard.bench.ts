@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildDomain, combinationAt, countCombinations, subtreeCounts, type SecurityDomain } from '../src/core/tags'
-import { REFERENCE_TARGETS } from '../src/targets'
+import { REFERENCE_TARGETS } from '../src/reference-targets'
 import { CliProcesses } from '../src/testing/cliProcesses'
 import { row } from './util'
 

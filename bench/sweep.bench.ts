@@ -21,7 +21,7 @@ import { Controller, runAll, targetFactory, type ThreatModelResult } from '../sr
 import { listExperiments, type Storage } from '../src/core/results'
 import { paintForest, widerDidWorse } from '../src/core/sweep'
 import { combinationAt, countCombinations, scopeOf, subtreeCounts, type SecurityDomain } from '../src/core/tags'
-import { ASSISTANT_FOREST, REFERENCE_TARGETS } from '../src/targets'
+import { ASSISTANT_FOREST, REFERENCE_TARGETS } from '../src/reference-targets'
 import { row, time } from './util'
 
 const MODELS = 1000

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 register()
-// Benchmarks measure redscope, not the demo targets' think time (src/targets/thinkTime.ts): zero, for this process and its children.
+// Benchmarks measure redscope, not the demo targets' think time (src/reference-targets/thinkTime.ts): zero, for this process and its children.
 process.env.REDSCOPE_THINK_MS = '0'
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench')
 const filters = process.argv.slice(2)

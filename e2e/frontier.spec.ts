@@ -11,10 +11,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { ASSISTANT_FOREST } from '../src/targets/assistant/forest'
+import { ASSISTANT_FOREST } from '../src/reference-targets/assistant/forest'
 import { openDesigner, openMenu } from './designerHelpers'
 import { onlyTemplates, pickClaim, setField } from './runConsole/helpers'
-import { runCli } from './support/cli'
+import { runCli } from '../src/testing/cliProcesses'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 

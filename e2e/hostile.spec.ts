@@ -16,7 +16,7 @@ import { forestToPython } from '../src/lib/pythonExport'
 import { deeplyNestedJson, HOSTILE_STRINGS, HOSTILE_TEXT, hostileNames } from '../src/testing/hostileContent'
 import { startScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget } from '../src/testing/scriptedTarget'
-import { runCli } from './support/cli'
+import { runCli } from '../src/testing/cliProcesses'
 import { expectInert, watch } from './support/inert'
 import { EXP, FIXTURE, TASK } from './support/resultsTree'
 

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { runCli } from './support/cli'
+import { runCli } from '../src/testing/cliProcesses'
 import { strFromU8, unzipSync } from 'fflate'
 import { startScriptedLlm } from '../src/testing/scriptedLlm'
 import { startScriptedTarget } from '../src/testing/scriptedTarget'

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm start`: the production app with the demo targets, served by the same
- * code as `redscope view` (src/server-app), at http://127.0.0.1:5173/ unless
+ * code as `redscope view` (src/servers/app), at http://127.0.0.1:5173/ unless
  * --port says otherwise. A fresh checkout needs nothing but `npm ci`: the CLI
  * is rebuilt here when stale (`npm ci` built it already), and `view` builds
  * the app (dist/) when it is missing or older than its sources.

@@ -7,8 +7,8 @@
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createTargetServer, type RunningTargetServer } from '../../src/server'
-import { referenceTargetOptions } from '../../src/targets'
+import { createTargetServer, type RunningTargetServer } from '../../src/servers/target'
+import { referenceTargetOptions } from '../../src/reference-targets'
 
 export interface Running {
   readonly url: string

@@ -9,7 +9,7 @@ import { WorkspaceSidebar } from '../features/workspaces/WorkspaceSidebar'
 import { useWorkspace } from '../stores/workspaceStore'
 import { designerReady } from './designerBoot'
 import { Notices } from './Notices'
-import { queryClient } from './queryClient'
+import { queryClient } from '../queries/queryClient'
 import { SidePanel } from './SidePanel'
 import './designer.css'
 

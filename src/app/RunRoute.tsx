@@ -1,7 +1,7 @@
 import { use } from 'react'
 import { resultsKeys } from '../features/results/queries/keys'
 import { resultsQueryClient } from '../features/results/queries/queryClient'
-import { RESULTS_DB } from '../features/run-console/engine/resultsStorage'
+import { RESULTS_DB } from '../features/run-console/runner/resultsStorage'
 import { onResultsChanged } from '../features/run-console/queries/queryClient'
 import { RunSection } from '../features/run-console/RunSection'
 import { designerReady } from './designerBoot'

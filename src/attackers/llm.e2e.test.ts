@@ -1,5 +1,5 @@
 // @vitest-environment node
-import type { RunningTargetServer } from '../server'
+import type { RunningTargetServer } from '../servers/target'
 import { startChatServer, type ChatServer, type ChatServerCall } from '../testing/chatServer'
 import { claimWith, removeThreatModelRoots, runThreatModel, serveReference, treeText } from '../testing/threatModelHarness'
 import { llmOptimizerFactory } from './llmOptimizer'

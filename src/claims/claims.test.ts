@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import {
   observableEvent, observableValue, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
 } from '../core/engine'
-import { ChatbotTarget } from '../targets'
+import { ChatbotTarget } from '../reference-targets'
 import { claimFromFile, ClaimFileError, parseClaimFile } from './loadClaim'
 import { evaluationFromJson } from './evaluationJson'
 import { makeEvaluator } from './evaluators'

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { coverKey, coverLeq, describeModel, GrantLattice, ThreatModelLattice, type Cover } from '../core/lattice'
 import { SweepRecordSchema } from '../core/sweep'
 import { buildDomain } from '../core/tags'
-import { ASSISTANT_FOREST } from '../targets/assistant/forest'
+import { ASSISTANT_FOREST } from '../reference-targets/assistant/forest'
 import { readFrontier, runMain as run, servedAssistant } from '../testing/servedAssistant'
 
 const served = servedAssistant('redscope-frontier-ro-')

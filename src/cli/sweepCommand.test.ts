@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SweepRecordSchema } from '../core/sweep'
-import { createTargetServer, type RunningTargetServer } from '../server'
-import { referenceTargetOptions } from '../targets'
+import { createTargetServer, type RunningTargetServer } from '../servers/target'
+import { referenceTargetOptions } from '../reference-targets'
 import { SHIPPED_CLAIMS, treeText } from '../testing/threatModelHarness'
 import { main } from './main'
 

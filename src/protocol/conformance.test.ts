@@ -8,7 +8,7 @@
  * same zod schemas the client uses.
  */
 import { request as httpRequest } from 'node:http'
-import { createTargetServer } from '../server'
+import { createTargetServer } from '../servers/target'
 import { probeFactory } from '../testing/probeTarget'
 import { pythonBridgeAvailable, spawnBridge } from '../testing/pythonBridge'
 import { ErrorBodySchema, ManifestSchema, RunStepSchema, SessionCreatedSchema, SessionObservablesSchema } from './schemas'

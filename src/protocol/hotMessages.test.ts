@@ -1,6 +1,6 @@
 import fc from 'fast-check'
-import { createTargetServer, type RunningTargetServer } from '../server'
-import { referenceTargetOptions } from '../targets'
+import { createTargetServer, type RunningTargetServer } from '../servers/target'
+import { referenceTargetOptions } from '../reference-targets'
 import { parseWire, readEmptyBody, readResponseBody, readRunStep } from './hotMessages'
 import { EmptyBodySchema, ResponseBodySchema, RunStepSchema } from './schemas'
 

@@ -2,7 +2,7 @@
 import {
   injection, noInjection, type ControllableEvent, type ObservableEvent, type TrajectoryItem,
 } from '../core/engine'
-import { createTargetServer, type RunningTargetServer } from '../server'
+import { createTargetServer, type RunningTargetServer } from '../servers/target'
 import { probeFactory, type ProbeStats } from '../testing/probeTarget'
 import { json, startRawServer, type RawServer } from '../testing/rawServer'
 import { connectHttpTarget } from './httpTargetFactory'

@@ -10,7 +10,7 @@
 import { createStore, useStore } from 'zustand'
 import { z } from 'zod'
 import type { TagId } from '../core/model'
-import type { Density, LayoutDirection } from '../features/designer/forestLayout'
+import type { Density, LayoutDirection } from '../core/layout/forestLayout'
 
 const KEY = 'redscope.canvasDirection'
 const DirectionSchema = z.enum(['down', 'right'])

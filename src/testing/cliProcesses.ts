@@ -1,7 +1,7 @@
 /**
  * `node bin/redscope.mjs ...` as separate processes, as a user (or a
- * Kubernetes pod) runs them, for the tests and benches that need several at
- * once. Every process started through a group is stopped by `stopAll`,
+ * Kubernetes pod) runs them: one command to its end (`runCli`), or several at
+ * once for the tests and benches that need them (`CliProcesses`). Every process started through a group is stopped by `stopAll`,
  * which a test calls in afterAll, so nothing outlives it, also on failure.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -10,6 +10,25 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const BIN = join(ROOT, 'bin', 'redscope.mjs')
+
+export interface CliOutcome {
+  /** The exit code, null when killed by a signal. */
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** One command, run to its end, with its exit code and both streams. */
+export function runCli(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<CliOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
 
 export interface CliProcess {
   readonly child: ChildProcess

@@ -12,8 +12,8 @@ import { claimFromFile, ClaimFileSchema, type ClaimFile } from '../claims'
 import { Controller, type LLMClient, type LLMConfig, type OptimizerFactory, type ThreatModelResult } from '../core/engine'
 import { scopeOf } from '../core/tags'
 import { connectHttpTarget, type HttpTargetFactory, type HttpTargetOptions } from '../protocol'
-import { createTargetServer, type RunningTargetServer } from '../server'
-import { referenceTargetOptions, type ReferenceTargetName } from '../targets'
+import { createTargetServer, type RunningTargetServer } from '../servers/target'
+import { referenceTargetOptions, type ReferenceTargetName } from '../reference-targets'
 
 export const SHIPPED_CLAIMS = join(__dirname, '../../public/claims')
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { listExperiments, readExperiment, readTasks } from '../../core/results'
-import { startAppServer, type RunningAppServer } from '../../server-app'
+import { startAppServer, type RunningAppServer } from '../../servers/app'
 import { ServedStorage, servedResultsLabel } from './servedStorage'
 
 const EXP = 'scripted__stub-agent__leak__no-llm-44a31aa2'

@@ -1,6 +1,6 @@
 /**
  * The results folder that `redscope view` serves beside the app, read from
- * the same origin through its read-only API (src/server-app/resultsApi.ts):
+ * the same origin through its read-only API (src/servers/app/resultsApi.ts):
  * files by path and folder listings, so an experiment without an
  * experiments.json row (being written, or interrupted) is still found.
  */

@@ -3,8 +3,8 @@
  * the protocol (on 127.0.0.1 unless --host says otherwise) until interrupted. The token (flag or
  * REDSCOPE_TARGET_TOKEN) is never printed.
  */
-import { createTargetServer, isLoopbackHostname } from '../../server'
-import { isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, thinkMsFromEnv } from '../../targets'
+import { createTargetServer, isLoopbackHostname } from '../../servers/target'
+import { isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, thinkMsFromEnv } from '../../reference-targets'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_TARGET_PORT, type serveTargetOptions } from '../definitions/serveTarget'
 import { EXIT_OK, UsageError, type CliIo } from '../io'

@@ -1,13 +1,13 @@
 /**
  * `redscope view [DIR]`: the production app and a results folder, read-only,
- * from one origin (src/server-app), until interrupted. Prints the address and
+ * from one origin (src/servers/app), until interrupted. Prints the address and
  * opens it, on the Results tab that lists the folder's experiments. The token
  * (flag or REDSCOPE_VIEW_TOKEN) is never printed.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { AppServerError, isLoopbackAddress, startAppServer, type RunningAppServer } from '../../server-app'
+import { AppServerError, isLoopbackAddress, startAppServer, type RunningAppServer } from '../../servers/app'
 import { ensureAppBuilt } from '../appBuild'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_RESULTS_DIR, DEFAULT_VIEW_PORT, type viewOptions } from '../definitions/view'

@@ -1,5 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
-import { REFERENCE_TARGET_NAMES } from '../../targets/names'
+import { REFERENCE_TARGET_NAMES } from '../../reference-targets/names'
 
 export const DEFAULT_TARGET_PORT = 8801
 

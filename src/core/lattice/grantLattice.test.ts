@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { forestArb } from './testForests'
 import { AGENTDOJO_FOREST, buildDomain, CHATBOT_FOREST, distinctCombinations } from '../tags'
-import { ASSISTANT_FOREST } from '../../targets/assistant/forest'
+import { ASSISTANT_FOREST } from '../../reference-targets/assistant/forest'
 import { countGrants, GrantLattice } from './grantLattice'
 import { coverEquals, coverKey, coverLeq, ThreatModelLattice } from './lattice'
 import { grantsLeq, grantsOf, levelOf, type Level } from './order'

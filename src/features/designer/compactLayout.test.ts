@@ -1,6 +1,6 @@
 import type { Forest } from '../../core/tags'
 import { CHATBOT_FOREST } from '../../core/tags'
-import { COMPACT_HEIGHT, layoutForest, nameWidth, NAME_FONT_PX, tagSize, TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type TagBox } from './forestLayout'
+import { COMPACT_HEIGHT, layoutForest, nameWidth, NAME_FONT_PX, tagSize, TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type TagBox } from '../../core/layout/forestLayout'
 import { chooseDensity, fitViewport, LEGIBLE_FONT_PX, LEGIBLE_ZOOM } from './densityChoice'
 
 const t = (name: string, parent: string | null) => ({ name, parent, description: `what ${name} grants` })

@@ -1,5 +1,5 @@
 import { getViewportForBounds } from '@xyflow/react'
-import { NAME_FONT_PX, layoutTree, type Density, type LayoutDirection, type TagBox } from './forestLayout'
+import { NAME_FONT_PX, layoutTree, type Density, type LayoutDirection, type TagBox } from '../../core/layout/forestLayout'
 
 /** The smallest name still read without effort: rendered font size (CSS px x zoom). */
 export const LEGIBLE_FONT_PX = 9

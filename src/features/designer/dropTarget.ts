@@ -6,7 +6,7 @@
  * dropped. Tags inside the dragged subtrees are never targets.
  */
 import { subtreeIds, type DesignDoc, type TagId } from '../../core/model'
-import type { LayoutDirection, TagBox } from './forestLayout'
+import type { LayoutDirection, TagBox } from '../../core/layout/forestLayout'
 
 export type DropSide = 'into' | 'before' | 'after'
 

@@ -11,7 +11,7 @@
  */
 import { Position, type Edge, type Node, type NodeHandle, type XYPosition } from '@xyflow/react'
 import type { DesignDoc, TagId } from '../../core/model'
-import type { LayoutDirection, TagBox } from './forestLayout'
+import type { LayoutDirection, TagBox } from '../../core/layout/forestLayout'
 
 export type TagNodeData = { tagId: TagId }
 export type TagFlowNode = Node<TagNodeData, 'tag'>

@@ -4,7 +4,7 @@ import { designerStore } from '../../stores/designerStore'
 import { memoizeOne } from '../../stores/memo'
 import { selectDoc } from '../../stores/selectors'
 import { edgesOf } from './forestNodes'
-import { descendantCounts, layoutTree, visibleItems, type Density, type LayoutDirection, type TagBox } from './forestLayout'
+import { descendantCounts, layoutTree, visibleItems, type Density, type LayoutDirection, type TagBox } from '../../core/layout/forestLayout'
 
 /** The tags on the canvas: all of them but those under a folded tag (same array when nothing is folded). */
 export const visibleTagsOf = memoizeOne((tags: readonly DesignTag[], folded: ReadonlySet<string>) => visibleItems(tags, folded))

@@ -1,6 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react'
 import type { TagId } from '../../core/model'
-import type { TagBox } from './forestLayout'
+import type { TagBox } from '../../core/layout/forestLayout'
 import { currentLayout } from './layoutCache'
 import { EDGE_MARGIN, panToShow, type Rect } from './panToShow'
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { parseJsonText, ForestFileError } from '../../lib/forestJson'
 import { forestFromManifest } from '../../protocol/schemas'
-import { manifestQuery, ManifestError, parseManifest, targetBaseUrl } from '../../server-state/targetManifest'
+import { manifestQuery, ManifestError, parseManifest, targetBaseUrl } from '../../queries/targetManifest'
 import { replaceForest } from '../../stores/forestCommands'
 import { notify } from '../../stores/noticeStore'
 import { workspaceStore } from '../../stores/workspaceStore'

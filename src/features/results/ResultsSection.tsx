@@ -6,7 +6,7 @@ import { ExperimentPage } from './browser/ExperimentPage'
 import { TaskPage } from './browser/TaskPage'
 import { RunPage } from './viewer/RunPage'
 import { DiffPage } from './diff/DiffPage'
-import { SweepPage } from './browser/SweepPage'
+import { SweepTreePage } from './browser/SweepTreePage'
 import './results.css'
 
 /** The results browser and trajectory viewer, mounted under /results. */
@@ -18,7 +18,7 @@ export function ResultsSection() {
           <Route path="/" component={HomePage} />
           <Route path="/diff" component={DiffPage} />
           {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep". */}
-          <Route path="/sweep" component={SweepPage} />
+          <Route path="/sweep" component={SweepTreePage} />
           <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
           <Route path="/:experiment/:task" component={TaskPage} />
           <Route path="/:experiment" component={ExperimentPage} />

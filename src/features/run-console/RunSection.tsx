@@ -1,13 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
-import { useDesignerView } from './designer/designerView'
+import { useDesignerView } from './workspace/designerView'
 import { useLiveStore } from './live/liveStore'
-import { browserRunsHref } from './engine/resultsStorage'
+import { browserRunsHref } from './runner/resultsStorage'
 import { runQueryClient } from './queries/queryClient'
 import { ConsolePage } from './run/ConsolePage'
 import { SetupColumn } from './setup/ui/SetupColumn'
-import { SweepPage } from './sweep/SweepPage'
+import { SweepRunPage } from './sweep/SweepRunPage'
 import './run.css'
 import './live.css'
 import './sweep.css'
@@ -46,7 +46,7 @@ function Console() {
 
 function Sweep() {
   const view = useDesignerView()
-  return <WithSetup><SweepPage view={view} /></WithSetup>
+  return <WithSetup><SweepRunPage view={view} /></WithSetup>
 }
 
 /** The run console, mounted under /run: set up, run, watch and sweep; the results are listed on the Results tab. */

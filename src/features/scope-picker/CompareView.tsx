@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { attackerReading, compareThreatModels, pairNames, type ScopePair } from '../../core/model'
-import { useTargetManifest } from '../../server-state/targetManifest'
+import { useTargetManifest } from '../../queries/targetManifest'
 import { useDesigner } from '../../stores/designerStore'
 import { selectDoc } from '../../stores/selectors'
 import { useWorkspace } from '../../stores/workspaceStore'

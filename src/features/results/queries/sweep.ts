@@ -1,7 +1,7 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readOptional } from '../../../core/results'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
-import { listSweeps } from '../../run-console/engine/sweepRecords'
+import { listSweeps } from '../../run-console/runner/sweepRecords'
 import { readSweepManifests } from '../../run-console/sweep/sweepRows'
 import type { OpenSource } from '../sourcesStore'
 import { resultsKeys } from './keys'

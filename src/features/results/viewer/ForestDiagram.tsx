@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import type { Forest } from '../../../core/tags'
-import { layoutForest } from './forestLayout'
+import { layoutDiagram } from './diagramLayout'
 
 interface Props {
   readonly forest: Forest | null
@@ -14,7 +14,7 @@ interface Props {
 
 /** The forest as a small tree, grants coloured, the current step's tags lit up. */
 export function ForestDiagram({ forest, scope, readOnly, highlight, path }: Props) {
-  const layout = useMemo(() => (forest ? layoutForest(forest) : null), [forest])
+  const layout = useMemo(() => (forest ? layoutDiagram(forest) : null), [forest])
   const lit = new Set(highlight)
   const onPath = new Set(path)
   const grantOf = (name: string) => (scope.includes(name) ? 'scope' : readOnly.includes(name) ? 'read-only' : 'none')

@@ -4,7 +4,7 @@
  * origin says how to allow it. The token is sent, never cached in the key.
  */
 import { queryOptions, skipToken } from '@tanstack/react-query'
-import { explainingFetch } from '../../../adapters/targets/explainFetch'
+import { explainingFetch } from '../../../adapters/endpoint-targets/explainFetch'
 import { connectHttpTarget } from '../../../protocol'
 import { runKeys } from './queryClient'
 

@@ -1,8 +1,8 @@
 /** This browser's results (IndexedDB, superred's format) and sweep records, for the results list, replay and sweeps. */
 import { queryOptions } from '@tanstack/react-query'
 import { listExperiments, readTasks } from '../../../core/results'
-import { resultsStorage } from '../engine/resultsStorage'
-import { listSweeps, readSweep } from '../engine/sweepRecords'
+import { resultsStorage } from '../runner/resultsStorage'
+import { listSweeps, readSweep } from '../runner/sweepRecords'
 import { runKeys } from './queryClient'
 
 export const experimentsQuery = () => queryOptions({

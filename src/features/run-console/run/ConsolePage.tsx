@@ -1,6 +1,6 @@
 import { Link } from 'wouter'
 import { useWorkspace } from '../../../stores/workspaceStore'
-import { chosenModel, type DesignerView, type ThreatChoice } from '../designer/designerView'
+import { chosenModel, type DesignerView, type ThreatChoice } from '../workspace/designerView'
 import { Dashboard } from '../live/ui/Dashboard'
 import { useLiveStore } from '../live/liveStore'
 import { setupActions, useSetup } from '../setup/setupStore'

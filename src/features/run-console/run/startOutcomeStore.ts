@@ -4,8 +4,8 @@
  * the landing's "Run the demo attack", which starts a run before the page shows.
  */
 import { create } from 'zustand'
-import type { RunRequest, StartOutcome } from '../engine/runner'
-import { startRun } from '../engine/runner'
+import type { RunRequest, StartOutcome } from '../runner/runner'
+import { startRun } from '../runner/runner'
 import { invalidateResults } from '../queries/queryClient'
 import { applyDemoClaim } from '../setup/demoClaim'
 import { applyServedClaim } from '../setup/servedClaim'

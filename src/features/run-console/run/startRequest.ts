@@ -1,7 +1,7 @@
 /** Turns the console's current setup into a run request (read at click time, never mirrored into state). */
-import { buildRun, type ThreatModelNames } from '../engine/buildRun'
-import type { RunRequest } from '../engine/runner'
-import type { SweepRecord } from '../engine/sweepRecords'
+import { buildRun, type ThreatModelNames } from '../runner/buildRun'
+import type { RunRequest } from '../runner/runner'
+import type { SweepRecord } from '../runner/sweepRecords'
 import type { Forest } from '../../../core/tags'
 import { pageFetch } from '../queries/manifest'
 import { numberOrThrow, RULES } from '../setup/numbers'

@@ -1,5 +1,5 @@
 /** The generic HTTP endpoint form ↔ the adapter's spec, validated with the adapter's own schema. */
-import { exampleGenericSpec, GenericHttpSpecSchema, type GenericHttpSpec } from '../../../adapters/targets/genericHttpSpec'
+import { exampleGenericSpec, GenericHttpSpecSchema, type GenericHttpSpec } from '../../../adapters/endpoint-targets/genericHttpSpec'
 import type { Forest } from '../../../core/tags'
 import type { GenericDraft } from './setupTypes'
 

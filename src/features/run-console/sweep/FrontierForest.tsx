@@ -1,4 +1,4 @@
-import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../designer/forestLayout'
+import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../../core/layout/forestLayout'
 import { ForestSvg } from './ForestSvg'
 import type { Forest } from '../../../core/tags'
 import type { FrontierPoint } from './frontierRunner'

@@ -6,7 +6,7 @@ import { pickOf } from './pickOf'
 import { checkNumber, RULES } from '../setup/numbers'
 import { setupActions, useSetup } from '../setup/setupStore'
 import type { SweepSetup } from '../setup/setupTypes'
-import type { DesignerView } from '../designer/designerView'
+import type { DesignerView } from '../workspace/designerView'
 import { ScopeChips } from '../ui/Chips'
 import { Segmented } from '../ui/Segmented'
 

@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { ManifestFile, readOptional, joinPath, type ManifestFile as Manifest, type Storage } from '../../../core/results'
 import type { ModelOutcome } from '../../../core/sweep'
-import { resultsStorage } from '../engine/resultsStorage'
+import { resultsStorage } from '../runner/resultsStorage'
 import type { SweepRecord } from '../../../core/sweep'
 import { laneTotals } from '../live/liveSelectors'
 import type { RunSession } from '../live/liveTypes'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { answerHuman, useHuman, type HumanAsk } from '../../engine/humanBridge'
+import { answerHuman, useHuman, type HumanAsk } from '../../runner/humanBridge'
 
 function InjectForm({ ask }: { ask: HumanAsk }) {
   const p = ask.pause!

@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import { Link } from 'wouter'
-import { viewerHref } from '../../engine/resultsStorage'
+import { viewerHref } from '../../runner/resultsStorage'
 import { ScopeChips } from '../../ui/Chips'
 import { duration, pct, usd } from '../../ui/format'
 import { laneTotals } from '../liveSelectors'

@@ -1,4 +1,4 @@
-import { cancelRun } from '../../engine/runner'
+import { cancelRun } from '../../runner/runner'
 import { duration, pct, usd } from '../../ui/format'
 import { sessionTotals } from '../liveSelectors'
 import type { RunSession } from '../liveTypes'

@@ -1,4 +1,4 @@
-import type { DesignerView } from '../../designer/designerView'
+import type { DesignerView } from '../../workspace/designerView'
 import { AttackerPanel } from './AttackerPanel'
 import { ClaimPanel } from './ClaimPanel'
 import { SettingsPanel } from './SettingsPanel'

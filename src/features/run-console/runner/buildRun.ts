@@ -1,0 +1,137 @@
+/**
+ * A run as the CLI's `redscope run` wires one, from the console's setup:
+ * target, claim (with a judge when it needs one), attacker, LLM settings,
+ * one Controller per threat model, results into IndexedDB. Every problem is
+ * a SetupError with a sentence saying what to fix, raised before anything
+ * runs. Keys go to the adapters only: LLMConfig is the one place they live,
+ * and the engine persists `{model}` of it, never the key.
+ */
+import {
+  humanOptimizerFactory, llmOptimizerFactory, recordedRun, replayOptimizerFactory, templateOptimizerFactory,
+} from '../../../attackers'
+import { fetchLlmClientFactory } from '../../../adapters/endpoint-targets/chatBackend'
+import { claimFromFile, needsJudge } from '../../../claims'
+import { Controller, DEFAULT_PRICE_TABLE, type LLMClient, type LLMConfig, type OptimizerFactory, type PriceTable } from '../../../core/engine'
+import { readTrajectory } from '../../../core/results'
+import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
+import { checkClaim } from '../setup/claimDraft'
+import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
+import type { LlmEndpoint, Setup } from '../setup/setupTypes'
+import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
+import { browserPrompter } from './humanBridge'
+import { resultsStorage } from './resultsStorage'
+
+export interface ThreatModelNames {
+  readonly scope: readonly string[]
+  readonly readOnly: readonly string[]
+}
+
+export interface BuiltRun {
+  readonly controllers: readonly Controller[]
+  readonly target: BuiltTarget
+  /** Things worth knowing that do not stop the run (non-antichain scopes...). */
+  readonly notes: readonly string[]
+}
+
+export interface BuildEnv {
+  readonly fetch: typeof fetch
+  readonly origin: string
+  /** Threat models at once (a sweep's cap); they share the target's capacity. */
+  readonly parallel?: number
+  /** The run's signal: the human attacker's open questions end with it. */
+  readonly signal: AbortSignal
+}
+
+function priceTable(e: LlmEndpoint): PriceTable {
+  const input = checkNumber(e.inputPrice, RULES.price)
+  const output = checkNumber(e.outputPrice, RULES.price)
+  if (input.error || output.error) throw new SetupError(input.error ?? output.error!)
+  if (input.value === null && output.value === null) return DEFAULT_PRICE_TABLE
+  return { ...DEFAULT_PRICE_TABLE, [e.model.trim()]: { inputPerMillion: input.value ?? 0, outputPerMillion: output.value ?? 0 } }
+}
+
+function llmConfig(e: LlmEndpoint, key: string, who: string): LLMConfig {
+  if (e.model.trim() === '') throw new SetupError(`${who}: name a model`)
+  return { model: e.model.trim(), apiBase: e.baseURL.trim() || null, apiKey: key || null }
+}
+
+/** Scope names → the target's own tag objects (superred compares tags by identity). */
+export function resolveNames(domain: SecurityDomain, names: ThreatModelNames, notes: string[]) {
+  const findings = validateScope(domain, [...names.scope], [...names.readOnly])
+  const fatal = findings.find((f) => f.code === 'unknown_tag' || f.code === 'empty_scope')
+  if (fatal) {
+    const known = fatal.code === 'unknown_tag' ? ` The target's tags: ${domain.tags.map((t) => t.name).join(', ')}.` : ''
+    throw new SetupError(`Threat model: ${fatal.message}.${known}`)
+  }
+  for (const f of findings) if (!notes.includes(f.message)) notes.push(f.message)
+  const tags = (list: readonly string[]) => scopeOf(list.map((n) => domain.get(n)!))
+  return { scope: tags(names.scope), readOnly: tags(names.readOnly) }
+}
+
+async function attackerFactory(setup: Setup, laneKey: () => string, maxRuns: number, env: BuildEnv): Promise<OptimizerFactory> {
+  const a = setup.attacker
+  switch (a.kind) {
+    case 'template': {
+      const templates = a.templates.filter((t) => t.on && t.text.trim() !== '').map((t) => t.text)
+      if (templates.length === 0) throw new SetupError('Attacker: tick at least one payload template')
+      return templateOptimizerFactory({ templates, injectOn: a.injectOn })
+    }
+    case 'llm':
+      return llmOptimizerFactory({ injectOn: a.llmInjectOn })
+    case 'replay': {
+      if (a.replay === null) throw new SetupError('Attacker: pick the recorded run to replay')
+      const file = await readTrajectory(resultsStorage(), a.replay.taskDir, a.replay.run)
+      if (file === null) throw new SetupError(`Attacker: run ${a.replay.run} of ${a.replay.taskDir} is no longer in this browser's results`)
+      const run = recordedRun(file.trajectory)
+      if (run.length === 0) throw new SetupError('Attacker: the recorded run has no injections or declines to replay')
+      return replayOptimizerFactory([run])
+    }
+    case 'human':
+      return () => humanOptimizerFactory(browserPrompter(laneKey(), maxRuns, env.signal))()
+  }
+}
+
+export async function buildRun(setup: Setup, secrets: TargetSecrets & { attackerKey: string; judgeKey: string }, forest: Forest,
+  models: readonly ThreatModelNames[], env: BuildEnv): Promise<BuiltRun> {
+  const t = setup.threat
+  const maxRuns = numberOrThrow(t.maxRuns, RULES.maxRuns)!
+  const costCap = numberOrThrow(t.costCap, RULES.costCap)
+  const timeCap = numberOrThrow(t.timeCap, RULES.timeCap)
+  const check = checkClaim(setup.claim)
+  if (check.file === null) {
+    const [where, message] = [...check.issues][0] ?? ['', 'not valid']
+    if (setup.claim.tasks.length === 0) throw new SetupError('Claim: pick a shipped claim, or write at least one task')
+    throw new SetupError(`Claim: ${where ? `${where}: ` : ''}${message}`)
+  }
+  const claimFile = check.file
+  if (models.length === 0) throw new SetupError('Threat model: nothing to run')
+  const isLlm = setup.attacker.kind === 'llm'
+  const attackerLlm = isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
+  const judgeEndpoint = t.judgeSame ? t.attackerLlm : t.judgeLlm
+  const judgeLlm = needsJudge(claimFile) ? llmConfig(judgeEndpoint, t.judgeSame ? secrets.attackerKey : secrets.judgeKey, 'Judge model') : null
+  const clients = fetchLlmClientFactory({ fetch: env.fetch, priceTable: priceTable(t.attackerLlm) })
+  const judgeClients = fetchLlmClientFactory({ fetch: env.fetch, priceTable: priceTable(judgeEndpoint) })
+  // A person answers one pause at a time: their tasks run one after another.
+  const targetSetup = setup.attacker.kind === 'human' ? { ...setup.target, concurrency: '1' } : setup.target
+  const target = await buildTarget(targetSetup, secrets, forest, env)
+  const notes: string[] = []
+  const controllers: Controller[] = []
+  for (const m of models) {
+    const { scope, readOnly } = resolveNames(target.domain, m, notes)
+    const judge = judgeLlm === null ? undefined : (): LLMClient => judgeClients(judgeLlm, costCap, env.signal)
+    let key = ''
+    const controller = new Controller({
+      optimizerFactory: await attackerFactory(setup, () => key, maxRuns, env),
+      targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
+      llmConfig: attackerLlm, llmClientFactory: attackerLlm ? clients : null,
+      taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
+      storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
+      attackerLabel: setup.attacker.kind, targetLabel: target.label, claimLabel: claimFile.name,
+    })
+    key = controller.info().key
+    controllers.push(controller)
+  }
+  const keys = new Set(controllers.map((c) => c.label))
+  if (keys.size !== controllers.length) throw new SetupError('Threat model: the same threat model is listed twice')
+  return { controllers, target, notes }
+}

@@ -1,0 +1,79 @@
+/**
+ * The reference targets, ready to serve: `redscope serve-target NAME`, the
+ * Vite plugin that mounts them beside the app, tests and the benchmark all
+ * build them from here.
+ */
+import type { Target } from '../core/engine'
+import type { Forest } from '../core/tags'
+import { CHATBOT_FOREST } from '../core/tags'
+import type { TargetServerOptions } from '../servers/target'
+import { AssistantTarget } from './assistant/assistantTarget'
+import { ASSISTANT_FOREST } from './assistant/forest'
+import { assistantSurfaces } from './assistant/surfaces'
+import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
+import type { ReferenceTargetName } from './names'
+import { withThinkTime } from './thinkTime'
+
+export { REFERENCE_TARGET_NAMES, isReferenceTargetName, type ReferenceTargetName } from './names'
+
+interface ReferenceTarget {
+  readonly name: string
+  readonly description: string
+  readonly forest: Forest
+  /** A factory whose instances share one SecurityDomain (tags compare by identity). */
+  readonly factory: () => () => Target
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '')
+
+/**
+ * The server's OPENAI_API_KEY goes only to the endpoint the server itself
+ * names (OPENAI_BASE_URL, else the SDK's default): `policy_base_url` is set by
+ * whoever opens a session, who must not be able to send the key elsewhere.
+ */
+function serverKeyFor(baseUrl: string | undefined): string | undefined {
+  const env = globalThis.process?.env ?? {}
+  const own = env.OPENAI_BASE_URL
+  const same = baseUrl === undefined || (own !== undefined && trimSlash(own) === trimSlash(baseUrl))
+  return same ? env.OPENAI_API_KEY : undefined
+}
+
+export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTarget>> = {
+  assistant: {
+    name: 'redscope-assistant',
+    description: "A tool-using assistant over Jordan's inbox, calendar, cloud drive and bank account; it follows instructions it reads in tool data, within the limits of its `defence`",
+    forest: ASSISTANT_FOREST,
+    factory: () => {
+      const surfaces = assistantSurfaces()
+      return () => new AssistantTarget(surfaces, { apiKey: serverKeyFor })
+    },
+  },
+  chatbot: {
+    name: 'redscope-chatbot',
+    description: "Acme Bank's help bot; its system prompt guards a vault passphrase within the limits of its `defence`",
+    forest: CHATBOT_FOREST,
+    factory: () => {
+      const surfaces = chatbotSurfaces()
+      return () => new ChatbotTarget(surfaces)
+    },
+  },
+}
+
+/**
+ * Server options for a reference target; `extra` adds a token, origins, timeouts...
+ * `thinkMs` is the pause before each step (thinkTime.ts): zero unless the caller serves people.
+ */
+export function referenceTargetOptions(
+  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0,
+): TargetServerOptions {
+  const t = REFERENCE_TARGETS[name]
+  const make = t.factory()
+  return {
+    create: thinkMs > 0 ? () => withThinkTime(make(), thinkMs) : make,
+    name: t.name,
+    description: t.description,
+    tagDescriptions: Object.fromEntries(t.forest.tags.map((tag) => [tag.name, tag.description])),
+    concurrency: 8,
+    ...extra,
+  }
+}

@@ -1,5 +1,0 @@
-export { createTargetHandler, type TargetServerOptions, type TargetHandler, type ConnectHandler } from './targetHandler'
-export { createTargetServer, type TargetServer, type RunningTargetServer } from './targetServer'
-export { isLoopbackOrigin, type OriginPolicy } from './cors'
-export { hostAllowed, isLoopbackHostname, type HostPolicy } from './hostCheck'
-export { manifestOf, type ManifestInfo } from './manifest'

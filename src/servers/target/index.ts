@@ -1,0 +1,5 @@
+export { createTargetHandler, type TargetServerOptions, type TargetHandler, type ConnectHandler } from './targetHandler'
+export { createTargetServer, type TargetServer, type RunningTargetServer } from './targetServer'
+export { isLoopbackOrigin, type OriginPolicy } from '../http/cors'
+export { hostAllowed, isLoopbackHostname, type HostPolicy } from '../http/hostCheck'
+export { manifestOf, type ManifestInfo } from './manifest'
