@@ -172,7 +172,7 @@ test('a connected target shows exactly what the optimizer would be offered, read
   const menu = await openMenu(page, 'Import')
   await menu.getByLabel('Target URL (GET /manifest)').fill('http://127.0.0.1:10')
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(page.getByRole('alert')).toContainText('GET http://127.0.0.1:10/manifest is not a target manifest: security_domain:')
+  await expect(page.getByRole('alert')).toContainText('GET http://127.0.0.1:10/manifest: answered 200 with a body that breaks the protocol: security_domain:')
   await menu.getByLabel('Target URL (GET /manifest)').fill('http://127.0.0.1:9')
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(page.locator('.react-flow__node')).toHaveCount(3)

@@ -1,4 +1,3 @@
-import { QueryClientProvider } from '@tanstack/react-query'
 import { ReactFlowProvider } from '@xyflow/react'
 import { use } from 'react'
 import { DesignerToolbar } from '../features/designer/DesignerToolbar'
@@ -9,7 +8,6 @@ import { WorkspaceSidebar } from '../features/workspaces/WorkspaceSidebar'
 import { useWorkspace } from '../stores/workspaceStore'
 import { designerReady } from './designerBoot'
 import { Notices } from './Notices'
-import { queryClient } from '../queries/queryClient'
 import { SidePanel } from './SidePanel'
 import './designer.css'
 
@@ -37,10 +35,8 @@ function DesignerPage() {
 export function App() {
   use(designerReady())
   return (
-    <QueryClientProvider client={queryClient}>
-      <ReactFlowProvider>
-        <DesignerPage />
-      </ReactFlowProvider>
-    </QueryClientProvider>
+    <ReactFlowProvider>
+      <DesignerPage />
+    </ReactFlowProvider>
   )
 }

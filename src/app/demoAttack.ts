@@ -8,7 +8,7 @@
  */
 import { pairNames, toForest } from '../core/model'
 import { claimFileQuery } from '../features/run-console/queries/claims'
-import { runQueryClient } from '../features/run-console/queries/queryClient'
+import { queryClient } from '../queries/queryClient'
 import { singleRequest } from '../features/run-console/run/startRequest'
 import { startFailed, startSingle } from '../features/run-console/run/startOutcomeStore'
 import { draftFromClaimFile } from '../features/run-console/setup/claimDraft'
@@ -43,7 +43,7 @@ export async function runDemoAttack(): Promise<void> {
     await designerReady()
     const record = await demoRecord()
     const model = record.models.find((m) => m.id === DEMO_MODEL_ID)!
-    const claim = await runQueryClient.fetchQuery(claimFileQuery(DEMO_CLAIM_FILE))
+    const claim = await queryClient.fetchQuery(claimFileQuery(DEMO_CLAIM_FILE))
     const a = setupActions()
     a.setTarget({ kind: 'demo', demo: 'chatbot' })
     a.setClaim(draftFromClaimFile(claim, DEMO_CLAIM_FILE))

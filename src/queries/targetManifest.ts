@@ -1,12 +1,15 @@
 /**
- * A target's manifest, the one piece of server data the designer needs: its
- * forest, controllables and observables. From a Target-over-HTTP server
- * (`GET {url}/manifest`, cached by TanStack Query, never copied into a store)
- * or from a file the user picked (kept in the workspace as read). Parsed with
- * the protocol's zod schema; every failure names the endpoint or the field.
+ * A target's manifest: its forest, controllables and observables, for the
+ * designer and the run console alike. From a Target-over-HTTP server
+ * (`GET {url}/manifest` through the protocol client, cached by TanStack Query,
+ * never copied into a store) or from a file the user picked (kept in the
+ * workspace as read). Parsed with the protocol's zod schema; every failure
+ * names the endpoint or the field.
  */
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { explainingFetch } from '../adapters/endpoint-targets/explainFetch'
 import { formatPath } from '../core/tags'
+import { connectHttpTarget } from '../protocol'
 import { ManifestSchema, type Manifest } from '../protocol/schemas'
 import { useWorkspace } from '../stores/workspaceStore'
 import type { TargetRef } from '../stores/workspaceTypes'
@@ -40,30 +43,19 @@ export function targetBaseUrl(input: string): string {
   return url.href.replace(/\/+$/, '')
 }
 
-export async function fetchManifest(baseUrl: string, signal?: AbortSignal): Promise<Manifest> {
-  const endpoint = `${targetBaseUrl(baseUrl)}/manifest`
-  let res: Response
-  try {
-    res = await fetch(endpoint, { signal, headers: { accept: 'application/json' } })
-  } catch (e) {
-    if ((e as Error).name === 'AbortError') throw e
-    throw new ManifestError(`GET ${endpoint} failed: the target did not answer (is it running, and does it allow this page's origin?)`)
-  }
-  if (!res.ok) throw new ManifestError(`GET ${endpoint} answered ${res.status} ${res.statusText}`.trim())
-  let json: unknown
-  try {
-    json = await res.json()
-  } catch {
-    throw new ManifestError(`GET ${endpoint} did not answer JSON`)
-  }
-  return parseManifest(json, `GET ${endpoint}`)
-}
+/** The page's fetch for targets: a refused origin or a dead address is explained, not just "failed to fetch". */
+export const pageFetch = explainingFetch()
 
-export const manifestQuery = (baseUrl: string) => queryOptions({
-  queryKey: ['target-manifest', baseUrl],
-  queryFn: ({ signal }) => fetchManifest(baseUrl, signal),
-  retry: false,
-  staleTime: 60_000,
+/**
+ * A Target-over-HTTP server's manifest, through the protocol client (zod at
+ * the edge, every failure naming the endpoint). The token is sent, never
+ * kept in the key; `attempt` is bumped by each "Test connection" click, so a
+ * retry really asks again.
+ */
+export const targetManifestQuery = (url: string | null, token = '', attempt = 0) => queryOptions({
+  queryKey: ['target-manifest', url ?? '', token !== '', attempt] as const,
+  queryFn: url === null ? skipToken : async () => (await connectHttpTarget(url, { fetch: pageFetch, token: token || undefined })).manifest,
+  staleTime: 30_000,
 })
 
 const parseFileManifest = memoizeOne((target: TargetRef): { manifest: Manifest | null; error: string | null } => {
@@ -86,7 +78,7 @@ export interface TargetManifestState {
 export function useTargetManifest(): TargetManifestState {
   const target = useWorkspace((s) => s.target)
   const url = target?.kind === 'url' ? target.url : null
-  const q = useQuery({ ...manifestQuery(url ?? ''), enabled: url !== null })
+  const q = useQuery(targetManifestQuery(url))
   if (target === null) return { source: null, manifest: null, error: null, loading: false }
   if (target.kind === 'file') {
     return { source: target.fileName, ...parseFileManifest(target), loading: false }

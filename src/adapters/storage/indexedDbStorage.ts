@@ -18,7 +18,7 @@ export class IndexedDbStorage implements Storage {
   private readonly db: Promise<IDBPDatabase<ResultsDb>>
   private readonly prefix: string
 
-  constructor(databaseName = 'redscope-results', prefix = '') {
+  constructor(databaseName: string, prefix = '') {
     this.db = openDB<ResultsDb>(databaseName, 1, {
       upgrade(db) {
         db.createObjectStore(STORE)

@@ -18,3 +18,4 @@ export {
   claimSweepFile, isSettled, modelEntry, runSweep, shardRecord,
   type ModelRunOutcome, type RunSweepOptions, type SweepDefinition, type SweepProgress, type SweepRunSummary,
 } from './runSweep'
+export { outcomesOf, readSweepManifests, rowsFromManifests, type SweepCell, type SweepRow } from './rows'

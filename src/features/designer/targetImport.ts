@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { parseJsonText, ForestFileError } from '../../lib/forestJson'
 import { forestFromManifest } from '../../protocol/schemas'
-import { manifestQuery, ManifestError, parseManifest, targetBaseUrl } from '../../queries/targetManifest'
+import { TargetRequestError } from '../../protocol'
+import { ManifestError, parseManifest, targetBaseUrl, targetManifestQuery } from '../../queries/targetManifest'
 import { replaceForest } from '../../stores/forestCommands'
 import { notify } from '../../stores/noticeStore'
 import { workspaceStore } from '../../stores/workspaceStore'
@@ -29,13 +30,13 @@ export async function importManifestFile(file: File): Promise<boolean> {
 export async function importManifestUrl(url: string, queryClient: QueryClient): Promise<boolean> {
   try {
     const base = targetBaseUrl(url)
-    const manifest = await queryClient.fetchQuery(manifestQuery(base))
+    const manifest = await queryClient.fetchQuery(targetManifestQuery(base))
     workspaceStore.getState().setTarget({ kind: 'url', url: base })
     replaceForest(forestFromManifest(manifest))
     notify('info', `Connected to ${manifest.name} at ${base} and took its forest of ${plural(manifest.security_domain.length, 'tag')}.`)
     return true
   } catch (e) {
-    if (e instanceof ManifestError) {
+    if (e instanceof ManifestError || e instanceof TargetRequestError) {
       notify('error', e.message)
       return false
     }

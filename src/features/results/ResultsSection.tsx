@@ -1,6 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query'
 import { Route, Switch } from 'wouter'
-import { resultsQueryClient } from './queries/queryClient'
 import { HomePage } from './browser/HomePage'
 import { ExperimentPage } from './browser/ExperimentPage'
 import { TaskPage } from './browser/TaskPage'
@@ -12,18 +10,16 @@ import './results.css'
 /** The results browser and trajectory viewer, mounted under /results. */
 export function ResultsSection() {
   return (
-    <QueryClientProvider client={resultsQueryClient}>
-      <div className="results">
-        <Switch>
-          <Route path="/" component={HomePage} />
-          <Route path="/diff" component={DiffPage} />
-          {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep". */}
-          <Route path="/sweep" component={SweepTreePage} />
-          <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
-          <Route path="/:experiment/:task" component={TaskPage} />
-          <Route path="/:experiment" component={ExperimentPage} />
-        </Switch>
-      </div>
-    </QueryClientProvider>
+    <div className="results">
+      <Switch>
+        <Route path="/" component={HomePage} />
+        <Route path="/diff" component={DiffPage} />
+        {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep". */}
+        <Route path="/sweep" component={SweepTreePage} />
+        <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
+        <Route path="/:experiment/:task" component={TaskPage} />
+        <Route path="/:experiment" component={ExperimentPage} />
+      </Switch>
+    </div>
   )
 }

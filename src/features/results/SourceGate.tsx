@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import { resultsKeys } from './queries/keys'
+import { resultsKeys } from '../../queries/resultsKeys'
 import { SourcePicker } from './sources/SourcePicker'
 import { useResolvedSource } from './sources/openSource'
 import { parseSourceKey, useSourceActions, type OpenSource } from './sourcesStore'

@@ -1,16 +1,15 @@
-import { QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
 import { useDesignerView } from './workspace/designerView'
 import { useLiveStore } from './live/liveStore'
-import { browserRunsHref } from './runner/resultsStorage'
-import { runQueryClient } from './queries/queryClient'
+import { browserRunsHref } from '../../lib/browserResults'
 import { ConsolePage } from './run/ConsolePage'
 import { SetupColumn } from './setup/ui/SetupColumn'
 import { SweepRunPage } from './sweep/SweepRunPage'
+import '../../components/components.css'
 import './run.css'
 import './live.css'
-import './sweep.css'
+import '../../components/sweep/sweep.css'
 
 function Nav() {
   const [location] = useLocation()
@@ -52,16 +51,14 @@ function Sweep() {
 /** The run console, mounted under /run: set up, run, watch and sweep; the results are listed on the Results tab. */
 export function RunSection() {
   return (
-    <QueryClientProvider client={runQueryClient}>
-      <div className="rc">
-        <Nav />
-        <Switch>
-          {/* This browser's runs are listed on the Results tab now; an old bookmark of /run/results lands there. */}
-          <Route path="/results"><Redirect to={`~${browserRunsHref()}`} replace /></Route>
-          <Route path="/sweep/:id?" component={Sweep} />
-          <Route component={Console} />
-        </Switch>
-      </div>
-    </QueryClientProvider>
+    <div className="rc">
+      <Nav />
+      <Switch>
+        {/* This browser's runs are listed on the Results tab now; an old bookmark of /run/results lands there. */}
+        <Route path="/results"><Redirect to={`~${browserRunsHref()}`} replace /></Route>
+        <Route path="/sweep/:id?" component={Sweep} />
+        <Route component={Console} />
+      </Switch>
+    </div>
   )
 }

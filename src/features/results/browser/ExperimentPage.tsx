@@ -8,7 +8,7 @@ import { SourceGate } from '../SourceGate'
 import { isLiveSource, type OpenSource } from '../sourcesStore'
 import { TaskList } from './TaskList'
 import { TagNames } from '../common/TagNames'
-import { ReportButton } from '../report/ReportButton'
+import { ReportButton } from '../../../components/ReportButton'
 import { plural } from '../../../lib/plural'
 
 export function ExperimentPage() {

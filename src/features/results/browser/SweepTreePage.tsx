@@ -6,8 +6,8 @@
  */
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
-import { SweepAnalysis } from '../../run-console/sweep/SweepAnalysis'
-import { rowsFromManifests } from '../../run-console/sweep/sweepRows'
+import { SweepAnalysis } from '../../../components/sweep/SweepAnalysis'
+import { rowsFromManifests } from '../../../core/sweep'
 import { ErrorBox } from '../common/ErrorBox'
 import { experimentHref } from '../paths'
 import { sweepManifestsQuery, sweepRecordQuery } from '../queries/sweep'
@@ -15,7 +15,7 @@ import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { shardNote } from './sweepNote'
 import { plural } from '../../../lib/plural'
-import { ReportButton } from '../report/ReportButton'
+import { ReportButton } from '../../../components/ReportButton'
 
 export function SweepTreePage() {
   return <SourceGate>{(source, src) => <Sweep source={source} src={src} />}</SourceGate>

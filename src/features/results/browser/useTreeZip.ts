@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { Storage } from '../../../core/results'
 import { plural } from '../../../lib/plural'
-import { downloadTreeZip } from '../../run-console/runner/downloadZip'
+import { downloadTreeZip } from '../../../lib/downloadZip'
 
 /** Zips experiments of a source, saying what it does meanwhile and why it failed. */
 export function useTreeZip(storage: Storage) {

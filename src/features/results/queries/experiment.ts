@@ -1,7 +1,7 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readExperiment } from '../../../core/results'
 import { isLiveSource, LIVE_REFRESH_MS, type OpenSource } from '../sourcesStore'
-import { resultsKeys } from './keys'
+import { resultsKeys } from '../../../queries/resultsKeys'
 
 /** An experiment's manifest (its task list), result.json and, when redscope wrote it, domain.json. */
 export function experimentQuery(source: OpenSource | undefined, sourceKey: string, dir: string) {

@@ -1,7 +1,7 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { listExperiments } from '../../../core/results'
 import { isLiveSource, LIVE_REFRESH_MS, type OpenSource } from '../sourcesStore'
-import { resultsKeys } from './keys'
+import { resultsKeys } from '../../../queries/resultsKeys'
 
 /** experiments.json (or each folder's manifest when the index is missing). */
 export function experimentsQuery(source: OpenSource | undefined, sourceKey: string) {

@@ -1,10 +1,10 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readOptional } from '../../../core/results'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
-import { listSweeps } from '../../run-console/runner/sweepRecords'
-import { readSweepManifests } from '../../run-console/sweep/sweepRows'
+import { listSweeps } from '../../../lib/sweepRecords'
+import { readSweepManifests } from '../../../core/sweep'
 import type { OpenSource } from '../sourcesStore'
-import { resultsKeys } from './keys'
+import { resultsKeys } from '../../../queries/resultsKeys'
 
 /** The tree's sweep.json (a sweep's zip, or a tree merged by `redscope merge`), or null for a plain results tree. */
 export function sweepRecordQuery(source: OpenSource | undefined, sourceKey: string) {

@@ -1,7 +1,7 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readTask } from '../../../core/results'
 import { isLiveSource, LIVE_REFRESH_MS, type OpenSource } from '../sourcesStore'
-import { resultsKeys } from './keys'
+import { resultsKeys } from '../../../queries/resultsKeys'
 
 /** task.json, iterations.json and (redscope extra) attacker.json of one task folder. */
 export function taskQuery(source: OpenSource | undefined, sourceKey: string, taskDir: string) {

@@ -1,7 +1,7 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readTrajectory } from '../../../core/results'
 import type { OpenSource } from '../sourcesStore'
-import { resultsKeys } from './keys'
+import { resultsKeys } from '../../../queries/resultsKeys'
 
 /**
  * One run's trajectory file: the full one, or what the attacker saw

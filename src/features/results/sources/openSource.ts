@@ -4,6 +4,7 @@ import { HttpStorage, parseResultsUrl } from '../../../adapters/storage/httpStor
 import { IndexedDbStorage } from '../../../adapters/storage/indexedDbStorage'
 import { ServedStorage } from '../../../adapters/storage/servedStorage'
 import { ZipStorage } from '../../../adapters/storage/zipStorage'
+import { RESULTS_DB, resultsStorage } from '../../../lib/browserResults'
 import { parseSourceKey, sourceKey, useSourcesStore, type OpenSource } from '../sourcesStore'
 
 export class OpenSourceError extends Error {
@@ -51,15 +52,12 @@ export function sourceFromUrl(input: string): OpenSource {
   return source
 }
 
-/** Where the run console keeps the page's own runs (IndexedDbStorage's default database). */
-export const PAGE_RUNS_DB = 'redscope-results'
-
 /** The results written by this page's own runs, in IndexedDB; the same object for the same database. */
-export function sourceFromIndexedDb(name = PAGE_RUNS_DB): OpenSource {
+export function sourceFromIndexedDb(name = RESULTS_DB): OpenSource {
   const key = sourceKey('idb', name)
   let source = urlSources.get(key)
   if (!source) {
-    source = { key, kind: 'idb', label: `this browser's runs (${name})`, storage: new IndexedDbStorage(name) }
+    source = { key, kind: 'idb', label: `this browser's runs (${name})`, storage: name === RESULTS_DB ? resultsStorage() : new IndexedDbStorage(name) }
     urlSources.set(key, source)
   }
   return source
@@ -85,7 +83,7 @@ export function useResolvedSource(key: string | null): OpenSource | undefined {
   const opened = useSourcesStore((s) => (key === null ? undefined : s.sources[key]))
   if (opened || key === null) return opened
   const parsed = parseSourceKey(key)
-  if (parsed?.kind === 'idb' && parsed.name === PAGE_RUNS_DB) return sourceFromIndexedDb(parsed.name)
+  if (parsed?.kind === 'idb' && parsed.name === RESULTS_DB) return sourceFromIndexedDb(parsed.name)
   if (parsed?.kind === 'served') return sourceFromServed(parsed.name)
   if (parsed?.kind !== 'url') return undefined
   try {

@@ -2,7 +2,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod'
 import { parseClaimFile } from '../../../claims'
-import { runKeys } from './queryClient'
+import { runKeys } from '../../../queries/runKeys'
 
 const ClaimsIndex = z.object({
   claims: z.array(z.object({ file: z.string(), name: z.string(), target: z.string().optional(), description: z.string().default(''), tasks: z.number() })),

@@ -1,9 +1,9 @@
 /** This browser's results (IndexedDB, superred's format) and sweep records, for the results list, replay and sweeps. */
 import { queryOptions } from '@tanstack/react-query'
 import { listExperiments, readTasks } from '../../../core/results'
-import { resultsStorage } from '../runner/resultsStorage'
-import { listSweeps, readSweep } from '../runner/sweepRecords'
-import { runKeys } from './queryClient'
+import { resultsStorage } from '../../../lib/browserResults'
+import { listSweeps, readSweep } from '../../../lib/sweepRecords'
+import { runKeys } from '../../../queries/runKeys'
 
 export const experimentsQuery = () => queryOptions({
   queryKey: runKeys.experiments,

@@ -4,7 +4,7 @@ import { chosenModel, type DesignerView, type ThreatChoice } from '../workspace/
 import { Dashboard } from '../live/ui/Dashboard'
 import { useLiveStore } from '../live/liveStore'
 import { setupActions, useSetup } from '../setup/setupStore'
-import { ScopeChips } from '../ui/Chips'
+import { ScopeChips } from '../../../components/Chips'
 import { EmptyState } from './EmptyState'
 import { singleRequest } from './startRequest'
 import { startSingle, useStartOutcome } from './startOutcomeStore'

@@ -6,7 +6,7 @@
 import { create } from 'zustand'
 import type { RunRequest, StartOutcome } from '../runner/runner'
 import { startRun } from '../runner/runner'
-import { invalidateResults } from '../queries/queryClient'
+import { invalidateBrowserResults } from '../../../queries/queryClient'
 import { applyDemoClaim } from '../setup/demoClaim'
 import { applyServedClaim } from '../setup/servedClaim'
 
@@ -27,7 +27,7 @@ export async function startSingle(request: () => RunRequest): Promise<StartOutco
   try {
     await applyDemoClaim()
     await applyServedClaim()
-    outcome = await startRun(request(), invalidateResults)
+    outcome = await startRun(request(), invalidateBrowserResults)
   } catch (e) {
     outcome = { error: (e as Error).message, notes: [] }
   }

@@ -1,9 +1,9 @@
 /** Turns the console's current setup into a run request (read at click time, never mirrored into state). */
 import { buildRun, type ThreatModelNames } from '../runner/buildRun'
 import type { RunRequest } from '../runner/runner'
-import type { SweepRecord } from '../runner/sweepRecords'
+import type { SweepRecord } from '../../../lib/sweepRecords'
 import type { Forest } from '../../../core/tags'
-import { pageFetch } from '../queries/manifest'
+import { pageFetch } from '../../../queries/targetManifest'
 import { numberOrThrow, RULES } from '../setup/numbers'
 import { currentSecrets } from '../setup/secretsStore'
 import { useSetup } from '../setup/setupStore'

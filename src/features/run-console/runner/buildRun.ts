@@ -19,7 +19,7 @@ import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
 import { browserPrompter } from './humanBridge'
-import { resultsStorage } from './resultsStorage'
+import { resultsStorage } from '../../../lib/browserResults'
 
 export interface ThreatModelNames {
   readonly scope: readonly string[]

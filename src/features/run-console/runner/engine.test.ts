@@ -16,8 +16,8 @@ import { startChatServer, type ChatServer } from '../../../testing/chatServer'
 import { draftFromClaimFile } from '../setup/claimDraft'
 import { defaultSetup, type Setup } from '../setup/setupTypes'
 import { buildRun } from './buildRun'
-import { resultsStorage } from './resultsStorage'
-import { zipTree } from './zipExport'
+import { resultsStorage } from '../../../lib/browserResults'
+import { zipTree } from '../../../lib/zipTree'
 
 const KEY = 'sk-do-not-leak-0123456789'
 let target: RunningTargetServer

@@ -12,7 +12,7 @@ import { liveActions, useLiveStore } from '../live/liveStore'
 import { SetupError } from '../setup/numbers'
 import type { BuiltRun } from './buildRun'
 import { clearHuman } from './humanBridge'
-import { saveSweep, type SweepRecord } from './sweepRecords'
+import { saveSweep, type SweepRecord } from '../../../lib/sweepRecords'
 
 export interface RunRequest {
   readonly kind: 'single' | 'sweep'

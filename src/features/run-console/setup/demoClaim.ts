@@ -5,7 +5,7 @@
  * (a user's own claim, even emptied, is never replaced).
  */
 import { claimFileQuery, claimsIndexQuery } from '../queries/claims'
-import { runQueryClient } from '../queries/queryClient'
+import { queryClient } from '../../../queries/queryClient'
 import { draftFromClaimFile } from './claimDraft'
 import type { Setup } from './setupTypes'
 import { setupActions, useSetup } from './setupStore'
@@ -23,7 +23,7 @@ export const DEMO_CLAIMS: Readonly<Record<Setup['target']['demo'], string>> = {
 
 /** The shipped claim file a demo target runs by default, when the shipped list has it. */
 export async function demoClaimFile(demo: Setup['target']['demo']): Promise<string | null> {
-  const index = await runQueryClient.fetchQuery(claimsIndexQuery())
+  const index = await queryClient.fetchQuery(claimsIndexQuery())
   return index.find((c) => c.file === DEMO_CLAIMS[demo])?.file ?? null
 }
 
@@ -33,6 +33,6 @@ export async function applyDemoClaim(): Promise<void> {
   if (target.kind !== 'demo' || !claimUntouched(claim)) return
   const file = await demoClaimFile(target.demo)
   if (file === null) return
-  const parsed = await runQueryClient.fetchQuery(claimFileQuery(file))
+  const parsed = await queryClient.fetchQuery(claimFileQuery(file))
   if (claimUntouched(useSetup.getState().claim)) setupActions().setClaim(draftFromClaimFile(parsed, file))
 }

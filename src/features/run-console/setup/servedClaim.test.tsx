@@ -7,7 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, render, screen, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { json, startRawServer, type RawServer } from '../../../testing/rawServer'
-import { runQueryClient } from '../queries/queryClient'
+import { queryClient } from '../../../queries/queryClient'
 import { checkClaim } from './claimDraft'
 import { applyServedClaim, servedFrom } from './servedClaim'
 import { defaultSetup } from './setupTypes'
@@ -41,11 +41,11 @@ afterAll(async () => {
 })
 beforeEach(() => {
   useSetup.setState(defaultSetup())
-  runQueryClient.clear()
+  queryClient.clear()
 })
 afterEach(() => cleanup())
 
-const panel = () => render(<QueryClientProvider client={runQueryClient}><ClaimPanel /></QueryClientProvider>)
+const panel = () => render(<QueryClientProvider client={queryClient}><ClaimPanel /></QueryClientProvider>)
 
 function useTarget(url: string) {
   setupActions().setTarget({ kind: 'http', httpUrl: `${url}/` })

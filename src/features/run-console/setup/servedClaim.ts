@@ -7,8 +7,8 @@
  */
 import { claimFileFromServed } from '../../../claims'
 import type { Manifest } from '../../../protocol'
-import { manifestQuery } from '../queries/manifest'
-import { runQueryClient } from '../queries/queryClient'
+import { targetManifestQuery } from '../../../queries/targetManifest'
+import { queryClient } from '../../../queries/queryClient'
 import { draftFromClaimFile } from './claimDraft'
 import { claimUntouched } from './demoClaim'
 import { currentSecrets } from './secretsStore'
@@ -47,7 +47,7 @@ export async function applyServedClaim(): Promise<void> {
   if (target.kind !== 'http' || url === '' || !claimUntouched(claim)) return
   let manifest: Manifest
   try {
-    manifest = await runQueryClient.fetchQuery(manifestQuery(url, currentSecrets().targetToken))
+    manifest = await queryClient.fetchQuery(targetManifestQuery(url, currentSecrets().targetToken))
   } catch {
     return
   }

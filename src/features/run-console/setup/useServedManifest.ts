@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Manifest } from '../../../protocol'
-import { manifestQuery } from '../queries/manifest'
+import { targetManifestQuery } from '../../../queries/targetManifest'
 import { httpTargetUrl } from './servedClaim'
 import { useSecrets } from './secretsStore'
 import { useSetup } from './setupStore'
@@ -18,7 +18,7 @@ export function useServedManifest(): ServedManifest | null {
   const token = useSecrets((s) => s.values.targetToken)
   const url = httpTargetUrl(target)
   const current = target.kind === 'http' && url !== '' && tested.url === url
-  const q = useQuery({ ...manifestQuery(current ? url : null, token, tested.attempt), enabled: current })
+  const q = useQuery({ ...targetManifestQuery(current ? url : null, token, tested.attempt), enabled: current })
   return current && q.data ? { url, manifest: q.data } : null
 }
 

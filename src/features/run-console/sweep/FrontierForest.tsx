@@ -1,5 +1,5 @@
 import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../../core/layout/forestLayout'
-import { ForestSvg } from './ForestSvg'
+import { ForestSvg } from '../../../components/sweep/ForestSvg'
 import type { Forest } from '../../../core/tags'
 import type { FrontierPoint } from './frontierRunner'
 import { winsPerTag } from './frontierPaint'

@@ -7,7 +7,7 @@ import { checkNumber, RULES } from '../setup/numbers'
 import { setupActions, useSetup } from '../setup/setupStore'
 import type { SweepSetup } from '../setup/setupTypes'
 import type { DesignerView } from '../workspace/designerView'
-import { ScopeChips } from '../ui/Chips'
+import { ScopeChips } from '../../../components/Chips'
 import { Segmented } from '../ui/Segmented'
 
 const MODES: ReadonlyArray<{ value: SweepSetup['mode']; label: string }> = [

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { useDeferredValue, useMemo, useState } from 'react'
 import { sweepRecordText, SWEEP_FILE, type SweepRecord } from '../../../core/sweep'
-import { downloadExperimentsZip } from '../runner/downloadZip'
-import { resultsStorage, viewerHref } from '../runner/resultsStorage'
-import { ReportButton } from '../../results/report/ReportButton'
+import { downloadExperimentsZip } from '../../../lib/downloadZip'
+import { resultsStorage, viewerHref } from '../../../lib/browserResults'
+import { ReportButton } from '../../../components/ReportButton'
 import { useLiveStore } from '../live/liveStore'
-import { SweepAnalysis } from './SweepAnalysis'
-import { rowsFromLive, rowsFromManifests, sweepManifestsQuery } from './sweepRows'
+import { SweepAnalysis } from '../../../components/sweep/SweepAnalysis'
+import { rowsFromManifests } from '../../../core/sweep'
+import { rowsFromLive, sweepManifestsQuery } from './sweepRows'
 
 function DownloadButton({ record }: { record: SweepRecord }) {
   const [busy, setBusy] = useState<string | null>(null)

@@ -8,10 +8,10 @@ import { applyDemoClaim } from '../setup/demoClaim'
 import { applyServedClaim } from '../setup/servedClaim'
 import type { DesignerView } from '../workspace/designerView'
 import { startRun, type StartOutcome } from '../runner/runner'
-import { browserRunsHref } from '../runner/resultsStorage'
+import { browserRunsHref } from '../../../lib/browserResults'
 import { Dashboard } from '../live/ui/Dashboard'
 import { useLiveStore } from '../live/liveStore'
-import { invalidateResults } from '../queries/queryClient'
+import { invalidateBrowserResults } from '../../../queries/queryClient'
 import { sweepQuery, sweepsQuery } from '../queries/results'
 import { checkNumber, RULES } from '../setup/numbers'
 import { useSetup } from '../setup/setupStore'
@@ -55,7 +55,7 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
       try {
         await applyDemoClaim()
         await applyServedClaim()
-        const outcome = await startRun(sweepRequest(view.forest, models), invalidateResults)
+        const outcome = await startRun(sweepRequest(view.forest, models), invalidateBrowserResults)
         onOutcome(outcome)
         const id = useLiveStore.getState().session?.sweepId
         if (outcome.error === null && id) navigate(`/sweep/${id}`)

@@ -10,7 +10,7 @@ import { FrontierSession, type Seed } from '../../../core/frontier'
 import { coverKey, describeModel, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../../../core/lattice'
 import type { Forest, SecurityDomain } from '../../../core/tags'
 import { startRun } from '../runner/runner'
-import { invalidateResults } from '../queries/queryClient'
+import { invalidateBrowserResults } from '../../../queries/queryClient'
 import { useSetup } from '../setup/setupStore'
 import { singleRequest } from '../run/startRequest'
 
@@ -67,7 +67,7 @@ function evaluateOnce(forest: Forest, model: { scope: string[]; readOnly: string
         resolve({ dir: run.controllers[0].label, tasks: Array.from({ length: n }, (_, i) => results[0].taskResults.find((t) => t.index === i + 1)?.success === true) })
       },
     }
-    void startRun(request, invalidateResults).then((o) => {
+    void startRun(request, invalidateBrowserResults).then((o) => {
       if (o.error !== null) resolve({ error: o.error })
     })
   })

@@ -1,5 +1,5 @@
 import { cancelRun } from '../../runner/runner'
-import { duration, pct, usd } from '../../ui/format'
+import { duration, pct, usd } from '../../../../lib/format'
 import { sessionTotals } from '../liveSelectors'
 import type { RunSession } from '../liveTypes'
 import { useNow } from '../useNow'

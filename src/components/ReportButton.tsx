@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { buildReport, reportHtml } from '../../../core/report'
-import type { Forest } from '../../../core/tags'
-import { downloadText } from '../../../lib/download'
-import type { Storage } from '../../../core/results'
+import { buildReport, reportHtml } from '../core/report'
+import type { Forest } from '../core/tags'
+import { downloadText } from '../lib/download'
+import type { Storage } from '../core/results'
 
 interface Props {
   /** Where the results are read from, and how the user knows that place (a folder's name, "this browser"). */

@@ -1,7 +1,7 @@
-import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../../core/layout/forestLayout'
-import type { TagPaint } from '../../../core/sweep'
-import type { Forest } from '../../../core/tags'
-import { pct } from '../ui/format'
+import { layoutForest, TAG_NODE_HEIGHT, TAG_NODE_WIDTH } from '../../core/layout/forestLayout'
+import type { TagPaint } from '../../core/sweep'
+import type { Forest } from '../../core/tags'
+import { pct } from '../../lib/format'
 import { rateColour } from './colours'
 import { ForestSvg } from './ForestSvg'
 

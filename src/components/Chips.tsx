@@ -1,3 +1,4 @@
+import './components.css'
 /** A threat model's scope and read_only as chips (names only: plain text). */
 export function ScopeChips({ scope, readOnly, empty = 'nothing granted' }: { scope: readonly string[]; readOnly: readonly string[]; empty?: string }) {
   if (scope.length + readOnly.length === 0) return <span className="rc-muted">{empty}</span>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type PositionedTag } from '../../../core/layout/forestLayout'
-import type { Forest } from '../../../core/tags'
+import { TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type PositionedTag } from '../../core/layout/forestLayout'
+import type { Forest } from '../../core/tags'
 
 type Tag = Forest['tags'][number]
 

@@ -1,8 +1,8 @@
 /** Saves experiments as a zip of a superred results tree, through a temporary link (no navigation). */
-import type { Storage } from '../../../core/results'
-import { downloadUrl, safeFileName } from '../../../lib/download'
-import { resultsStorage } from './resultsStorage'
-import { zipTree } from './zipExport'
+import type { Storage } from '../core/results'
+import { downloadUrl, safeFileName } from './download'
+import { resultsStorage } from './browserResults'
+import { zipTree } from './zipTree'
 
 /** Zips `dirs` of any results Storage (the Results tab passes the source it lists). */
 export async function downloadTreeZip(storage: Storage, dirs: readonly string[], name: string, extra: Readonly<Record<string, string>> = {}): Promise<void> {

@@ -6,15 +6,15 @@
  * server's (a sweep merged by `redscope merge`), with its own links.
  */
 import { useMemo, type ReactNode } from 'react'
-import { paintForest, widerDidWorse, worstPerWider, type SweepRecord } from '../../../core/sweep'
-import { ScopeChips } from '../ui/Chips'
-import { pct } from '../ui/format'
+import { paintForest, widerDidWorse, worstPerWider, type SweepRecord } from '../../core/sweep'
+import { ScopeChips } from '../Chips'
+import { pct } from '../../lib/format'
 import { SweepForest } from './SweepForest'
 import { SweepGrid } from './SweepGrid'
-import { outcomesOf, type SweepRow } from './sweepRows'
-import '../run.css'
-import '../sweep.css'
-import { plural } from '../../../lib/plural'
+import { outcomesOf, type SweepRow } from '../../core/sweep'
+import '../components.css'
+import './sweep.css'
+import { plural } from '../../lib/plural'
 
 export function SweepAnalysis({ record, rows, openHref, actions, note }: {
   record: SweepRecord

@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { Link } from 'wouter'
-import { rateOf, type WiderWorse } from '../../../core/sweep'
-import { ScopeChips } from '../ui/Chips'
-import { pct } from '../ui/format'
-import type { SweepRow } from './sweepRows'
+import { rateOf, type WiderWorse } from '../../core/sweep'
+import { ScopeChips } from '../Chips'
+import { pct } from '../../lib/format'
+import type { SweepRow } from '../../core/sweep'
+import '../components.css'
 
 const ROW = 38
 

@@ -5,10 +5,10 @@
  * its experiments.json updates per Storage object: two objects over the same
  * database could interleave their read-modify-writes.
  */
-import { IndexedDbStorage } from '../../../adapters/storage/indexedDbStorage'
-import type { Storage } from '../../../core/results'
+import { IndexedDbStorage } from '../adapters/storage/indexedDbStorage'
+import type { Storage } from '../core/results'
 
-/** The viewer's name for this database (src/features/results/sources/openSource.ts: PAGE_RUNS_DB). */
+/** This browser's runs: the one name of their database, for the run console that writes and the viewer that reads. */
 export const RESULTS_DB = 'redscope-results'
 /** Sweep records (which experiments one sweep ran): a separate database, so results trees stay pure superred. */
 export const SWEEPS_DB = 'redscope-sweeps'

@@ -6,7 +6,7 @@
  * zip. A results tree holds no secrets (superred persists `{model}` only).
  */
 import { zip, type Zippable } from 'fflate'
-import { dumpFile, joinPath, type Storage } from '../../../core/results'
+import { dumpFile, joinPath, type Storage } from '../core/results'
 
 async function collect(storage: Storage, dir: string, out: Map<string, string>): Promise<void> {
   for (const entry of await storage.list(dir)) {

@@ -1,5 +1,6 @@
 /** Every results query is keyed by source and path, so that reopening a source invalidates exactly its entries. */
 export const resultsKeys = {
+  all: ['results'] as const,
   source: (source: string) => ['results', source] as const,
   experiments: (source: string) => ['results', source, 'experiments'] as const,
   sweep: (source: string) => ['results', source, 'sweep'] as const,

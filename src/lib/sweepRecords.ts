@@ -5,8 +5,8 @@
  * Kept in their own IndexedDB database beside the results; parsed with zod
  * when read.
  */
-import { SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
-import { sweepsStorage } from './resultsStorage'
+import { SweepRecordSchema, type SweepRecord } from '../core/sweep'
+import { sweepsStorage } from './browserResults'
 
 // One definition of the record, in the engine: `redscope sweep` writes the same file.
 export { SweepRecordSchema, type SweepRecord }
