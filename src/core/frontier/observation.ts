@@ -7,6 +7,7 @@
  * breaks it), with the counts kept so a reader sees the confidence.
  */
 import type { Verdict } from './knowledge'
+import { wilsonInterval, Z_95, type Interval } from '../stats'
 
 export interface Observation {
   /** Per run, per task (claim order): true when the task ended in success. */
@@ -34,14 +35,8 @@ export function verdictOf(t: Tally): Verdict {
 /**
  * The 95% Wilson score interval of the win rate: how sure a majority of
  * `runs` is. With 1 run it spans [0.21, 1] for a win: one run decides nothing
- * about a noisy attacker, and the report says so.
+ * about a noisy attacker, and the report says so. The maths is src/core/stats'.
  */
-export function wilson(t: Tally, z = 1.96): { low: number; high: number } {
-  if (t.runs === 0) return { low: 0, high: 1 }
-  const p = t.wins / t.runs
-  const z2 = z * z
-  const denom = 1 + z2 / t.runs
-  const centre = (p + z2 / (2 * t.runs)) / denom
-  const half = (z * Math.sqrt((p * (1 - p)) / t.runs + z2 / (4 * t.runs * t.runs))) / denom
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) }
+export function wilson(t: Tally, z = Z_95): Interval {
+  return wilsonInterval(t.wins, t.runs, z)
 }
