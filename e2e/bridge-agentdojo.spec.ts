@@ -196,10 +196,16 @@ test('a sweep over saved threat models of the AgentDojo forest (banking, workspa
   await expect(page.getByTestId('stat-done')).toHaveText('6 / 6')
   await expect(page.getByTestId('sweep-summary')).toContainText('3 of 3 threat models complete · 2 broke the claim')
   // Each store's model breaks its own suite's task only; the user prompt is written before any tool answers.
-  const rate = (t: string) => page.locator(`[data-testid=forest-tag][data-tag=${t}]`)
+  // Per tag: the threat models that grant it against the others (tasks pooled), never an average over other tags' wins.
+  const tag = (t: string) => page.locator(`[data-testid=forest-tag][data-tag=${t}]`)
   await expect(page.locator('[data-testid=forest-tag]')).toHaveCount(32)
-  await expect(rate('banking')).toHaveAttribute('data-rate', '0.5000')
-  await expect(rate('workspace')).toHaveAttribute('data-rate', '0.5000')
-  await expect(rate('user')).toHaveAttribute('data-rate', '0.0000')
-  await expect(rate('slack')).toHaveAttribute('data-rate', '')
+  await expect(tag('banking')).toHaveAttribute('data-with', '1/2')
+  await expect(tag('banking')).toHaveAttribute('data-without', '1/4')
+  await expect(tag('workspace')).toHaveAttribute('data-with', '1/2')
+  await expect(tag('user')).toHaveAttribute('data-with', '0/2')
+  await expect(tag('user')).toHaveAttribute('data-without', '2/4')
+  // Six tasks in all: no difference is sure at 95%, so none is painted as raising the ASR.
+  for (const t of ['banking', 'workspace', 'user']) await expect(tag(t)).toHaveAttribute('data-effect', 'no-difference')
+  await expect(tag('slack')).toHaveAttribute('data-with', '0/0')
+  await expect(tag('slack')).toHaveAttribute('data-effect', 'unknown')
 })

@@ -43,12 +43,18 @@ test('a merged sweep opened as a folder is painted like a sweep run in the brows
   await expect(banner).toContainText('This folder holds a sweep: Sweep of 72 threat models: assistant-exfiltration against redscope-assistant (merged from 2 of 2 shards).')
   await banner.getByRole('link', { name: 'Open the sweep' }).click()
 
-  await expect(page.getByTestId('sweep-summary')).toHaveText(/^72 of 72 threat models complete · 72 broke the claim · ASR \d+% over 288 completed tasks$/)
+  await expect(page.getByTestId('sweep-summary')).toHaveText(/^72 of 72 threat models complete · 72 broke the claim · ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\)$/)
   await expect(page.getByTestId('sweep-note')).toHaveText('Merged from 2 of 2 shards')
   await expect(page.getByRole('navigation', { name: 'Breadcrumbs' })).toHaveText('merged / sweep')
-  await expect(page.getByRole('figure', { name: 'Success rate per tag' })).toBeVisible()
-  // Every model holds inbox and user: both are painted with all 72 models.
-  await expect(page.getByRole('img', { name: 'Forest painted with success rates' })).toBeVisible()
+  await expect(page.getByRole('figure', { name: 'What each tag contributes' })).toBeVisible()
+  await expect(page.getByRole('img', { name: 'Forest painted with what each tag contributes' })).toBeVisible()
+  // Every model holds inbox and user: no model without them, so nothing to compare (never painted as a success).
+  for (const t of ['inbox', 'user']) {
+    await expect(page.locator(`[data-testid=forest-tag][data-tag=${t}]`)).toHaveAttribute('data-effect', 'unknown')
+    await expect(page.locator(`[data-testid=forest-tag][data-tag=${t}]`)).toHaveAttribute('data-without', '0/0')
+    await expect(page.locator(`[data-testid=forest-tag][data-tag=${t}]`)).toHaveAttribute('data-with', /^\d+\/288$/)
+  }
+  await expect(page.getByTestId('sweep-asr').first()).toHaveText(/^\d\/4 \((\d+–\d+%|≤ \d+%)\)$/)
   const rows = page.getByTestId('sweep-row')
   await expect(rows.first()).toBeVisible()
   await expect(page.getByRole('table', { name: 'Sweep results' })).toHaveAttribute('aria-rowcount', '73')
@@ -75,8 +81,9 @@ test('the sweep view downloads a report of the whole sweep that opens from file:
   await expect(r.locator('h1')).toHaveText('Sweep of 72 threat models: assistant-exfiltration against redscope-assistant')
   await expect(r.locator('section.model')).toHaveCount(72)
   await expect(r.locator('section.task')).toHaveCount(288)
-  // The forest painted with the sweep's rates: inbox and user are granted by every model.
-  await expect(r.locator('svg.forest-svg g.tag title', { hasText: /^inbox.*72 models/ })).toHaveCount(1)
+  // The forest painted as the page paints it: inbox and user are granted by every model, so nothing to compare.
+  await expect(r.locator('svg.forest-svg g.tag title', { hasText: /^inbox.*threat models that grant it: 72, .*that do not: 0, .*nothing to compare\.$/ })).toHaveCount(1)
+  await expect(r.locator('.card').filter({ hasText: 'attack success' }).first()).toContainText(/\d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\)/)
   // Each model links to its tasks and each task back to its model.
   const firstModel = r.locator('section.model').first()
   const taskLinks = firstModel.getByRole('link')

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { buildReport, reportHtml } from '../core/report'
+import { buildReport, reportHtml, type ReportOptions } from '../core/report'
 import type { Forest } from '../core/tags'
 import { downloadText } from '../lib/download'
 import type { Storage } from '../core/results'
@@ -15,6 +15,8 @@ interface Props {
   readonly fileName: string
   /** A forest the user attached, for experiments without domain.json. */
   readonly forest?: Forest | null
+  /** A frontier known for these results: the report's forest then shows the frontier's view, as the page does. */
+  readonly frontier?: ReportOptions['frontier']
   readonly className?: string
 }
 
@@ -28,14 +30,14 @@ function reportFileName(name: string): string {
  * script and loads nothing, redacted with the finding export's rules, that
  * opens from a file and prints to PDF.
  */
-export function ReportButton({ storage, sourceLabel, dirs, kind, title, fileName, forest, className }: Props) {
+export function ReportButton({ storage, sourceLabel, dirs, kind, title, fileName, forest, frontier, className }: Props) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const make = async () => {
     setBusy(true)
     setError(null)
     try {
-      const report = await buildReport(storage, dirs, { kind, title, source: sourceLabel, now: new Date(), forest })
+      const report = await buildReport(storage, dirs, { kind, title, source: sourceLabel, now: new Date(), forest, frontier })
       downloadText(reportFileName(fileName), reportHtml(report), 'text/html')
     } catch (e) {
       setError(`The report could not be made: ${(e as Error).message}`)

@@ -12,7 +12,7 @@ import type { PersistedItemLike } from '../replay/items'
 import { readExperiment, readTasks, readTrajectory, type ExperimentRecord, type TaskRecord } from '../results/reader'
 import type { IterationJson } from '../results/format'
 import type { Storage } from '../results/storage'
-import { paintForest } from '../sweep/analysis'
+import { paintForest, paintFrontier, type GrantNames } from '../sweep/paint'
 import type { Forest } from '../tags'
 import type { Report, ReportBestRun, ReportStep, ReportTask, ReportTagPaint, ReportThreatModel } from './reportModel'
 
@@ -30,6 +30,8 @@ export interface ReportOptions {
   readonly maxFieldChars?: number
   /** Best runs whose steps are read, at most (a sweep of thousands of tasks stays quick); the rest say so. */
   readonly maxTrajectories?: number
+  /** A frontier search's answer to the same question, when one is known: the forest then shows the frontier's view. */
+  readonly frontier?: { readonly minimalWins: readonly GrantNames[]; readonly source: string } | null
 }
 
 const KEY_MARKS = new Set(['injection', 'declined-optimizer', 'run-end'])
@@ -158,7 +160,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     }
     const pair = { scope: e.scope, readOnly: e.read_only }
     models.push({
-      anchor: modelAnchor, dir: rec.dir, label: e.scope_label ?? '', scope: e.scope, readOnly: e.read_only,
+      anchor: modelAnchor, dir: rec.dir, label: e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
       grants: grantWords(expForest, pair), status: rec.manifest.status, asr: s.asr, nSuccess: s.n_success, nCompleted: s.n_completed,
       nTasks: s.n_tasks, cost: s.total_llm_usage.cost,
       seconds: secondsBetween(rec.manifest.timing.started_at, rec.manifest.timing.completed_at),
@@ -175,11 +177,12 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
   }
   let paint: ReportTagPaint[] | null = null
   if (forest) {
-    const rates = paintForest(forest, models.map((m) => ({ key: m.anchor, scope: m.scope, readOnly: m.readOnly, nSuccess: m.nSuccess, nCompleted: m.nCompleted })))
+    const contrast = paintForest(forest, models.map((m) => ({ key: m.anchor, scope: m.scope, readOnly: m.readOnly, nSuccess: m.nSuccess, nCompleted: m.nCompleted })))
+    const frontier = opts.frontier ? paintFrontier(forest, opts.frontier.minimalWins) : null
     const one = models.length === 1 ? coverageFor(forest, { scope: models[0].scope, readOnly: models[0].readOnly }) : null
     paint = forest.tags.map((t) => ({
       name: t.name, parent: t.parent, description: t.description,
-      rate: rates.get(t.name)?.rate ?? null, models: rates.get(t.name)?.models ?? 0,
+      contrast: contrast.get(t.name)!, frontier: frontier?.get(t.name) ?? null,
       grant: one === null ? 'none' : one.isWritable(t.name) ? 'write' : one.isVisible(t.name) ? 'read' : 'none',
     }))
   }
@@ -188,6 +191,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     kind: opts.kind, title: opts.title, source: opts.source, generatedAt: opts.now.toISOString(), notes,
     forest: paint,
     forestNote: forest === null ? 'No forest is known for these results (no domain.json, none attached): tags are listed by name only.' : '',
+    frontierSource: forest !== null && opts.frontier ? opts.frontier.source : '',
     models, tasks,
     totals: {
       cost: models.reduce((a, m) => a + m.cost, 0), seconds,

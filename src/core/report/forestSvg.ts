@@ -1,28 +1,28 @@
 /**
  * The forest as an inline SVG for the report, left to right (a wide forest
- * becomes a tall picture, which fits a printed page), each tag filled by the
- * success rate of the threat models that grant it and outlined by the grant of
- * a single experiment. Every name is escaped text; nothing in it can run.
+ * becomes a tall picture, which fits a printed page), each tag filled and
+ * worded as the app paints it (src/core/sweep/paint.ts: the frontier's view
+ * when one is known, else the ASR with the tag against without it) and
+ * outlined by the grant of a single experiment. Every name is escaped text;
+ * nothing in it can run.
  */
 import { hierarchy, tree } from 'd3-hierarchy'
 import { escapeHtml as e } from '../finding/renderHtml'
+import { contrastFill, contrastWords, frontierFill, frontierWords, type TagPaintWords } from '../sweep/paint'
 import type { ReportTagPaint } from './reportModel'
 
-const W = 190
-const H = 38
+const W = 200
+const H = 64
 const COL = W + 56
 const ROW = H + 10
 const PAD = 8
 
-/** White (0%) to deep red (100%); grey when no threat model with results grants the tag. */
-export function rateFill(rate: number | null): string {
-  if (rate === null) return '#f1f3f5'
-  const t = Math.max(0, Math.min(1, rate))
-  const mix = (a: number, b: number) => Math.round(a + (b - a) * t)
-  return `rgb(${mix(255, 201)},${mix(245, 42)},${mix(245, 42)})`
-}
-
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+
+/** A tag's fill and words: the frontier's when the report has one, else with against without. */
+export function tagPaintOf(t: ReportTagPaint): { fill: string; words: TagPaintWords } {
+  return t.frontier ? { fill: frontierFill(t.frontier), words: frontierWords(t.frontier) } : { fill: contrastFill(t.contrast), words: contrastWords(t.contrast) }
+}
 
 interface Node { name: string; tag: ReportTagPaint | null; children: Node[] }
 
@@ -56,11 +56,13 @@ export function forestSvg(tags: readonly ReportTagPaint[]): string {
   }).join('')
   const boxes = shown.map((n) => {
     const t = n.data.tag!
-    const pct = t.rate === null ? 'no results' : `${Math.round(t.rate * 100)}% · ${t.models} model${t.models === 1 ? '' : 's'}`
-    const title = `${t.name}${t.description ? `: ${t.description}` : ''} (${t.grant === 'write' ? 'read & write' : t.grant === 'read' ? 'read only' : 'not granted'}; success ${pct})`
+    const { fill, words } = tagPaintOf(t)
+    const grant = t.grant === 'write' ? 'read & write' : t.grant === 'read' ? 'read only' : 'not granted'
+    const title = `${t.name}${t.description ? `: ${t.description}` : ''} (${grant}). ${words.title}`
+    const lines = words.lines.map((line, i) => `<text x="8" y="${30 + 13 * i}" class="rate">${e(cut(line, 34))}</text>`).join('')
     return `<g class="tag g-${t.grant}" transform="translate(${x(n)} ${y(n) - H / 2})"><title>${e(title)}</title>` +
-      `<rect width="${W}" height="${H}" rx="6" fill="${rateFill(t.rate)}"/>` +
-      `<text x="8" y="15" class="name">${e(cut(t.name, 26))}</text><text x="8" y="30" class="rate">${e(pct)}</text></g>`
+      `<rect width="${W}" height="${H}" rx="6" fill="${fill}"/>` +
+      `<text x="8" y="15" class="name">${e(cut(t.name, 26))}</text>${lines}</g>`
   }).join('')
   return `<svg xmlns="http://www.w3.org/2000/svg" class="forest-svg" viewBox="0 0 ${Math.ceil(width)} ${Math.ceil(height)}" width="${Math.ceil(width)}" role="img" aria-label="The forest, painted with the results">` +
     `${edges}${boxes}</svg>`

@@ -1,4 +1,4 @@
 export type { Report, ReportBestRun, ReportStep, ReportTask, ReportTagPaint, ReportThreatModel } from './reportModel'
 export { buildReport, bestRunOf, keyStepsOf, type ReportOptions } from './buildReport'
 export { renderReportHtml, reportHtml, duration } from './renderReport'
-export { forestSvg, rateFill } from './forestSvg'
+export { forestSvg, tagPaintOf } from './forestSvg'

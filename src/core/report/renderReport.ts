@@ -4,8 +4,10 @@
  * escaped as text): it opens from file:// and prints to PDF cleanly.
  */
 import { configRow, escapeHtml as e, exportHead } from '../finding/renderHtml'
-import { forestSvg, rateFill } from './forestSvg'
+import { forestSvg } from './forestSvg'
 import type { Report, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
+import { asrText, rateWords } from '../stats'
+import { CONTRAST_LEGEND, FRONTIER_LEGEND } from '../sweep/paint'
 import { BUILTIN_RULES, compileRules, redactValue, type RedactionRule } from '../redaction'
 
 const STYLE = `
@@ -26,7 +28,7 @@ pre{white-space:pre-wrap;background:#f1f3f5;border-radius:6px;padding:6px 8px;ma
 .forest-wrap{overflow:auto}.forest-svg{max-width:100%;height:auto;font:12px system-ui,sans-serif}
 .forest-svg .edge{fill:none;stroke:#adb5bd;stroke-width:1.5}.forest-svg rect{stroke:#adb5bd;stroke-width:1.5}
 .forest-svg .g-write rect{stroke:#e03131;stroke-width:3}.forest-svg .g-read rect{stroke:#1c7ed6;stroke-width:3;stroke-dasharray:6 3}
-.forest-svg .name{font-weight:600;font-family:ui-monospace,'Liberation Mono',monospace}.forest-svg .rate{fill:#495057;font-size:11px}
+.forest-svg .name{font-weight:600;font-family:ui-monospace,'Liberation Mono',monospace}.forest-svg .rate{fill:#343a40;font-size:11px}
 .legend span{display:inline-block;margin-right:14px}.swatch{display:inline-block;width:14px;height:14px;border:1px solid #adb5bd;vertical-align:middle;margin-right:4px}
 a{color:#364fc7}
 @media print{
@@ -40,7 +42,8 @@ a{color:#364fc7}
 }
 `
 
-const pct = (r: number | null) => (r === null ? '–' : `${Math.round(r * 100)}%`)
+/** A threat model's ASR in the words every view uses (n = its completed tasks; a held one names the attacker). */
+const asrOf = (m: ReportThreatModel) => rateWords(m.nSuccess, m.nCompleted, { unit: 'task', attacker: m.attacker })
 const money = (n: number | null) => (n === null ? 'unknown' : `$${n.toFixed(4)}`)
 export function duration(s: number | null): string {
   if (s === null) return 'unknown'
@@ -66,13 +69,25 @@ function modelHtml(m: ReportThreatModel, tasks: readonly ReportTask[]): string {
 <table>
 <tr><th>scope (read &amp; write)</th><td>${names(m.scope)}</td></tr>
 <tr><th>read only</th><td>${names(m.readOnly)}</td></tr>
-<tr><th>outcome</th><td>attack success rate ${pct(m.asr)} (${m.nSuccess} of ${plural(m.nCompleted, 'completed task')}; ${plural(m.nTasks, 'task')} in all) · ${e(m.status === 'complete' ? 'complete' : 'not finished')}</td></tr>
+<tr><th>outcome</th><td>${e(asrText(asrOf(m)))} · ${plural(m.nTasks, 'task')} in all · ${e(m.status === 'complete' ? 'complete' : 'not finished')}</td></tr>
 <tr><th>cost and time</th><td>${money(m.cost)} · ${duration(m.seconds)}</td></tr>
 <tr><th>results folder</th><td><code>${e(m.dir)}</code></td></tr>
 </table>
 <details open><summary>Configuration</summary><table>${m.configuration.map(([k, v]) => `<tr><th>${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table></details>
-<p>Tasks: ${own.length ? own.map((t) => `<a href="#${t.anchor}">#${t.index} ${e(cutText(t.goal, 60))}</a> <span class="${t.success ? 'bad' : 'ok'}">${t.success ? 'broken' : 'held'}</span>`).join(' · ') : '<em>none recorded</em>'}</p>
+<p>Tasks: ${own.length ? own.map((t) => `<a href="#${t.anchor}">#${t.index} ${e(cutText(t.goal, 60))}</a> <span class="${t.success ? 'bad' : 'ok'}">${e(t.success ? 'broken' : taskVerdict(t, m.attacker).short)}</span>`).join(' · ') : '<em>none recorded</em>'}</p>
 </section>`
+}
+
+/**
+ * A task's outcome in words: broken, or how many runs it held and the most its per-run success rate can be
+ * (n = its runs: superred stops a task at its first success, so only a task that held has a per-run rate to bound).
+ */
+function taskVerdict(t: ReportTask, attacker: string): { text: string; short: string } {
+  if (t.success) return { text: `the attack succeeded, after ${plural(t.runs, 'run')}`, short: 'broken' }
+  if (t.status === 'error') return { text: `the task ended in an error after ${plural(t.runs, 'run')}`, short: 'error' }
+  if (t.runs === 0) return { text: 'no run was judged', short: 'not run' }
+  const w = rateWords(0, t.runs, { unit: 'run', attacker })
+  return { text: w.text, short: `not broken in ${plural(t.runs, 'run')}` }
 }
 
 function cutText(s: string, n: number): string {
@@ -98,7 +113,7 @@ ${r.keySteps.length ? `<p class="meta">Key steps (${plural(r.keySteps.length, 's
 <h3>Task ${t.index}: ${e(t.goal)}</h3>
 <p class="meta">Threat model: <a href="#${t.modelAnchor}">${m ? modelTitle(m) : e(t.modelAnchor)}</a></p>
 <table>
-<tr><th>outcome</th><td><span class="${t.success ? 'bad' : 'ok'}">${t.success ? 'the attack succeeded' : 'the attack did not succeed'}</span> · status ${e(t.status)} · stopped: ${e(t.stopReason)}</td></tr>
+<tr><th>outcome</th><td><span class="${t.success ? 'bad' : 'ok'}">${e(taskVerdict(t, m?.attacker ?? '').text)}</span> · status ${e(t.status)} · stopped: ${e(t.stopReason)}</td></tr>
 ${configRow(t.config)}<tr><th>best score</th><td>${e(String(t.bestScore))} after ${plural(t.runs, 'run')}</td></tr>
 <tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
 </table>
@@ -108,23 +123,33 @@ ${best}
 }
 
 export function renderReportHtml(r: Report): string {
+  const legend = (r.frontierSource ? FRONTIER_LEGEND : CONTRAST_LEGEND)
+    .map((l) => `<span><i class="swatch" style="background:${l.fill}"></i>${e(l.words)}</span>`).join('')
+  const about = r.frontierSource
+    ? `${e(r.frontierSource)}. Per tag: how the minimal winning threat models hold it (granting a tag covers its subtree).`
+    : 'Per tag: the ASR of the threat models whose grant covers it (scope or read only; granting a tag covers its subtree) against the ASR of those whose grant does not, ' +
+      'each as successful / completed tasks with its 95% Wilson interval. A tag is red only when the 95% interval of the difference lies above zero.' +
+      (r.models.length === 1 ? ' With one experiment there is nothing to compare: the outline shows its grant.' : '')
   const forest = r.forest
-    ? `<div class="card"><p class="legend meta"><span><i class="swatch" style="background:${rateFill(0)}"></i>0% success</span><span><i class="swatch" style="background:${rateFill(0.5)}"></i>50%</span><span><i class="swatch" style="background:${rateFill(1)}"></i>100%</span><span><i class="swatch" style="background:${rateFill(null)}"></i>no threat model grants it</span>${r.kind === 'experiment' ? '<span>red outline: read &amp; write · blue dashed: read only</span>' : ''}</p>
+    ? `<div class="card"><p class="legend meta">${legend}${r.kind === 'experiment' ? '<span>red outline: read &amp; write · blue dashed: read only</span>' : ''}</p>
+<p class="meta">${about}</p>
 <div class="forest-wrap">${forestSvg(r.forest)}</div></div>`
     : `<div class="card notice">${e(r.forestNote)}</div>`
   const t = r.totals
+  const attackers = [...new Set(r.models.map((m) => m.attacker))]
+  const total = rateWords(t.nSuccess, t.nCompleted, { unit: 'task', attacker: attackers.length === 1 ? attackers[0] : null })
   return `${exportHead(`redscope report: ${r.title}`, STYLE)}
 <body><main>
 <h1>${e(r.title)}</h1>
 <p class="meta">${r.kind === 'sweep' ? `A sweep of ${plural(r.models.length, 'threat model')}` : 'One experiment'} · results from ${e(r.source)} · report made ${e(r.generatedAt)}</p>
 ${r.notes.map((n) => `<div class="card notice">${e(n)}</div>`).join('\n')}
 <div class="card"><table>
-<tr><th>attack success</th><td>${t.nSuccess} of ${plural(t.nCompleted, 'completed task')} (${pct(t.nCompleted ? t.nSuccess / t.nCompleted : null)}) · ${plural(t.nTasks, 'task')} in all</td></tr>
+<tr><th>attack success</th><td>${e(total.text)} · ${plural(t.nTasks, 'task')} in all${r.models.length > 1 ? `, ${plural(r.models.length, 'threat model')} pooled` : ''}</td></tr>
 <tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
 </table></div>
 <nav class="card toc" aria-label="Contents"><strong>Contents</strong><ol>
 <li><a href="#forest">The forest, painted with the results</a></li>
-<li><a href="#models">Threat models</a><ol>${r.models.map((m) => `<li><a href="#${m.anchor}">${modelTitle(m)}</a> · ${pct(m.asr)}</li>`).join('')}</ol></li>
+<li><a href="#models">Threat models</a><ol>${r.models.map((m) => `<li><a href="#${m.anchor}">${modelTitle(m)}</a> · ${e(asrOf(m).held ? `not broken in ${plural(m.nCompleted, 'task')}` : asrOf(m).short)}</li>`).join('')}</ol></li>
 <li><a href="#tasks">Tasks</a> (${plural(r.tasks.length, 'task')})</li>
 </ol></nav>
 <h2 id="forest">The forest, painted with the results</h2>

@@ -112,4 +112,38 @@ describe('the report of an experiment', () => {
     expect(bestRunOf([run(1, 0.2, false), run(2, 0.7, false)])!.run_number).toBe(2)
     expect(bestRunOf([])).toBeNull()
   })
+
+  it('says every ASR with its n and 95% interval, a threat model that held as not broken in N tasks by its attacker, never "safe"', async () => {
+    // A second threat model (scope web) that broke the claim, beside the fixture's (scope user, read only system) that held.
+    const b = `${EXP}-b`
+    cpSync(join(root, EXP), join(root, b), { recursive: true })
+    const man = readJson(`${b}/manifest.json`) as { experiment: Json; summary: Json; tasks: Json[] }
+    writeJson(`${b}/manifest.json`, {
+      ...man, experiment: { ...man.experiment, scope: ['web'], read_only: [] },
+      summary: { ...man.summary, asr: 1, n_success: 1, n_failed: 0 }, tasks: man.tasks.map((t) => ({ ...t, status: 'success', success: true })),
+    })
+    const report = await buildReport(new NodeFsStorage(root), [EXP, b], { ...OPTIONS, kind: 'sweep', forest: FOREST })
+    const doc = new DOMParser().parseFromString(reportHtml(report), 'text/html')
+    const text = doc.body.textContent!
+    expect(text).toContain('not broken in 1 task by scripted (≤ 80% at 95%)')
+    expect(text).toContain('ASR 100% (1 of 1 task, 95% CI 20–100%)')
+    expect(text).toContain('50% (1 of 2 tasks, 95% CI 9–91%) · 2 tasks in all, 2 threat models pooled')
+    // A task that held: in how many runs, by whom, and the bound of its per-run rate.
+    expect(text).toContain('not broken in 2 runs by scripted (≤ 66% at 95%)')
+    expect(text).not.toMatch(/\bsafe\b|\bsecure\b/i)
+    // The forest: with against without, each with n and interval; one model each side decides nothing.
+    const web = [...doc.querySelectorAll('svg.forest-svg g.tag')].find((g) => g.querySelector('text.name')!.textContent === 'web')!
+    expect([...web.querySelectorAll('text.rate')].map((t) => t.textContent)).toEqual(['with: 1/1 (20–100%)', 'without: 0/1 (≤ 80%)', 'no measured difference'])
+    expect(doc.querySelector('.legend')!.textContent).toContain('raises the ASR')
+  })
+
+  it('paints the frontier’s view when a frontier is known', async () => {
+    const report = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST, frontier: { minimalWins: [{ scope: ['inbox'], readOnly: ['system'] }], source: 'frontier.json of a folder' } })
+    const doc = new DOMParser().parseFromString(reportHtml(report), 'text/html')
+    const lines = (name: string) => [...[...doc.querySelectorAll('svg.forest-svg g.tag')].find((g) => g.querySelector('text.name')!.textContent === name)!.querySelectorAll('text.rate')].map((t) => t.textContent)
+    expect(lines('inbox')).toEqual(['written by 1 of 1 minimal winner'])
+    expect(lines('model')).toEqual(['read only by 1 of 1 minimal winner'])
+    expect(lines('user')).toEqual(['not needed by any minimal winner'])
+    expect(doc.body.textContent).toContain('frontier.json of a folder. Per tag: how the minimal winning threat models hold it')
+  })
 })

@@ -6,6 +6,7 @@
  */
 import type { Forest } from '../tags'
 import type { ItemMark } from '../replay/items'
+import type { FrontierTagPaint, TagPaint } from '../sweep/paint'
 
 export interface ReportStep {
   readonly index: number
@@ -53,6 +54,8 @@ export interface ReportThreatModel {
   readonly anchor: string
   readonly dir: string
   readonly label: string
+  /** The experiment's attacker label: who did (or did not) break it. */
+  readonly attacker: string
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
   /** What the grant lets an attacker do, in words built from the tags' descriptions. */
@@ -72,9 +75,10 @@ export interface ReportTagPaint {
   readonly name: string
   readonly parent: string | null
   readonly description: string
-  /** Success rate of the threat models that grant the tag; null when none with results does. */
-  readonly rate: number | null
-  readonly models: number
+  /** The threat models that grant the tag against those that do not (src/core/sweep/paint.ts). */
+  readonly contrast: TagPaint
+  /** How the minimal winners of a known frontier hold the tag; null when no frontier is known. */
+  readonly frontier: FrontierTagPaint | null
   /** For one experiment: how its grant reaches the tag. */
   readonly grant: 'write' | 'read' | 'none'
 }
@@ -86,6 +90,8 @@ export interface Report {
   readonly generatedAt: string
   readonly forest: readonly ReportTagPaint[] | null
   readonly forestNote: string
+  /** Where the painted frontier comes from ("frontier.json of results/x"); empty when the forest shows with against without. */
+  readonly frontierSource: string
   readonly models: readonly ReportThreatModel[]
   readonly tasks: readonly ReportTask[]
   /** What could not be read or was left out, in plain words. */

@@ -1,4 +1,8 @@
-export { paintForest, widerDidWorse, worstPerWider, rateOf, type ModelOutcome, type TagPaint, type WiderWorse } from './analysis'
+export { widerDidWorse, worstPerWider, rateOf, type ModelOutcome, type WiderWorse } from './analysis'
+export {
+  contrastFill, contrastWords, CONTRAST_LEGEND, effectOf, frontierFill, FRONTIER_LEGEND, frontierWords, paintForest, paintFrontier,
+  type FrontierRole, type FrontierTagPaint, type GrantNames, type Pool, type TagEffect, type TagPaint, type TagPaintWords,
+} from './paint'
 export {
   countPick, expandPick, selectionOf, SweepPickError,
   type NamedThreatModel, type SelectedModel, type Selection, type SweepPick, type SweepModel,

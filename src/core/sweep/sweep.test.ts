@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildDomain, CHATBOT_FOREST, distinctCombinations } from '../tags'
-import { paintForest, widerDidWorse, worstPerWider, type ModelOutcome } from './analysis'
+import { widerDidWorse, worstPerWider, type ModelOutcome } from './analysis'
 import { countPick, expandPick, SweepPickError } from './select'
 
 const m = (key: string, scope: string[], nSuccess: number, nCompleted: number, readOnly: string[] = []): ModelOutcome =>
@@ -32,26 +32,6 @@ describe('sweep selection', () => {
     expect(picked.map((x) => x.index)).toEqual([2n, 5n])
     expect(countPick(domain, { kind: 'indices', indices: [5n, 0n, 2n, 5n] })).toBe(2n)
     expect(() => expandPick(domain, { kind: 'indices', indices: [18n] }, 10)).toThrow(/#18 is not a threat model.*#0 to #17/)
-  })
-})
-
-describe('painting the forest', () => {
-  it('pools the tasks of the models whose scope or read_only covers each tag (a granted parent covers its subtree)', () => {
-    const paint = paintForest(CHATBOT_FOREST, [
-      m('a', ['user'], 1, 3),
-      m('b', ['system'], 0, 3),
-      m('c', ['system_prompt'], 2, 2, ['user']),
-      m('d', ['model'], 0, 0), // no completed task: left out
-    ])
-    expect(paint.get('user')).toEqual({ models: 2, broken: 2, successes: 3, completed: 5, rate: 0.6 })
-    expect(paint.get('system')).toEqual({ models: 1, broken: 0, successes: 0, completed: 3, rate: 0 })
-    expect(paint.get('system_prompt')).toEqual({ models: 2, broken: 1, successes: 2, completed: 5, rate: 0.4 })
-    expect(paint.get('model')?.models).toBe(1)
-    expect(paint.get('model_identity')?.rate).toBe(0)
-  })
-
-  it('a tag no model grants has no rate', () => {
-    expect(paintForest(CHATBOT_FOREST, [m('a', ['user'], 1, 1)]).get('system')).toEqual({ models: 0, broken: 0, successes: 0, completed: 0, rate: null })
   })
 })
 

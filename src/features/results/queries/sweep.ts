@@ -1,4 +1,5 @@
 import { queryOptions, skipToken } from '@tanstack/react-query'
+import { FRONTIER_FILE, FrontierFileSchema } from '../../../core/frontier'
 import { readOptional } from '../../../core/results'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
 import { listSweeps } from '../../../lib/sweepRecords'
@@ -11,6 +12,14 @@ export function sweepRecordQuery(source: OpenSource | undefined, sourceKey: stri
   return queryOptions({
     queryKey: resultsKeys.sweep(sourceKey),
     queryFn: source ? () => readOptional(source.storage, SWEEP_FILE, SweepRecordSchema) : skipToken,
+  })
+}
+
+/** The tree's frontier.json (`redscope frontier --out`, or merged), or null: a sweep painted beside it shows the frontier's view. */
+export function frontierFileQuery(source: OpenSource | undefined, sourceKey: string) {
+  return queryOptions({
+    queryKey: [...resultsKeys.sweep(sourceKey), 'frontier'],
+    queryFn: source ? () => readOptional(source.storage, FRONTIER_FILE, FrontierFileSchema) : skipToken,
   })
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import type { Seed } from '../../../core/frontier'
+import { rateWords } from '../../../core/stats'
 import type { DesignerView } from '../workspace/designerView'
 import { viewerHref } from '../../../lib/browserResults'
 import { useLiveStore } from '../live/liveStore'
@@ -9,10 +10,17 @@ import { findWeakestAttacker, stopFrontier, useFrontier, type FrontierPoint } fr
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 
-function Point({ p, verdict, show }: { p: FrontierPoint; verdict: 'wins' | 'loses'; show: (p: FrontierPoint) => void }) {
+/** The runs that decided a point, in the words every rate is said in: a loss is "not broken in N runs by <attacker>". */
+function tallyText(p: FrontierPoint, attacker: string | null): string {
+  if (p.tally === null) return ''
+  return rateWords(p.tally.wins, p.tally.runs, { unit: 'run', attacker }).text
+}
+
+function Point({ p, verdict, attacker, show }: { p: FrontierPoint; verdict: 'wins' | 'loses'; attacker: string | null; show: (p: FrontierPoint) => void }) {
+  const runs = tallyText(p, attacker)
   return (
     <li data-testid={verdict === 'wins' ? 'frontier-win' : 'frontier-loss'} data-read-only={p.readOnly.join(' ')}>
-      <span className="rc-mono">#{p.index}</span> {p.words} {verdict}
+      <span className="rc-mono">#{p.index}</span> {p.words} {verdict}{runs ? <span className="rc-muted" data-testid="frontier-runs">: {runs}</span> : null}
       {p.dir ? <> · <Link className="rc-link" href={`~${viewerHref(p.dir)}`}>the run that decided it</Link></> : null}
       {' '}<button type="button" className="rc-btn rc-btn--small" aria-label="Show on the forest" title="Paint this threat model alone on the forest" onClick={() => show(p)}>show</button>
     </li>
@@ -69,20 +77,20 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
           {f.contradictions > 0 ? <p className="rc-warn" data-testid="frontier-contradictions">{fmt(f.contradictions)} contradiction(s): a wider threat model lost where a narrower one won.</p> : null}
           {shown !== null ? (
             <>
-              <FrontierForest forest={view.forest} wins={[shown]} />
+              <FrontierForest forest={view.forest} wins={f.minimalWins} alone={shown} />
               <p className="rc-hint" data-testid="frontier-shown">Painted: #{shown.index}, {shown.words}. <button type="button" className="rc-btn rc-btn--small" onClick={() => setShown(null)}>Paint the minimal winners</button></p>
             </>
           ) : f.minimalWins.length > 0 ? <FrontierForest forest={view.forest} wins={f.minimalWins} /> : null}
           {f.minimalWins.length > 0 ? (
             <>
               <h3 className="rc-label">{f.state === 'done' ? 'The weakest attackers that win' : 'Minimal wins so far'}</h3>
-              <ul className="rc-notes" aria-label="Minimal winning threat models">{f.minimalWins.map((p) => <Point key={p.index} p={p} verdict="wins" show={setShown} />)}</ul>
+              <ul className="rc-notes" aria-label="Minimal winning threat models">{f.minimalWins.map((p) => <Point key={p.index} p={p} verdict="wins" attacker={f.basis?.attacker ?? null} show={setShown} />)}</ul>
             </>
-          ) : f.state === 'done' ? <p data-testid="frontier-none">No threat model wins: even the widest attacker lost.</p> : null}
+          ) : f.state === 'done' ? <p data-testid="frontier-none">No threat model won: even the widest attacker lost, in the runs shown below.</p> : null}
           {f.maximalLosses.length > 0 ? (
             <details>
               <summary>The widest attackers that lose ({fmt(f.maximalLosses.length)})</summary>
-              <ul className="rc-notes" aria-label="Maximal losing threat models">{f.maximalLosses.map((p) => <Point key={p.index} p={p} verdict="loses" show={setShown} />)}</ul>
+              <ul className="rc-notes" aria-label="Maximal losing threat models">{f.maximalLosses.map((p) => <Point key={p.index} p={p} verdict="loses" attacker={f.basis?.attacker ?? null} show={setShown} />)}</ul>
             </details>
           ) : null}
         </>

@@ -7,6 +7,7 @@ import { ReportButton } from '../../../components/ReportButton'
 import { useLiveStore } from '../live/liveStore'
 import { SweepAnalysis } from '../../../components/sweep/SweepAnalysis'
 import { rowsFromManifests } from '../../../core/sweep'
+import { frontierForSweep, useFrontier } from './frontierRunner'
 import { rowsFromLive, sweepManifestsQuery } from './sweepRows'
 
 function DownloadButton({ record }: { record: SweepRecord }) {
@@ -35,11 +36,13 @@ export function SweepResults({ record }: { record: SweepRecord }) {
   const rows = useMemo(() => (session ? rowsFromLive(record, session) : stored.data ? rowsFromManifests(record, stored.data) : null), [record, session, stored.data])
   // A busy sweep changes every frame; the painting and the pairwise check may lag a frame or two behind.
   const deferred = useDeferredValue(rows)
+  const search = useFrontier()
+  const frontier = useMemo(() => frontierForSweep(search, record), [search, record])
   if (stored.error) return <p className="rc-error">Could not read the sweep’s results: {stored.error.message}</p>
   if (deferred === null) return <p className="rc-muted" role="status">Reading the sweep’s results…</p>
-  return <SweepAnalysis record={record} rows={deferred} openHref={openInViewer} actions={<>
+  return <SweepAnalysis record={record} rows={deferred} openHref={openInViewer} frontier={frontier} actions={<>
     <DownloadButton record={record} />{' '}
     <ReportButton className="rc-btn" storage={resultsStorage()} sourceLabel="this browser" dirs={record.models.map((m) => m.dir)} kind="sweep"
-      fileName={`sweep-${record.title}`} title={record.title} />
+      fileName={`sweep-${record.title}`} title={record.title} frontier={frontier} />
   </>} />
 }

@@ -6,13 +6,14 @@
  * store: progress, the frontier so far, and the experiment behind each point.
  */
 import { create } from 'zustand'
-import { FrontierSession, type Seed } from '../../../core/frontier'
+import { FrontierSession, tallyOf, type Seed, type Tally } from '../../../core/frontier'
 import { coverKey, describeModel, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../../../core/lattice'
 import type { Forest, SecurityDomain } from '../../../core/tags'
 import { startRun } from '../runner/runner'
 import { invalidateBrowserResults } from '../../../queries/queryClient'
 import { useSetup } from '../setup/setupStore'
 import { singleRequest } from '../run/startRequest'
+import type { KnownFrontier } from '../../../components/sweep/SweepAnalysis'
 
 export interface FrontierPoint {
   readonly index: string
@@ -22,6 +23,17 @@ export interface FrontierPoint {
   readonly words: string
   /** The experiment folder of the run that decided it. */
   readonly dir: string | null
+  /** The runs of the claim that decided it, and how many the attacker won; null if it was not run itself. */
+  readonly tally: Tally | null
+}
+
+/** What a search ran with, as a sweep record names it: a sweep shows this frontier only when they match. */
+export interface FrontierBasis {
+  readonly forest: Forest
+  /** The target's label (its manifest name), known once the first run is built. */
+  readonly target: string | null
+  readonly claim: string
+  readonly attacker: string
 }
 
 export interface FrontierState {
@@ -36,10 +48,12 @@ export interface FrontierState {
   readonly maximalLosses: readonly FrontierPoint[]
   readonly contradictions: number
   readonly error: string | null
+  readonly basis: FrontierBasis | null
 }
 
 const IDLE: FrontierState = {
   state: 'idle', readOnly: false, total: 0, evaluated: 0, inferred: null, undecided: null, minimalWins: [], maximalLosses: [], contradictions: 0, error: null,
+  basis: null,
 }
 
 export const useFrontier = create<FrontierState>(() => IDLE)
@@ -57,14 +71,14 @@ export function stopFrontier(): void {
  * One evaluation: a single run of the claim with this threat model (its read-only grants go to the Controller,
  * so the run's manifest records them as superred does), awaited; null when it did not finish.
  */
-function evaluateOnce(forest: Forest, model: { scope: string[]; readOnly: string[] }): Promise<{ dir: string; tasks: boolean[] } | { error: string } | null> {
+function evaluateOnce(forest: Forest, model: { scope: string[]; readOnly: string[] }): Promise<{ dir: string; target: string; tasks: boolean[] } | { error: string } | null> {
   return new Promise((resolve) => {
     const request = {
       ...singleRequest(forest, model),
-      settled: (run: { controllers: readonly { label: string }[] }, results: readonly { taskResults: readonly { index: number; success: boolean }[] }[] | null) => {
+      settled: (run: { controllers: readonly { label: string }[]; target: { label: string } }, results: readonly { taskResults: readonly { index: number; success: boolean }[] }[] | null) => {
         if (results === null) return resolve(null)
         const n = useSetup.getState().claim.tasks.length
-        resolve({ dir: run.controllers[0].label, tasks: Array.from({ length: n }, (_, i) => results[0].taskResults.find((t) => t.index === i + 1)?.success === true) })
+        resolve({ dir: run.controllers[0].label, target: run.target.label, tasks: Array.from({ length: n }, (_, i) => results[0].taskResults.find((t) => t.index === i + 1)?.success === true) })
       },
     }
     void startRun(request, invalidateBrowserResults).then((o) => {
@@ -86,10 +100,14 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
   const taskCount = useSetup.getState().claim.tasks.length
   const session = new FrontierSession(lattice, { taskCount, seed })
   const dirs = new Map<string, string>()
+  const tallies = new Map<string, Tally>()
   const live = lattice.total <= LIVE_COUNTS_UP_TO
+  const setup = useSetup.getState()
+  let basis: FrontierBasis = { forest, target: null, claim: setup.claim.name, attacker: setup.attacker.kind }
   const point = (c: Cover): FrontierPoint => {
     const m = lattice.modelOf(c)
-    return { index: lattice.label(c), scope: m.scope, readOnly: m.readOnly, words: describeModel(m), dir: dirs.get(coverKey(c)) ?? null }
+    const key = coverKey(c)
+    return { index: lattice.label(c), scope: m.scope, readOnly: m.readOnly, words: describeModel(m), dir: dirs.get(key) ?? null, tally: tallies.get(key) ?? null }
   }
   const publish = (state: FrontierState['state'], error: string | null = null) => {
     const answer = session.answer(state === 'stopped')
@@ -98,7 +116,7 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       state, error, readOnly, total: Number(lattice.total), evaluated: answer.evaluations.length,
       inferred: counts?.inferred ?? null, undecided: counts?.undecided ?? null,
       minimalWins: answer.claim.minimalWins.map(point), maximalLosses: answer.claim.maximalLosses.map(point),
-      contradictions: answer.contradictions.length,
+      contradictions: answer.contradictions.length, basis,
     })
   }
   publish('running')
@@ -110,11 +128,28 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       if (outcome === null) return publish('stopped')
       if ('error' in outcome) return publish('failed', outcome.error)
       dirs.set(coverKey(c), outcome.dir)
-      session.submit({ runs: [outcome.tasks] })
+      basis = { ...basis, target: outcome.target }
+      const observation = { runs: [outcome.tasks] }
+      tallies.set(coverKey(c), tallyOf(observation, 'claim'))
+      session.submit(observation)
       publish('running')
     }
     publish('done')
   } catch (e) {
     publish('failed', (e as Error).message)
   }
+}
+
+const sameForest = (a: Forest, b: Forest) =>
+  a.tags.length === b.tags.length && a.tags.every((t, i) => t.name === b.tags[i].name && t.parent === b.tags[i].parent)
+
+/**
+ * This page's finished search, when it answers the same question as a sweep (same forest, target, claim and
+ * attacker): the sweep then paints the frontier's view. A stopped or failed search is no frontier.
+ */
+export function frontierForSweep(f: FrontierState, sweep: { forest: Forest; target: string; claim: string; attacker: string }): KnownFrontier | null {
+  const b = f.basis
+  if (f.state !== 'done' || b === null || b.target !== sweep.target || b.claim !== sweep.claim || b.attacker !== sweep.attacker) return null
+  if (!sameForest(b.forest, sweep.forest)) return null
+  return { minimalWins: f.minimalWins, source: `The frontier found on this page (${f.evaluated} threat models run)` }
 }
