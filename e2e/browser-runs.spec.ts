@@ -42,7 +42,7 @@ test('a run from the console is on the Results tab, downloads as its tree, and /
   const row = page.getByTestId('experiment-row')
   await expect(row).toHaveCount(1)
   await expect(row).toContainText('redscope-chatbot')
-  await expect(row).toContainText('1 of 3 succeeded (33%)')
+  await expect(row).toContainText('33% (1 of 3 tasks, 95% CI 6–80%)')
   const dir = (await row.getAttribute('data-dir'))!
   // The extra columns of this browser's runs (select, cost, zip) still fit the window.
   const table = page.locator('table.experiments-table')

@@ -53,7 +53,9 @@ test('an experiment report opens from file://, complete, with hostile text inert
   // Per task: the outcome, cost and time, and the best run's key steps (the injection, the run end).
   const task = r.locator('section.task')
   await expect(task).toHaveCount(1)
-  await expect(task).toContainText('the attack did not succeed · status failed')
+  // A task that held: in how many runs, by whom, and the bound of its per-run success rate; never "safe".
+  await expect(task).toContainText('not broken in 2 runs by scripted (≤ 66% at 95%) · status failed')
+  await expect(model).toContainText('not broken in 1 task by scripted (≤ 80% at 95%)')
   await expect(task).toContainText('cost and time')
   await expect(task).toContainText(/Best run: run \d+/)
   await expect(task.locator('.step.m-injection')).not.toHaveCount(0)

@@ -35,7 +35,10 @@ test('a template attack succeeds against the weak defence and fails against the 
   await page.getByRole('button', { name: 'Run threat model' }).click()
   await waitForState(page, 'Finished')
   expect(await taskStatuses(page)).toEqual(['success', 'failed', 'failed'])
-  await expect(page.getByTestId('stat-asr')).toHaveText('33.3%')
+  await expect(page.getByTestId('stat-asr')).toHaveText('33%')
+  await expect(page.getByTestId('stat-asr-sub')).toHaveText('1 of 3 tasks, 95% CI 6–80%')
+  // A task that held says in how many runs, by whom, and the most its per-run rate can be; never "safe".
+  await expect(page.getByTestId('task-result').nth(1)).toContainText(/not broken in \d runs? by template \(≤ \d+% at 95%\)/)
   await expect(page.getByTestId('stat-done')).toHaveText('3 / 3')
   await page.getByRole('link', { name: 'open in viewer' }).click()
   await expect(page).toHaveURL(/\/results\/template__redscope-chatbot__chatbot-secret-leak__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
@@ -128,17 +131,24 @@ test('a sweep of 17 threat models: painted forest, grid, wider-did-worse notes; 
   await waitForState(page, 'Finished', 60_000)
   await expect(page.getByTestId('stat-done')).toHaveText('51 / 51')
   await expect(page.getByTestId('sweep-summary')).toContainText('17 of 17 threat models complete · 4 broke the claim')
-  // user is granted by 9 threat models; the 4 that do not also replace the system prompt leak once each: 4 of 27 tasks.
-  await expect(page.locator('[data-testid=forest-tag][data-tag=user]')).toHaveAttribute('data-rate', (4 / 27).toFixed(4))
-  await expect(page.locator('[data-testid=forest-tag][data-tag=system_prompt]')).toHaveAttribute('data-rate', '0.0000')
+  // user is granted by 9 threat models; the 4 that do not also replace the system prompt leak once each: 4 of 27
+  // tasks, against 0 of the other 24. With one run a task that is no sure difference at 95%: not painted red.
+  const user = page.locator('[data-testid=forest-tag][data-tag=user]')
+  await expect(user).toHaveAttribute('data-with', '4/27')
+  await expect(user).toHaveAttribute('data-without', '0/24')
+  await expect(user).toHaveAttribute('data-effect', 'no-difference')
+  await expect(user.locator('[data-line="0"]')).toHaveText('with: 4/27 (5–33%)')
+  await expect(user.locator('[data-line="1"]')).toHaveText('without: 0/24 (≤ 14%)')
+  await expect(page.locator('[data-testid=forest-tag][data-tag=system_prompt]')).toHaveAttribute('data-with', '0/30')
+  await expect(page.getByTestId('sweep-asr').first()).toHaveText(/^\d\/3 \((\d+–\d+%|≤ \d+%)\)$/)
   await expect(page.locator('.rc-worse-list')).toContainText('did worse than a narrower one')
-  await expect(page.locator('.rc-worse-list li').filter({ hasText: /^(system_promptuser|usersystem_prompt) 0% < 33\.3% for user$/ })).toHaveCount(1)
+  await expect(page.locator('.rc-worse-list li').filter({ hasText: /^(system_promptuser|usersystem_prompt) at 0\/3 \(≤ 57%\) < user at 1\/3 \(6–80%\)$/ })).toHaveCount(1)
 
   // The sweep's report, from this browser's results: every threat model, opened from file:// without a policy violation.
   const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the sweep report' }).click()])
   const report = await openReportFile(page.context(), reportDownload)
   await expect(report.page.locator('section.model')).toHaveCount(17)
-  await expect(report.page.locator('.card').filter({ hasText: 'attack success' }).first()).toContainText('4 of 51 completed tasks')
+  await expect(report.page.locator('.card').filter({ hasText: 'attack success' }).first()).toContainText('8% (4 of 51 tasks, 95% CI 3–19%)')
   await expect(report.page.locator('svg.forest-svg g.tag')).toHaveCount(5)
   expect(await report.cspViolations()).toEqual([])
   await report.page.close()
@@ -201,7 +211,7 @@ test('tasks written in the table, validated as typed; a target that dies mid-run
   expect(await taskStatuses(page)).toEqual(['success', 'error', 'failed'])
   const error = page.getByTestId('task-result').nth(1).getByRole('alert')
   await expect(error).toContainText(`/responses: no connection (the connection to ${dying.url} failed after earlier requests had worked: the server stopped, restarted or dropped the connection)`)
-  await expect(page.getByTestId('stat-asr')).toHaveText('50.0%')
+  await expect(page.getByTestId('stat-asr')).toHaveText('50%')
   await expect(page.getByTestId('stat-errors')).toHaveText('1')
 })
 

@@ -47,12 +47,21 @@ describe('redscope run', () => {
     expect(taskLines.map((l) => l.split(/\s+/).slice(0, 4).join(' '))).toEqual([
       'task 1/4 success runs=1', 'task 2/4 success runs=2', 'task 3/4 done runs=2', 'task 4/4 done runs=2'])
     expect(taskLines[2]).toContain('[defence=keyword_filter]')
-    expect(r.stdout).toContain('ASR 50.0% (2 successful of 4 completed task(s))')
+    // The ASR with its n and 95% Wilson interval (src/core/stats), in the words every view uses.
+    expect(r.stdout).toContain('ASR 50% (2 of 4 tasks, 95% CI 15–85%)')
     expect(r.stdout).toContain('stop reasons: ')
     expect(r.stdout).toMatch(/results: .*template__redscope-assistant/)
     const summary = JSON.parse((await run('results', out)).stdout)
     expect(summary.experiments[0].tasks.map((t: { status: string; n_runs: number }) => [t.status, t.n_runs]))
       .toEqual([['success', 1], ['success', 2], ['failed', 2], ['failed', 2]])
+    // Beside superred's summary: n, the interval and the words; a task that held, over its runs.
+    expect(summary.experiments[0].verdict).toEqual({
+      n_success: 2, n: 4, n_counts: 'completed tasks', rate: 0.5, wilson_95: [expect.closeTo(0.1500, 4), expect.closeTo(0.8500, 4)],
+      held: false, words: '50% (2 of 4 tasks, 95% CI 15–85%)',
+    })
+    expect(summary.experiments[0].summary.asr).toBe(0.5)
+    expect(summary.experiments[0].tasks[2].verdict).toMatchObject({ n_success: 0, n: 2, n_counts: 'runs', held: true, words: 'not broken in 2 runs by template (≤ 66% at 95%)' })
+    expect(summary.experiments[0].tasks[0].verdict).toBeUndefined()
   })
 
   it('the llm attacker takes its key from OPENAI_API_KEY and never writes it', async () => {
@@ -79,7 +88,7 @@ describe('redscope run', () => {
     const ok = await run('run', '--target', guarded.url, '--claim', claim, '--scope', 'user', '--out', out)
     delete process.env.REDSCOPE_TARGET_TOKEN
     expect(ok.code).toBe(0)
-    expect(ok.stdout).toContain('ASR 100.0%')
+    expect(ok.stdout).toMatch(/ASR 100% \(\d+ of \d+ tasks?, 95% CI \d+–100%\)/)
     expect(treeText(out)).not.toContain('target-token-77')
   })
 
@@ -116,7 +125,9 @@ describe('redscope run', () => {
   it('read-only alone is a valid threat model (the optimizer is offered nothing to write)', async () => {
     const r = await run('run', '--target', assistant.url, '--claim', EXFIL, '--read-only', 'inbox', '--max-runs', '1', '--out', join(dir, 'ro'))
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain('ASR 0.0%')
+    // Nothing broke: how little was tried, by whom, and the most the rate can be; never a bare 0%.
+    expect(r.stdout).toContain('not broken in 4 tasks by template (≤ 49% at 95%)')
+    expect(r.stdout).not.toMatch(/\b0(\.0)?%/)
   })
 })
 

@@ -1,5 +1,6 @@
 /** `redscope run`'s output: one line per task as it ends, then a summary. Secrets never pass through here. */
-import { attackSuccessRate, type ProgressReporter, type TaskResult, type ThreatModelResult } from '../core/engine'
+import { type ProgressReporter, type TaskResult, type ThreatModelResult } from '../core/engine'
+import { asrText, rateWords } from '../core/stats'
 import type { ClaimFile } from '../claims'
 
 const oneLine = (s: string, max = 70) => {
@@ -31,17 +32,20 @@ export function lineReporter(write: (s: string) => void, total: number, claim: C
   }
 }
 
-export function summaryLines(result: ThreatModelResult): string {
-  const asr = attackSuccessRate(result.taskResults)
+/**
+ * The run's outcome: the ASR over completed tasks with its n and 95% interval, or, when nothing broke, "not
+ * broken in N tasks by <attacker>" with the interval's upper bound (src/core/stats: the words every view uses).
+ */
+export function summaryLines(result: ThreatModelResult, attacker: string | null = null): string {
   const completed = result.taskResults.filter((r) => ['success', 'done', 'max_runs', 'budget_exhausted'].includes(r.stopReason))
-  const successes = result.taskResults.filter((r) => r.success).length
+  const successes = completed.filter((r) => r.success).length
+  const asr = rateWords(successes, completed.length, { unit: 'task', attacker })
   const reasons = new Map<string, number>()
   for (const r of result.taskResults) reasons.set(r.stopReason, (reasons.get(r.stopReason) ?? 0) + 1)
   const cost = result.taskResults.reduce((sum, r) => sum + r.llmUsage.cost, 0)
   const calls = result.taskResults.reduce((sum, r) => sum + r.llmUsage.calls, 0)
   return [
-    `ASR ${asr === null ? 'n/a' : `${(asr * 100).toFixed(1)}%`} (${successes} successful of ${completed.length} completed task(s)` +
-      `${result.skippedTasks.length ? `, ${result.skippedTasks.length} skipped` : ''})`,
+    `${asrText(asr)}${result.skippedTasks.length ? `; ${result.skippedTasks.length} skipped` : ''}`,
     `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
     `LLM cost: $${cost.toFixed(4)} over ${calls} call(s)`,
     result.cancelled ? 'cancelled before every task finished' : '',

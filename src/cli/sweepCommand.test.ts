@@ -43,8 +43,9 @@ describe('redscope sweep', () => {
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
     expect(lines[0]).toMatch(/^sweep-[0-9a-f]{12}: 72 threat models, 4 task\(s\) each, against redscope-assistant \(http:\/\/127\.0\.0\.1:\d+\); 3 at once, 2 session\(s\) each; results in /)
-    expect(lines.filter((l) => /^\[\s*\d+\/72\] #\d+ \[.*inbox.*\]: \d of 4 completed task\(s\) broke the claim$/.test(l))).toHaveLength(72)
-    expect(lines.at(-1)).toMatch(/^72 of 72 threat models done \(72 run now, 0 kept\); 72 broke the claim; ASR \d+% over 288 completed task\(s\)$/)
+    // Each threat model's ASR and the pooled one with their n and 95% interval, in the words every view uses.
+    expect(lines.filter((l) => /^\[\s*\d+\/72\] #\d+ \[.*inbox.*\]: ASR \d+% \(\d of 4 tasks, 95% CI \d+–\d+%\)$/.test(l))).toHaveLength(72)
+    expect(lines.at(-1)).toMatch(/^72 of 72 threat models done \(72 run now, 0 kept\); 72 broke the claim; ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\), the tasks of every threat model pooled$/)
     const rec = record(out)
     expect(rec).toMatchObject({ target: 'redscope-assistant', claim: 'assistant-exfiltration', attacker: 'template', title: 'Sweep of 72 threat models: assistant-exfiltration against redscope-assistant' })
     expect(rec.plan).toMatchObject({ selection: { kind: 'containing', tags: ['inbox', 'user'] }, total: '72', shards: { count: 1, indices: [0] },
@@ -52,8 +53,10 @@ describe('redscope sweep', () => {
     expect(rec.models).toHaveLength(72)
     expect(rec.models.every((m) => m.scope.includes('inbox') && m.scope.includes('user') && /^\d+$/.test(m.index))).toBe(true)
     // Each experiment is where the record says, and reads back complete.
-    const summary = JSON.parse((await run('results', out)).stdout) as { sweep: { finished: number }; experiments: Array<{ dir: string }> }
+    const summary = JSON.parse((await run('results', out)).stdout) as { sweep: { finished: number; verdict: { n: number; wilson_95: number[] } }; experiments: Array<{ dir: string }> }
     expect(summary.sweep.finished).toBe(72)
+    expect(summary.sweep.verdict.n).toBe(288)
+    expect(summary.sweep.verdict.wilson_95).toHaveLength(2)
     expect(summary.experiments.map((e) => e.dir).sort()).toEqual(rec.models.map((m) => m.dir).sort())
 
     // The same command again: everything is kept, nothing reruns.

@@ -1,5 +1,4 @@
 /** Numbers as the dashboard shows them. */
-export const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`)
 export const usd = (x: number) => `$${x < 0.01 && x > 0 ? x.toFixed(5) : x.toFixed(4)}`
 export function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000))

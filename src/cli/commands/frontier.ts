@@ -18,6 +18,7 @@ import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type Named
 import { experimentDirName, ManifestFile, readOptional } from '../../core/results'
 import { joinPath } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
+import { rateWords } from '../../core/stats'
 import { HttpTargetFactory } from '../../protocol'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import type { CommandArgs } from '../command'
@@ -190,7 +191,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       const t = tallyOf(observation, q)
       const counts = small ? session.counts() : null
       io.stdout(`[${fmt(session.evaluations.length)}] ${q === 'claim' ? 'claim' : `task ${q + 1}`}: #${lattice.label(c)} [${m.scope.join(', ')}]${m.readOnly.length > 0 ? ` read only [${m.readOnly.join(', ')}]` : ''} ` +
-        `${verdictOf(t) === 'win' ? 'wins' : 'loses'} (${t.wins} of ${t.runs} run(s))` +
+        `${verdictOf(t) === 'win' ? 'wins' : 'loses'}: ${rateWords(t.wins, t.runs, { unit: 'run', attacker: labels.attacker }).text}` +
         `${counts ? `; decided by inference ${fmt(counts.inferred)}, undecided ${fmt(counts.undecided)}` : ''}\n`)
       await save(false)
     }
@@ -210,11 +211,11 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     `${file.claim.decided_by_inference === null ? '' : `, ${fmt(file.claim.decided_by_inference)} decided by inference`}` +
     `${file.complete ? '' : `, ${file.claim.undecided === null ? 'some' : fmt(file.claim.undecided)} undecided`}\n`)
   io.stdout(shardJson ? `shard ${shard.index}/${shard.count}: the claim's frontier comes from every task's: \`redscope merge\` the shards\n`
-    : file.claim.minimal_wins.length === 0 ? 'no threat model breaks the claim: even the widest attacker lost\n'
+    : file.claim.minimal_wins.length === 0 ? `no threat model broke the claim in the runs made (${repeat} per evaluation): even the widest attacker lost\n`
     : `the weakest attackers that break the claim (${file.claim.minimal_wins.length}):\n` +
       file.claim.minimal_wins.map((m) => `  #${m.index} ${describeModel({ scope: m.scope, readOnly: m.read_only })} wins\n`).join(''))
   for (const t of file.tasks) {
-    io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? 'never broken' : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`)
+    io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? `not broken by any threat model run (${repeat} run(s) each)` : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`)
   }
   const problems: string[] = []
   if (file.contradictions.length > 0) problems.push(`${fmt(file.contradictions.length)} contradiction(s): a wider threat model lost where a narrower one won (see ${FRONTIER_FILE})`)

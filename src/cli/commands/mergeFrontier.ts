@@ -59,7 +59,7 @@ export async function mergeFrontierShards(sources: readonly PathSource[], shards
   io.stdout(`merged ${shards.length} frontier shard(s) of ${f.merged_from} into ${out}: ${experiments.toLocaleString('en-US')} experiment(s), ` +
     `${f.evaluated.toLocaleString('en-US')} threat model(s) evaluated of ${f.threat_models_total.toLocaleString('en-US')}\n`)
   if (f.complete) {
-    io.stdout(f.claim.minimal_wins.length === 0 ? 'no threat model breaks the claim\n'
+    io.stdout(f.claim.minimal_wins.length === 0 ? 'no threat model broke the claim in the runs made: even the widest attacker lost\n'
       : `the weakest attackers that break the claim (${f.claim.minimal_wins.length}):\n` +
         f.claim.minimal_wins.map((m) => `  #${m.index} ${describeModel({ scope: m.scope, readOnly: m.read_only })} wins\n`).join(''))
   }

@@ -8,15 +8,32 @@ import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import {
   listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, type ExperimentRecord, type Storage, type TaskRecord,
 } from '../../core/results'
+import { rateWords } from '../../core/stats'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../core/sweep'
 import type { CommandArgs } from '../command'
 import type { resultsOptions } from '../definitions/results'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
 
+/**
+ * A success rate as the JSON says it beside superred's own summary: k of n, the 95% Wilson interval, whether
+ * nothing broke, and the words every view of redscope uses (src/core/stats).
+ */
+function verdictJson(successes: number, trials: number, unit: 'task' | 'run', attacker: string) {
+  const w = rateWords(successes, trials, { unit, attacker })
+  return {
+    n_success: successes, n: trials, n_counts: unit === 'task' ? 'completed tasks' : 'runs',
+    rate: w.rate, wilson_95: w.interval === null ? null : [w.interval.low, w.interval.high], held: w.held, words: w.text,
+  }
+}
+
+/** superred's statuses of a task whose judged runs all held. */
+const HELD = new Set(['failed', 'budget_exhausted', 'timeout'])
+
 async function summarise(storage: Storage, dir: string) {
   const { manifest, result, domain, taskConfigs } = await readExperiment(storage, dir)
   const tasks = await readTasks(storage, dir)
   const e = manifest.experiment
+  const summary = result?.summary ?? manifest.summary
   return {
     dir: dir || '.',
     status: manifest.status,
@@ -27,9 +44,15 @@ async function summarise(storage: Storage, dir: string) {
       scope: e.scope, read_only: e.read_only, scope_label: e.scope_label, max_runs_per_task: e.max_runs_per_task,
       task_cost_cap_usd: e.task_cost_cap_usd, task_time_cap_s: e.task_time_cap_s, include_feedback: e.include_feedback,
     },
-    summary: result?.summary ?? manifest.summary,
-    // With the configuration each task set (task_configs.json, when redscope wrote the tree).
-    tasks: taskRows(manifest.tasks, tasks).map((t) => (taskConfigs.has(t.index) ? { ...t, config: taskConfigs.get(t.index) } : t)),
+    summary,
+    // The ASR with its n (completed tasks) and 95% interval: redscope's, beside superred's summary.
+    verdict: verdictJson(summary.n_success, summary.n_completed, 'task', e.attacker),
+    // With the configuration each task set (task_configs.json, when redscope wrote the tree); a task that held says
+    // in how many runs, with the upper bound of its per-run success rate (one that broke stopped at its first success).
+    tasks: taskRows(manifest.tasks, tasks).map((t) => {
+      const held = HELD.has(t.status) && t.n_runs > 0 ? { verdict: verdictJson(0, t.n_runs, 'run', e.attacker) } : {}
+      return { ...t, ...held, ...(taskConfigs.has(t.index) ? { config: taskConfigs.get(t.index) } : {}) }
+    }),
   }
 }
 
@@ -57,13 +80,15 @@ function taskRows(listed: ExperimentRecord['manifest']['tasks'], written: TaskRe
 }
 
 /** What a tree's sweep.json says, and how much of it the tree holds finished. */
-function sweepSummary(r: SweepRecord, finished: ReadonlySet<string>) {
+function sweepSummary(r: SweepRecord, finished: ReadonlySet<string>, pooled: { success: number; completed: number }) {
   return {
     id: r.id, title: r.title, target: r.target, claim: r.claim, attacker: r.attacker,
     threat_models: r.plan ? Number(r.plan.total) : r.models.length,
     listed: r.models.length,
     finished: r.models.filter((m) => finished.has(m.dir)).length,
     shards: r.plan ? { count: r.plan.shards.count, present: r.plan.shards.indices } : null,
+    // The tasks of every experiment of the sweep this tree holds, pooled.
+    verdict: verdictJson(pooled.success, pooled.completed, 'task', r.attacker),
   }
 }
 
@@ -87,7 +112,10 @@ export async function resultsCommand(args: CommandArgs<typeof resultsOptions>, i
     // A sweep's tree (run by redscope sweep, merged, or a sweep's zip unpacked) says so first.
     const record = await readOptional(storage, SWEEP_FILE, SweepRecordSchema)
     const finished = new Set(experiments.filter((e) => e.complete).map((e) => e.dir))
-    const sweep = record === null ? {} : { sweep: sweepSummary(record, finished) }
+    const inSweep = new Set(record?.models.map((m) => m.dir) ?? [])
+    const listed = experiments.filter((e) => inSweep.has(e.dir))
+    const pooled = { success: listed.reduce((a, e) => a + e.summary.n_success, 0), completed: listed.reduce((a, e) => a + e.summary.n_completed, 0) }
+    const sweep = record === null ? {} : { sweep: sweepSummary(record, finished, pooled) }
     io.stdout(`${JSON.stringify({ root, ...sweep, experiments }, null, 2)}\n`)
     return EXIT_OK
   } catch (e) {

@@ -75,7 +75,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   }
   try {
     const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile), writes), signal: cancel.signal })
-    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }))
+    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker))
   } catch (e) {
     if (!isStorageError(e)) throw e
     io.stderr(`redscope run: results could not be written under ${out}: ${(e as Error).message}\n`)

@@ -13,6 +13,7 @@ import {
   claimSweepFile, digestOf, runSweep, shardItems, shardRecord, shardText, SweepMismatchError,
   type SelectedModel, type SweepDefinition,
 } from '../../core/sweep'
+import { asrText, rateWords } from '../../core/stats'
 import { forestFromManifest, HttpTargetFactory } from '../../protocol'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { splitList, type CommandArgs } from '../command'
@@ -23,7 +24,8 @@ import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, num
 import { chooseSelection, chooseShard } from '../sweepSelection'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
-const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${Math.round((100 * a) / b)}%`)
+/** A rate in the words every view uses: its n (completed tasks) and 95% interval, or "not broken in N tasks by <attacker>". */
+const asrOf = (success: number, completed: number, attacker: string) => asrText(rateWords(success, completed, { unit: 'task', attacker }))
 
 export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: CliIo): Promise<number> {
   const shard = chooseShard({ shard: options.shard, shardFromEnv: options['shard-from-env'], shards: options.shards }, process.env)
@@ -133,7 +135,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
           done += 1
           const name = m.index === null ? `#${m.rank}` : `#${m.index}`
           const what = `[${m.scope.join(', ')}]${m.readOnly.length ? ` read-only [${m.readOnly.join(', ')}]` : ''}`
-          const outcome = o.kind === 'kept' ? 'kept (finished before)' : `${o.nSuccess} of ${o.nCompleted} completed task(s) broke the claim`
+          const outcome = o.kind === 'kept' ? 'kept (finished before)' : asrOf(o.nSuccess, o.nCompleted, labels.attacker)
           io.stdout(`[${fmt(done).padStart(width)}/${fmt(mine.count)}] ${name} ${what}: ${outcome}${o.nError ? `, ${o.nError} in error` : ''}\n`)
         },
       },
@@ -149,7 +151,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   }
   const t = summary.tasks
   io.stdout(`${fmt(summary.models - summary.unfinished)} of ${fmt(summary.models)} threat models done (${fmt(summary.ran)} run now, ${fmt(summary.kept)} kept); ` +
-    `${fmt(summary.brokeClaim)} broke the claim; ASR ${pct(t.success, t.completed)} over ${fmt(t.completed)} completed task(s)\n`)
+    `${fmt(summary.brokeClaim)} broke the claim; ${asrOf(t.success, t.completed, labels.attacker)}, the tasks of every threat model pooled\n`)
   const problems: string[] = []
   if (summary.unfinished > 0) problems.push(`stopped with ${fmt(summary.unfinished)} threat model(s) unfinished`)
   if (t.error > 0) problems.push(`${fmt(t.error)} task(s) ended in error`)

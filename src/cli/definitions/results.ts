@@ -12,10 +12,15 @@ export const results = defineCommand({
     'DIR is a results root (with experiments.json) or one experiment folder. Prints each experiment (status, ' +
     'whether it is complete, its attacker, target, claim and scope, the summary) and every task its manifest lists, ' +
     'skipped ones included, with the configuration each ran with. Read with the same reader as the browser.',
+    "Beside superred's summary, `verdict` gives the ASR's n (completed tasks), its 95% Wilson interval (`wilson_95`) and " +
+    'the words redscope shows everywhere; a rate where nothing broke reads "not broken in N tasks by <attacker> (≤ X% at 95%)", ' +
+    "never a bare 0%. A task that held has its own `verdict` over its runs (the bound of its per-run success rate); " +
+    "a sweep's tree also has the pooled `sweep.verdict`.",
   ],
   examples: [
     ['every experiment of a superred run', 'redscope results superred-results'],
     ['the goals of the tasks that succeeded', "redscope results superred-results | jq '.experiments[].tasks[] | select(.success) | .goal'"],
+    ["each experiment's ASR with its n and 95% interval", "redscope results superred-results | jq -r '.experiments[] | .dir + \": \" + .verdict.words'"],
   ],
   load: async () => (await import('../commands/results')).resultsCommand,
 })

@@ -25,8 +25,9 @@ export const run = defineCommand({
   required: ['target'],
   options: runOptions,
   description: [
-    'Prints one line per task (stop reason, runs, best score, cost, its config) and a summary (ASR, stop reasons, ' +
-    'where the results went). The model key comes from $OPENAI_API_KEY and the target token from ' +
+    'Prints one line per task (stop reason, runs, best score, cost, its config) and a summary (the ASR with its n, the ' +
+    'completed tasks, and its 95% Wilson interval, or "not broken in N tasks by <attacker> (≤ X% at 95%)" when nothing ' +
+    'broke; stop reasons, where the results went). The model key comes from $OPENAI_API_KEY and the target token from ' +
     '$REDSCOPE_TARGET_TOKEN only; neither is printed or written.',
     'Exit 0 once the threat model ran, whatever the attacks achieved; 2 for a bad option, claim file, scope tag or an ' +
     'unreachable target; 1 when results could not be written (run the same command again to resume).',

@@ -40,7 +40,8 @@ export const sweep = defineCommand({
     'With --shard I/N (or --shard-from-env VAR --shards N) this worker runs shard I: N workers cover every threat model ' +
     'exactly once, whatever order they start in. Give each shard its own --out, then `redscope merge` them. Run the ' +
     'same command again after a stop and it resumes: finished tasks are kept (superred\'s rules), the rest rerun.',
-    'Prints a line per threat model and a summary. Exit 0 when every threat model finished with no task in error; 1 when ' +
+    'Prints a line per threat model (its ASR with n, the completed tasks, and the 95% Wilson interval, or "not broken in ' +
+    'N tasks by <attacker>" with the upper bound) and a summary with the pooled ASR. Exit 0 when every threat model finished with no task in error; 1 when ' +
     'a task ended in error, results could not be written or the sweep was stopped (run it again to resume); 2 for a bad ' +
     'option or file, an unreachable target, or an --out that holds another sweep or shard.',
   ],

@@ -109,4 +109,12 @@ describe('buildFinding options and redaction', () => {
     // Without a configuration the row is left out rather than shown empty.
     expect(renderFindingHtml(buildFinding(r, meta, new Map()))).not.toContain('<th>configuration</th>')
   })
+
+  it('words a task that held as what it is, with its runs, its attacker (as text) and the bound of its per-run rate', () => {
+    const held = renderFindingHtml(buildFinding(replay(), { ...meta, task: { ...meta.task, status: 'failed', stopReason: 'max_runs', runs: 8 } }, new Map()))
+    expect(held).toContain('<tr><th>outcome</th><td>failed (stop: max_runs) · not broken in 8 runs by a&lt;b&gt; (≤ 33% at 95%)</td></tr>')
+    // A task that broke, or whose runs are unknown, says only its status.
+    expect(renderFindingHtml(buildFinding(replay(), { ...meta, task: { ...meta.task, runs: 2 } }, new Map()))).toContain('<tr><th>outcome</th><td>success (stop: success)</td></tr>')
+    expect(renderFindingHtml(buildFinding(replay(), { ...meta, task: { ...meta.task, status: 'failed' } }, new Map()))).toContain('<tr><th>outcome</th><td>failed (stop: success)</td></tr>')
+  })
 })

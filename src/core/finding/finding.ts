@@ -41,6 +41,8 @@ export interface Finding {
     readonly index: number; readonly goal: string; readonly status: string; readonly stopReason: string
     /** The configuration the task ran with (the demo claims' defence), where the tree records it. */
     readonly config?: Readonly<Record<string, string>>
+    /** The task's runs in all, where known: a task that held is worded "not broken in N runs by <attacker>". */
+    readonly runs?: number
   }
   readonly run: { readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null }
   readonly scope: readonly string[]

@@ -1,5 +1,6 @@
 import type { Forest } from '../tags'
 import type { Finding, FindingStep } from './finding'
+import { rateWords } from '../stats'
 
 /**
  * The finding as one self-contained HTML page: no script, no external
@@ -96,6 +97,16 @@ export function configRow(entries: ReadonlyArray<readonly [string, string]>): st
   return `<tr><th>configuration</th><td>${entries.map(([k, v]) => `<code>${e(k)}</code> = ${e(v)}`).join('<br>')}</td></tr>\n`
 }
 
+/** superred's statuses of a task whose judged runs all held. */
+const HELD = new Set(['failed', 'budget_exhausted', 'timeout'])
+
+/** A task that held, in the words every view uses: how many runs, by whom, and the bound of its per-run success rate. */
+function heldWords(f: Finding): string {
+  const runs = f.task.runs
+  if (runs === undefined || runs === 0 || !HELD.has(f.task.status)) return ''
+  return rateWords(0, runs, { unit: 'run', attacker: f.experiment.attacker || null }).text
+}
+
 export function renderFindingHtml(f: Finding): string {
   const scope = new Set(f.scope)
   const readOnly = new Set(f.readOnly)
@@ -112,7 +123,7 @@ ${ev.subScores.map((s) => `<tr><th>${e(s.name)}</th><td>${e(String(s.value))} <s
 <p class="meta">Run ${f.run.number} of task ${f.task.index} · experiment <code>${e(f.experiment.dir)}</code> · attacker ${e(f.experiment.attacker)} · target ${e(f.experiment.target)} · claim ${e(f.experiment.claim)} · model ${e(f.experiment.model)} · exported ${e(f.exportedAt)}</p>
 ${f.notice ? `<div class="card notice">${e(f.notice)}</div>` : ''}
 <div class="card"><table>
-<tr><th>outcome</th><td>${e(f.task.status)} (stop: ${e(f.task.stopReason)})</td></tr>
+<tr><th>outcome</th><td>${e(f.task.status)} (stop: ${e(f.task.stopReason)})${heldWords(f) ? ` · ${e(heldWords(f))}` : ''}</td></tr>
 ${configRow(Object.entries(f.task.config ?? {}))}<tr><th>run score</th><td>${e(f.run.score === null ? 'unknown' : String(f.run.score))}${f.run.success === null ? '' : f.run.success ? ' · success' : ' · no success'}</td></tr>
 <tr><th>cumulative cost</th><td>${e(f.run.cumulativeCost === null ? 'unknown' : `$${f.run.cumulativeCost.toFixed(4)}`)}</td></tr>
 <tr><th>scope (read &amp; write)</th><td>${list(f.scope)}</td></tr>

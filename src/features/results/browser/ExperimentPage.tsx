@@ -10,6 +10,7 @@ import { TaskList } from './TaskList'
 import { TagNames } from '../common/TagNames'
 import { ReportButton } from '../../../components/ReportButton'
 import { plural } from '../../../lib/plural'
+import { asrText, rateWords } from '../../../core/stats'
 
 export function ExperimentPage() {
   const { experiment } = useParams<{ experiment: string }>()
@@ -22,6 +23,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
   if (error) return <div className="results-page"><ErrorBox title={`Could not open the experiment ${dir}`} error={error} /></div>
   if (isPending) return <p role="status" className="results-page">Reading {dir}…</p>
   const { experiment: e, summary } = data.manifest
+  const asr = rateWords(summary.n_success, summary.n_completed, { unit: 'task', attacker: e.attacker })
   return (
     <div className="results-page results-page--fill">
       <nav className="crumbs" aria-label="Breadcrumbs">
@@ -31,7 +33,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         <h2>{e.attacker} → {e.target} · {e.claim} · {e.model ?? 'no-llm'}</h2>
         <p>
           Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only <TagNames names={e.read_only} forest={forest.forest} /> ·{' '}
-          {data.manifest.status} · ASR {summary.asr === null ? '–' : `${Math.round(summary.asr * 100)}%`} ({summary.n_success}/{summary.n_completed}) ·
+          {data.manifest.status} · <span data-testid="experiment-asr">{asrText(asr)}</span> ·
           {' '}{plural(summary.n_tasks, 'task')} · ${summary.total_llm_usage.cost.toFixed(4)}
         </p>
         <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
@@ -45,7 +47,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         </p>
       )}
       <ForestAttach experiment={dir} state={forest} />
-      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} src={src} experiment={dir} />
+      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} src={src} experiment={dir} attacker={e.attacker} />
     </div>
   )
 }

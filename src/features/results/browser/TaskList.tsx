@@ -2,6 +2,7 @@ import { useMemo, useRef } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
 import { configText, type ManifestTaskJson } from '../../../core/results'
+import { rateWords } from '../../../core/stats'
 import { taskHref, taskSegment } from '../paths'
 import { useResultsLocation } from '../useResultsLocation'
 import { parseTaskView, statusCounts, viewTasks, type SortKey } from './taskTable'
@@ -13,12 +14,14 @@ interface Props {
   readonly configs?: ReadonlyMap<number, Readonly<Record<string, string>>>
   readonly src: string
   readonly experiment: string
+  /** The experiment's attacker, named where a task held. */
+  readonly attacker: string
 }
 
 const ROW = 36
 
 /** The tasks of an experiment: filter by outcome, search goals, sort; only the visible rows are in the DOM. */
-export function TaskList({ tasks, configs, src, experiment }: Props) {
+export function TaskList({ tasks, configs, src, experiment, attacker }: Props) {
   const withConfig = configs !== undefined && configs.size > 0
   const { params, navigate, withParam } = useResultsLocation()
   const view = parseTaskView(params)
@@ -51,7 +54,7 @@ export function TaskList({ tasks, configs, src, experiment }: Props) {
         <span className="task-list__count" role="status">{rows.length.toLocaleString('en-US')} of {plural(tasks.length, 'task')}</span>
       </div>
       <div className="task-list__head" aria-hidden="true">
-        <span>#</span><span>Goal</span>{withConfig && <span>Configuration</span>}<span>Outcome</span><span>Best</span><span>Runs</span><span>Cost</span><span>Stop</span>
+        <span>#</span><span>Goal</span>{withConfig && <span>Configuration</span>}<span>Outcome</span><span>Best</span><span title="runs; where the task held, successes/runs and the upper bound of the per-run success rate at 95%">Runs</span><span>Cost</span><span>Stop</span>
       </div>
       <div className="task-list__scroll" ref={scrollRef} role="list" aria-label="Task rows">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
@@ -66,7 +69,7 @@ export function TaskList({ tasks, configs, src, experiment }: Props) {
                 {withConfig && <span className="task-row__config" data-testid="task-config">{configText(configs.get(t.index))}</span>}
                 <span className={`status status--${t.status}`}>{t.status}</span>
                 <span>{t.best_score.toFixed(2)}</span>
-                <span>{t.n_runs}</span>
+                <RunsCell task={t} attacker={attacker} />
                 <span>${t.cost_usd.toFixed(4)}</span>
                 <span>{t.stop_reason}</span>
               </div>
@@ -76,4 +79,18 @@ export function TaskList({ tasks, configs, src, experiment }: Props) {
       </div>
     </section>
   )
+}
+
+/** superred's statuses of a task whose every run was judged and none broke it. */
+const HELD = new Set(['failed', 'budget_exhausted', 'timeout'])
+
+/**
+ * A task's runs; one that held also says "0/8 (≤ 33%)": none of its runs broke it, and the most its per-run
+ * success rate can be at 95% (the full words in the title). A task that broke stopped at its first success, so
+ * its runs give no per-run rate to show.
+ */
+function RunsCell({ task, attacker }: { task: ManifestTaskJson; attacker: string }) {
+  if (!HELD.has(task.status) || task.n_runs === 0) return <span>{task.n_runs}</span>
+  const w = rateWords(0, task.n_runs, { unit: 'run', attacker })
+  return <span title={w.text} data-testid="task-held">{w.short}</span>
 }

@@ -23,8 +23,14 @@ describe('experiment rows', () => {
   })
 
   it('say the outcome in words, and that an unfinished experiment is in progress', () => {
-    expect(experimentRowView(row('a-11111111')).outcome).toBe('2 of 4 succeeded (50%)')
+    expect(experimentRowView(row('a-11111111')).outcome).toBe('50% (2 of 4 tasks, 95% CI 15–85%)')
     expect(experimentRowView(row('a-11111111', { status: 'in_progress', completed_at: null }))).toMatchObject({ inProgress: true, outcome: 'in progress: 2 of 4 so far' })
+  })
+
+  it('word an experiment that held as what it is: not broken in N tasks by its attacker, with the upper bound', () => {
+    const held = row('a-11111111')
+    const view = experimentRowView({ ...held, summary: { ...held.summary, asr: 0, n_success: 0, n_completed: 7 } })
+    expect(view.outcome).toBe('not broken in 7 tasks by template (≤ 36% at 95%)')
   })
 
   it('list unfinished experiments first, then the newest completed', () => {

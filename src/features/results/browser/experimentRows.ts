@@ -5,6 +5,7 @@
  * without a page.
  */
 import type { ExperimentsIndexRow } from '../../../core/results'
+import { rateWords } from '../../../core/stats'
 
 export interface ExperimentRowView {
   readonly dir: string
@@ -28,12 +29,12 @@ export function grantedTags(scope: readonly string[], readOnly: readonly string[
   return parts.length === 0 ? 'nothing granted' : parts.join(', ')
 }
 
+/** The ASR with its n (completed tasks) and 95% interval, or "not broken in N tasks by <attacker>" (src/core/stats). */
 function outcomeOf(row: ExperimentsIndexRow, inProgress: boolean): string {
-  const { n_success: ok, n_completed: done, asr } = row.summary
-  const rate = asr === null || asr === undefined ? '' : ` (${Math.round(asr * 100)}%)`
+  const { n_success: ok, n_completed: done } = row.summary
   if (inProgress) return `in progress: ${ok ?? 0} of ${done ?? 0} so far`
   if (done === null || done === undefined) return row.status
-  return `${ok ?? 0} of ${done} succeeded${rate}`
+  return rateWords(ok ?? 0, done, { unit: 'task', attacker: row.experiment.attacker }).text
 }
 
 export function experimentRowView(row: ExperimentsIndexRow): ExperimentRowView {

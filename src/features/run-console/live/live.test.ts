@@ -9,7 +9,7 @@ import { ChatbotTarget } from '../../../reference-targets'
 import { chatbotSurfaces } from '../../../reference-targets/chatbot/chatbotTarget'
 import { batchReporter, type Schedule } from './batchReporter'
 import { applyEvents, newSession } from './liveReducer'
-import { laneOrder, laneTotals, sessionTotals } from './liveSelectors'
+import { laneOrder, laneTotals, sessionAttacker, sessionTotals } from './liveSelectors'
 import type { LiveEvent, RunSession } from './liveTypes'
 
 const claimFile = parseClaimFile(readFileSync('public/claims/chatbot-secret-leak.json', 'utf8'), 'chatbot-secret-leak.json')
@@ -55,6 +55,8 @@ describe('live progress', () => {
     expect([...userLane.finished].sort((a, b) => a.index - b.index).map((t) => t.status)).toEqual(['success', 'failed', 'failed'])
     expect(laneTotals(userLane).asr).toBeCloseTo(1 / 3)
     expect(results.map((r) => r.taskResults.filter((t) => t.success).length)).toEqual([1, 0])
+    // The dashboard names the attacker every lane shares: a rate that held is said with it.
+    expect(sessionAttacker(session)).toBe(cs[0].info().attacker)
   })
 
   it('keeps warnings as lane problems, leaves a task’s own errors to its row, and drops everything once cancelled', () => {

@@ -82,3 +82,9 @@ export function laneOrder(session: RunSession): string[] {
   const rank = (l: Lane) => (l.status === 'running' ? 0 : l.status === 'queued' ? 2 : 1)
   return session.order.map((k, i) => ({ k, i, r: rank(session.lanes[k]) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.k)
 }
+
+/** The attacker of every lane, when they share one (a run's words name who did not break it); else null. */
+export function sessionAttacker(session: RunSession): string | null {
+  const labels = new Set(session.order.map((k) => session.lanes[k].info.attacker))
+  return labels.size === 1 ? [...labels][0] : null
+}

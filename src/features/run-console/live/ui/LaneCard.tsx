@@ -2,10 +2,17 @@ import { memo } from 'react'
 import { Link } from 'wouter'
 import { viewerHref } from '../../../../lib/browserResults'
 import { ScopeChips } from '../../../../components/Chips'
-import { duration, pct, usd } from '../../../../lib/format'
+import { asrText, rateWords } from '../../../../core/stats'
+import { duration, usd } from '../../../../lib/format'
 import { laneTotals } from '../liveSelectors'
-import type { Lane } from '../liveTypes'
+import type { FinishedTask, Lane } from '../liveTypes'
 import { EvaluationLine } from './EvaluationLine'
+
+/** A task's runs; one that held says how many runs did not break it and the most its per-run success rate can be. */
+function runsText(f: FinishedTask, attacker: string): string {
+  const held = !f.success && f.runs > 0 && f.status !== 'error' && f.status !== 'skipped' && f.status !== 'timeout_empty'
+  return held ? rateWords(0, f.runs, { unit: 'run', attacker }).text : `${f.runs} run${f.runs === 1 ? '' : 's'}`
+}
 
 const LANE_STATUS: Record<Lane['status'], string> = { queued: 'queued', running: 'running', done: 'done', cancelled: 'cancelled' }
 
@@ -15,6 +22,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
   const i = lane.info
   const running = Object.values(lane.running).sort((a, b) => a.index - b.index)
   const finished = [...lane.finished].sort((a, b) => a.index - b.index)
+  const asr = rateWords(t.successes, t.completed, { unit: 'task', attacker: i.attacker })
   return (
     <article className={`rc-lane rc-lane--${lane.status}`} aria-label={`Threat model ${i.key}`} data-testid="lane">
       <header className="rc-lane__head">
@@ -25,7 +33,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
         <div className="rc-lane__nums">
           <span className={`rc-status rc-status--${lane.status === 'done' ? 'done' : lane.status}`}>{LANE_STATUS[lane.status]}</span>
           <span title="tasks done">{t.done}/{t.tasks}</span>
-          <span title="attack success rate" data-testid="lane-asr">ASR {pct(t.asr)}</span>
+          <span title={`attack success rate: ${asr.text}`} data-testid="lane-asr">{asrText(asr)}</span>
           <span title="LLM cost">{usd(t.cost)}</span>
           {lane.resultsDir || lane.status !== 'queued' ? <Link className="rc-link" href={`~${viewerHref(i.key)}`}>open in viewer</Link> : null}
         </div>
@@ -49,7 +57,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
           {finished.map((f) => (
             <li key={f.index} data-testid="task-result" data-status={f.status}>
               <span className={`rc-status rc-status--${f.status}`}>#{f.index} {f.status}</span>
-              <span className="rc-finished__meta">{f.runs} run{f.runs === 1 ? '' : 's'} · best {f.best.toFixed(2)}{f.cost ? ` · ${usd(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
+              <span className="rc-finished__meta">{runsText(f, i.attacker)} · best {f.best.toFixed(2)}{f.cost ? ` · ${usd(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
               {f.evaluation ? <EvaluationLine index={f.index} evaluation={f.evaluation} /> : null}
               {f.error ? <span className="rc-finished__error" role="alert">{f.error}</span> : null}
             </li>

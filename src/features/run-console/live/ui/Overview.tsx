@@ -1,6 +1,7 @@
 import { cancelRun } from '../../runner/runner'
-import { duration, pct, usd } from '../../../../lib/format'
-import { sessionTotals } from '../liveSelectors'
+import { rateWords } from '../../../../core/stats'
+import { duration, usd } from '../../../../lib/format'
+import { sessionAttacker, sessionTotals } from '../liveSelectors'
 import type { RunSession } from '../liveTypes'
 import { useNow } from '../useNow'
 
@@ -8,12 +9,12 @@ const STATE_TEXT: Record<RunSession['state'], string> = {
   running: 'Running', cancelling: 'Cancelling…', finished: 'Finished', cancelled: 'Cancelled', failed: 'Stopped by an error',
 }
 
-function Stat({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId: string }) {
+function Stat({ label, value, sub, testId, title }: { label: string; value: string; sub?: string; testId: string; title?: string }) {
   return (
-    <div className="rc-stat">
+    <div className="rc-stat" title={title}>
       <span className="rc-stat__value" data-testid={testId}>{value}</span>
       <span className="rc-stat__label">{label}</span>
-      {sub ? <span className="rc-stat__sub">{sub}</span> : null}
+      {sub ? <span className="rc-stat__sub" data-testid={`${testId}-sub`}>{sub}</span> : null}
     </div>
   )
 }
@@ -25,6 +26,8 @@ export function Overview({ session }: { session: RunSession }) {
   const t = sessionTotals(session)
   const elapsed = (session.endedAt ?? Math.max(now, session.startedAt)) - session.startedAt
   const progress = t.tasks === 0 ? 0 : t.done / t.tasks
+  // n is the completed tasks (superred's ASR denominator: errors, timeouts and skips are not in it).
+  const asr = rateWords(t.successes, t.completed, { unit: 'task', attacker: sessionAttacker(session) })
   return (
     <section className="rc-overview" aria-label="Progress">
       <div className="rc-row rc-row--spread">
@@ -43,7 +46,7 @@ export function Overview({ session }: { session: RunSession }) {
       </div>
       <div className="rc-stats">
         <Stat label="tasks done" testId="stat-done" value={`${t.done} / ${t.tasks}`} sub={t.models > 1 ? `${t.modelsDone} / ${t.models} threat models` : undefined} />
-        <Stat label="attack success rate" testId="stat-asr" value={pct(t.asr)} sub={`${t.successes} of ${t.completed} completed`} />
+        <Stat label="attack success rate" testId="stat-asr" value={asr.headline} sub={asr.detail} title={`${asr.text}; the interval is the 95% Wilson score interval over completed tasks`} />
         <Stat label="running" testId="stat-running" value={String(t.running)} sub={t.models > 1 ? `${t.modelsRunning} threat models` : undefined} />
         <Stat label="LLM cost" testId="stat-cost" value={usd(t.cost)} />
         <Stat label="elapsed" testId="stat-elapsed" value={duration(elapsed)} />
