@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import {
-  listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, type ExperimentRecord, type Storage, type TaskRecord,
+  listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, taskHeld, type ExperimentRecord, type Storage, type TaskRecord,
 } from '../../core/results'
 import { rateWords } from '../../core/stats'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../core/sweep'
@@ -25,9 +25,6 @@ function verdictJson(successes: number, trials: number, unit: 'task' | 'run', at
     rate: w.rate, wilson_95: w.interval === null ? null : [w.interval.low, w.interval.high], held: w.held, words: w.text,
   }
 }
-
-/** superred's statuses of a task whose judged runs all held. */
-const HELD = new Set(['failed', 'budget_exhausted', 'timeout'])
 
 async function summarise(storage: Storage, dir: string) {
   const { manifest, result, domain, taskConfigs } = await readExperiment(storage, dir)
@@ -50,7 +47,7 @@ async function summarise(storage: Storage, dir: string) {
     // With the configuration each task set (task_configs.json, when redscope wrote the tree); a task that held says
     // in how many runs, with the upper bound of its per-run success rate (one that broke stopped at its first success).
     tasks: taskRows(manifest.tasks, tasks).map((t) => {
-      const held = HELD.has(t.status) && t.n_runs > 0 ? { verdict: verdictJson(0, t.n_runs, 'run', e.attacker) } : {}
+      const held = taskHeld(t.status, t.n_runs) ? { verdict: verdictJson(0, t.n_runs, 'run', e.attacker) } : {}
       return { ...t, ...held, ...(taskConfigs.has(t.index) ? { config: taskConfigs.get(t.index) } : {}) }
     }),
   }

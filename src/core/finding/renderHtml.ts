@@ -1,5 +1,6 @@
 import type { Forest } from '../tags'
 import type { Finding, FindingStep } from './finding'
+import { taskHeld } from '../results/summary'
 import { rateWords } from '../stats'
 
 /**
@@ -97,13 +98,10 @@ export function configRow(entries: ReadonlyArray<readonly [string, string]>): st
   return `<tr><th>configuration</th><td>${entries.map(([k, v]) => `<code>${e(k)}</code> = ${e(v)}`).join('<br>')}</td></tr>\n`
 }
 
-/** superred's statuses of a task whose judged runs all held. */
-const HELD = new Set(['failed', 'budget_exhausted', 'timeout'])
-
 /** A task that held, in the words every view uses: how many runs, by whom, and the bound of its per-run success rate. */
 function heldWords(f: Finding): string {
   const runs = f.task.runs
-  if (runs === undefined || runs === 0 || !HELD.has(f.task.status)) return ''
+  if (runs === undefined || !taskHeld(f.task.status, runs)) return ''
   return rateWords(0, runs, { unit: 'run', attacker: f.experiment.attacker || null }).text
 }
 

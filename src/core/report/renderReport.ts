@@ -6,6 +6,7 @@
 import { configRow, escapeHtml as e, exportHead } from '../finding/renderHtml'
 import { forestSvg } from './forestSvg'
 import type { Report, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
+import { taskHeld } from '../results/summary'
 import { asrText, rateWords } from '../stats'
 import { CONTRAST_LEGEND, FRONTIER_LEGEND } from '../sweep/paint'
 import { BUILTIN_RULES, compileRules, redactValue, type RedactionRule } from '../redaction'
@@ -84,8 +85,7 @@ function modelHtml(m: ReportThreatModel, tasks: readonly ReportTask[]): string {
  */
 function taskVerdict(t: ReportTask, attacker: string): { text: string; short: string } {
   if (t.success) return { text: `the attack succeeded, after ${plural(t.runs, 'run')}`, short: 'broken' }
-  if (t.status === 'error') return { text: `the task ended in an error after ${plural(t.runs, 'run')}`, short: 'error' }
-  if (t.runs === 0) return { text: 'no run was judged', short: 'not run' }
+  if (!taskHeld(t.status, t.runs)) return { text: `no verdict, after ${plural(t.runs, 'run')}`, short: t.status }
   const w = rateWords(0, t.runs, { unit: 'run', attacker })
   return { text: w.text, short: `not broken in ${plural(t.runs, 'run')}` }
 }

@@ -69,3 +69,12 @@ export function isKept(status: string, nRuns: number): boolean {
   if (!['success', 'failed', 'budget_exhausted', 'timeout'].includes(status)) return false
   return status !== 'timeout' || nRuns >= 1
 }
+
+/**
+ * A task that held: judged runs, none of which broke it (superred's statuses failed, budget_exhausted, and a
+ * timeout with runs behind it). Such a task is worded "not broken in N runs by <attacker>" with the bound of its
+ * per-run success rate; a task that broke stopped at its first success, so its runs give no per-run rate.
+ */
+export function taskHeld(status: string, nRuns: number): boolean {
+  return (status === 'failed' || status === 'budget_exhausted' || status === 'timeout') && nRuns > 0
+}

@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
-import { configText, type ManifestTaskJson } from '../../../core/results'
+import { configText, taskHeld, type ManifestTaskJson } from '../../../core/results'
 import { rateWords } from '../../../core/stats'
 import { taskHref, taskSegment } from '../paths'
 import { useResultsLocation } from '../useResultsLocation'
@@ -81,16 +81,13 @@ export function TaskList({ tasks, configs, src, experiment, attacker }: Props) {
   )
 }
 
-/** superred's statuses of a task whose every run was judged and none broke it. */
-const HELD = new Set(['failed', 'budget_exhausted', 'timeout'])
-
 /**
  * A task's runs; one that held also says "0/8 (≤ 33%)": none of its runs broke it, and the most its per-run
  * success rate can be at 95% (the full words in the title). A task that broke stopped at its first success, so
  * its runs give no per-run rate to show.
  */
 function RunsCell({ task, attacker }: { task: ManifestTaskJson; attacker: string }) {
-  if (!HELD.has(task.status) || task.n_runs === 0) return <span>{task.n_runs}</span>
+  if (!taskHeld(task.status, task.n_runs)) return <span>{task.n_runs}</span>
   const w = rateWords(0, task.n_runs, { unit: 'run', attacker })
   return <span title={w.text} data-testid="task-held">{w.short}</span>
 }

@@ -6,7 +6,8 @@ import { CostChart } from '../diff/CostChart'
 import { diffHref, runHref, taskDirOf } from '../paths'
 import { taskQuery } from '../queries/task'
 import { experimentQuery } from '../queries/experiment'
-import { configText } from '../../../core/results'
+import { configText, taskHeld } from '../../../core/results'
+import { rateWords } from '../../../core/stats'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
@@ -22,13 +23,17 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
   const { navigate } = useResultsLocation()
   const { data, error, isPending } = useQuery(taskQuery(source, src, taskDirOf(experiment, task)))
   // The experiment's task_configs.json says which configuration (defence) this task faced; usually cached from its page.
-  const configs = useQuery(experimentQuery(source, src, experiment)).data?.taskConfigs
+  const exp = useQuery(experimentQuery(source, src, experiment)).data
+  const configs = exp?.taskConfigs
   const [a, setA] = useState<number | null>(null)
   const [b, setB] = useState<number | null>(null)
   if (error) return <div className="results-page"><ErrorBox title={`Could not open the task ${task}`} error={error} /></div>
   if (isPending) return <p role="status" className="results-page">Reading {task}…</p>
   const t = data.task
   const runs = data.iterations?.runs ?? []
+  // A task that held says how little was tried and the most its per-run success rate can be (src/core/stats).
+  const attacker = exp?.manifest.experiment.attacker ?? null
+  const held = taskHeld(t.status, t.n_runs) ? rateWords(0, t.n_runs, { unit: 'run', attacker }).text : null
   const ref = (run: number) => ({ experiment, task, run })
   const first = runs[0]?.run_number
   const pickA = a ?? first ?? 1
@@ -41,7 +46,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       <h2 className="task-goal">{t.goal}</h2>
       <p>
         <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
-        {' '}{plural(t.n_runs, 'run')} · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
+        {' '}{plural(t.n_runs, 'run')}{held ? <span data-testid="task-held"> ({held})</span> : null} · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
       {configs?.has(t.index) && (
         <p data-testid="task-config">Configuration: <code>{configText(configs.get(t.index))}</code></p>

@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { Link } from 'wouter'
 import { viewerHref } from '../../../../lib/browserResults'
 import { ScopeChips } from '../../../../components/Chips'
+import { taskHeld } from '../../../../core/results'
 import { asrText, rateWords } from '../../../../core/stats'
 import { duration, usd } from '../../../../lib/format'
 import { laneTotals } from '../liveSelectors'
@@ -10,8 +11,7 @@ import { EvaluationLine } from './EvaluationLine'
 
 /** A task's runs; one that held says how many runs did not break it and the most its per-run success rate can be. */
 function runsText(f: FinishedTask, attacker: string): string {
-  const held = !f.success && f.runs > 0 && f.status !== 'error' && f.status !== 'skipped' && f.status !== 'timeout_empty'
-  return held ? rateWords(0, f.runs, { unit: 'run', attacker }).text : `${f.runs} run${f.runs === 1 ? '' : 's'}`
+  return taskHeld(f.status, f.runs) ? rateWords(0, f.runs, { unit: 'run', attacker }).text : `${f.runs} run${f.runs === 1 ? '' : 's'}`
 }
 
 const LANE_STATUS: Record<Lane['status'], string> = { queued: 'queued', running: 'running', done: 'done', cancelled: 'cancelled' }
