@@ -104,7 +104,7 @@ describe('redscope frontier on the demo assistant', () => {
     const tally = f.evaluations.find((e) => e.index === win.index)!.claim
     expect(tally).toMatchObject({ wins: 2, runs: 2, rate_high: 1 })
     expect(tally.rate_low).toBeCloseTo(0.3424, 3)
-    expect(r.stdout).toMatch(/wins \(2 of 2 run\(s\)\)/)
+    expect(r.stdout).toMatch(/wins: 100% \(2 of 2 runs, 95% CI \d+–100%\)/)
   }, 420_000)
 
   it('a search cut short by its run budget says so, and the same command without it resumes without rerunning anything', async () => {
