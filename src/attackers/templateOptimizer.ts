@@ -11,6 +11,7 @@ import {
 } from '../core/engine'
 import { injectsAt, type InjectOn } from './injectOn'
 import { fillTemplate } from './payloads'
+import { DEFAULT_INJECT_ON } from '../core/defaults'
 
 export interface TemplateOptions {
   readonly templates: readonly string[]
@@ -30,7 +31,7 @@ export class TemplateOptimizer extends BaseOptimizer {
     super()
     if (options.templates.length === 0) throw new Error('the template attacker needs at least one template')
     this.templates = options.templates
-    this.injectOn = options.injectOn ?? 'pre'
+    this.injectOn = options.injectOn ?? DEFAULT_INJECT_ON.template
   }
 
 
@@ -56,7 +57,7 @@ export class TemplateOptimizer extends BaseOptimizer {
   }
 }
 
-/** A factory for the Controller (named, so results folders read `template__...`). */
+/** A factory for the Controller (named `template`; with its configuration, results folders read `template-3f2a9c1b__...`). */
 export function templateOptimizerFactory(options: TemplateOptions) {
   return function template() {
     return new TemplateOptimizer(options)

@@ -5,6 +5,7 @@
  */
 import { scopeNames, type SecurityDomain } from '../tags'
 import { experimentDirName, type ExperimentMeta } from '../results/identityHash'
+import { attackerConfig, derivedAttackerLabel, type AttackerConfig } from '../results/attackerConfig'
 import { ExperimentSession } from '../results/writer'
 import type { Storage } from '../results/storage'
 import { Semaphore } from './async'
@@ -19,8 +20,9 @@ import { validateScopeArgs, type ScopeMode, type ScopeSpec } from './scopeResolu
 import type { SecurityClaim, Target, TargetFactory, Task } from './target'
 import { EngineValueError, type EngineSemantics, type LLMConfig } from './types'
 import type { ResultsSchemaVersion } from '../results/format'
+import { DEFAULT_INCLUDE_FEEDBACK, DEFAULT_MAX_RUNS_PER_TASK } from '../defaults'
 
-export const DEFAULT_MAX_RUNS_PER_TASK = 100
+export { DEFAULT_MAX_RUNS_PER_TASK }
 export const CLEANUP_GRACE_MS = 5000
 
 export interface ControllerOptions {
@@ -45,7 +47,13 @@ export interface ControllerOptions {
   readonly resultsDir?: string
   readonly persist?: boolean
   readonly overwrite?: boolean
+  /** The attacker's name in the folder (and so in the identity hash); by default derived from `attackerConfig`. */
   readonly attackerLabel?: string | null
+  /**
+   * The attacker's full configuration (payloads, model and sampling, the replayed run...; never a secret), recorded
+   * in attacker_config.json. A folder that holds another configuration is never resumed (AttackerClashError).
+   */
+  readonly attackerConfig?: AttackerConfig | null
   readonly targetLabel?: string | null
   readonly claimLabel?: string | null
   /** The forest for domain.json; by default the first target's. */
@@ -73,6 +81,8 @@ export class Controller {
   readonly options: ControllerOptions
   readonly maxRunsPerTask: number
   private readonly mode: ScopeMode
+  /** The attacker's configuration as results record it (secret-looking keys dropped). */
+  private readonly recordedConfig: AttackerConfig | null
 
   constructor(options: ControllerOptions) {
     this.mode = validateScopeArgs(options.scope, options.readOnly ?? new Set(), options.scopeLabel ?? null)
@@ -93,6 +103,7 @@ export class Controller {
     }
     this.options = options
     this.maxRunsPerTask = maxRuns
+    this.recordedConfig = options.attackerConfig ? attackerConfig(options.attackerConfig) : null
   }
 
   get semantics(): EngineSemantics {
@@ -109,9 +120,10 @@ export class Controller {
     return this.mode
   }
 
-  /** Attacker label, else the factory's function name (unless anonymous), else "optimizer". */
+  /** Attacker label, else one derived from its configuration, else the factory's function name (unless anonymous), else "optimizer". */
   private attackerName(): string {
     if (this.options.attackerLabel) return this.options.attackerLabel
+    if (this.recordedConfig) return derivedAttackerLabel(this.recordedConfig)
     // An arrow in an options literal is named after its key; that is the JS lambda.
     const name = this.options.optimizerFactory.name
     return name && name !== 'anonymous' && name !== 'optimizerFactory' ? name : 'optimizer'
@@ -130,9 +142,10 @@ export class Controller {
       taskCostCapUsd: o.taskCostCapUsd ?? null,
       taskTimeCapS: o.taskTimeCapS ?? null,
       maxRunsPerTask: this.maxRunsPerTask,
-      includeFeedback: o.includeFeedback ?? true,
+      includeFeedback: o.includeFeedback ?? DEFAULT_INCLUDE_FEEDBACK,
       concurrency: o.targetFactory.concurrency,
       nTasks,
+      attackerConfig: this.recordedConfig,
     }
   }
 
@@ -242,7 +255,7 @@ export class Controller {
         const startedAt = new Date()
         const env: ExecuteEnv = {
           optimizerFactory: o.optimizerFactory, llmConfig: o.llmConfig ?? null, llmClientFactory: o.llmClientFactory ?? null,
-          taskCostCapUsd: o.taskCostCapUsd ?? null, maxRunsPerTask: this.maxRunsPerTask, includeFeedback: o.includeFeedback ?? true,
+          taskCostCapUsd: o.taskCostCapUsd ?? null, maxRunsPerTask: this.maxRunsPerTask, includeFeedback: o.includeFeedback ?? DEFAULT_INCLUDE_FEEDBACK,
           graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
           targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null, semantics: this.semantics,
           onRunComplete: (run) => reporter.runComplete?.(info, index, run),

@@ -193,6 +193,22 @@ export const AttackerFile = z.object({
   observables: z.array(z.object({ observable: ObservableJson, content: z.unknown() })),
 })
 
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue }
+
+/** An attacker's configuration: plain JSON with a `kind` (see attackerConfig.ts). */
+export interface AttackerConfig {
+  readonly kind: string
+  readonly [key: string]: JsonValue
+}
+
+/**
+ * redscope extra, at the experiment's root: the attacker's whole configuration (its label is derived from it
+ * unless the user names it; a folder holding another is never resumed). superred ignores this file.
+ */
+export const ATTACKER_CONFIG_FILE = 'attacker_config.json'
+export const AttackerConfigJson = z.looseObject({ kind: z.string().min(1) }).transform((c) => c as AttackerConfig)
+export const AttackerConfigFile = z.object({ schema_version: SchemaVersion, config: AttackerConfigJson })
+
 export type UsageJson = z.infer<typeof UsageJson>
 export type ScoreJson = z.infer<typeof ScoreJson>
 export type EvaluationJson = z.infer<typeof EvaluationJson>

@@ -4,6 +4,7 @@
  * parameters resumes and distinct ones never collide.
  */
 import { compareNames } from '../tags'
+import type { AttackerConfig } from './attackerConfig'
 import { pyDumps, pyFloat } from './pyjson'
 import { sha256Hex } from './sha256'
 import { experimentSlug } from './slug'
@@ -23,6 +24,11 @@ export interface ExperimentMeta {
   readonly includeFeedback: boolean
   readonly concurrency: number
   readonly nTasks: number | null
+  /**
+   * Recorded (attacker_config.json) but not hashed: superred's hash stays as it is; the label, which is hashed,
+   * is derived from this configuration unless the user names it, and a folder holding another one is not resumed.
+   */
+  readonly attackerConfig?: AttackerConfig | null
 }
 
 const sorted = (names: readonly string[]) => [...names].sort(compareNames)

@@ -17,3 +17,8 @@ export {
   copyText, disagreement, MergeConflictError, planTreeMerge, writeTreeMerge,
   type FileCopier, type TreeMergePlan, type TreeSource, type PlannedExperiment,
 } from './mergeTrees'
+export {
+  AttackerClashError, attackerClashText, attackerConfig, attackerConfigHash,
+  canonicalAttackerConfig, derivedAttackerLabel, describeAttackerConfig, differingKeys, findAttackerClashes, readAttackerConfig,
+  sameAttackerConfig, type AttackerClash, type ClashQuery,
+} from './attackerConfig'

@@ -7,8 +7,8 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile,
-  type ExperimentsIndexRow,
+  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile,
+  type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
@@ -83,13 +83,16 @@ export interface ExperimentRecord {
   readonly domain: Forest | null
   /** redscope extra: each task's configuration by task index; empty for a tree without task_configs.json. */
   readonly taskConfigs: ReadonlyMap<number, Readonly<Record<string, string>>>
+  /** redscope extra (attacker_config.json): the attacker's whole configuration; null for a tree that does not record it. */
+  readonly attackerConfig: AttackerConfig | null
 }
 
 export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
   const manifest = await readJsonFile(storage, joinPath(dir, 'manifest.json'), ManifestFile)
   const result = await readOptional(storage, joinPath(dir, 'result.json'), ResultFile)
   const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
-  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir) }
+  const attacker = await readOptional(storage, joinPath(dir, ATTACKER_CONFIG_FILE), AttackerConfigFile)
+  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null }
 }
 
 /** task_configs.json by task index (a redscope extra; empty when absent). */

@@ -9,7 +9,7 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
+import { ATTACKER_CONFIG_FILE, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { pyDumps } from './pyjson'
@@ -20,6 +20,7 @@ import { trajectoryJob, trajectoryTexts } from './trajectoryText'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
 import { computeSummary, isKept, taskViewOf, type TaskView } from './summary'
+import { AttackerClashError, readAttackerConfig, sameAttackerConfig } from './attackerConfig'
 
 /** Files as superred writes them: indent 2, non-ASCII kept. */
 export function dumpFile(payload: unknown): string {
@@ -118,6 +119,12 @@ export class ExperimentSession {
     held.add(dir)
     try {
       const fresh = !(await storage.exists(joinPath(dir, 'manifest.json'))) && !(await storage.exists(joinPath(dir, 'tasks')))
+      const asked = meta.attackerConfig ?? null
+      // Another attacker's results are never resumed (they would be this attacker's verdict); overwrite reruns them all.
+      if (!fresh && asked !== null && !options.overwrite) {
+        const held = await readAttackerConfig(storage, dir)
+        if (!sameAttackerConfig(held, asked)) throw new AttackerClashError({ dir, held, asked })
+      }
       const prior = fresh ? new Map<number, TaskView>() : await scanTasks(storage, dir)
       const keep = new Set<number>()
       if (!fresh && !options.overwrite) {
@@ -137,6 +144,9 @@ export class ExperimentSession {
         for (const i of keep) views.set(i, prior.get(i)!)
       }
       const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION)
+      if (asked !== null) {
+        await storage.writeTextAtomic(joinPath(dir, ATTACKER_CONFIG_FILE), dumpFile({ schema_version: session.schema, config: asked }))
+      }
       await session.writeManifest('in_progress', null, null)
       return session
     } catch (error) {
@@ -345,7 +355,7 @@ async function snapshotCurrent(storage: Storage, dir: string): Promise<void> {
     if (m && e.kind === 'dir') n = Math.max(n, Number(m[1]))
   }
   const snapshot = joinPath(dir, `previous_${String(n + 1).padStart(2, '0')}`)
-  for (const name of ['result.json', 'manifest.json']) {
+  for (const name of ['result.json', 'manifest.json', ATTACKER_CONFIG_FILE]) {
     if (await storage.exists(joinPath(dir, name))) await storage.linkOrCopy(joinPath(dir, name), joinPath(snapshot, name))
   }
   for (const name of ['logs', 'tasks']) await linkTree(storage, joinPath(dir, name), joinPath(snapshot, name))
