@@ -3,9 +3,13 @@
  * attacking command shares (definitions/attackOptions.ts), so that `run` and
  * `sweep` read them the same way. Keys come from OPENAI_API_KEY only.
  */
-import { humanOptimizerFactory, isInjectOn, llmOptimizerFactory, templateOptimizerFactory, type InjectOn } from '../attackers'
+import {
+  humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig, templateAttackerConfig,
+  templateOptimizerFactory, type InjectOn,
+} from '../attackers'
 import { openAiClientFactory } from '../adapters/llm/openaiClient'
 import type { LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
+import type { AttackerConfig } from '../core/results'
 import type { ParsedOptions } from './command'
 import type { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './definitions/attackOptions'
 import { UsageError } from './io'
@@ -77,8 +81,8 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
 
 export interface Attacker {
   readonly optimizerFactory: OptimizerFactory
-  /** What tells this attacker from another of its kind (payloads, inject-on, the replayed run), never a key. */
-  readonly options: unknown
+  /** What tells this attacker from another of its kind (payloads, inject-on, model, the replayed run), never a key. */
+  readonly config: AttackerConfig
   close(): void
 }
 
@@ -86,22 +90,22 @@ export interface Attacker {
 export async function buildAttacker(choice: AttackerChoice, options: AttackFlags): Promise<Attacker> {
   switch (choice.kind) {
     case 'template': {
-      const templates = await resolveTemplates(options.template ?? [])
-      const injectOn = choice.injectOn ?? 'pre'
-      return { optimizerFactory: templateOptimizerFactory({ templates, injectOn }), options: { templates, injectOn }, close: () => {} }
+      const template = { templates: await resolveTemplates(options.template ?? []), injectOn: choice.injectOn }
+      return { optimizerFactory: templateOptimizerFactory(template), config: templateAttackerConfig(template), close: () => {} }
     }
     case 'llm': {
-      const injectOn = choice.injectOn ?? 'both'
-      return { optimizerFactory: llmOptimizerFactory({ injectOn }), options: { model: choice.model, injectOn }, close: () => {} }
+      const llm = { injectOn: choice.injectOn }
+      const config = llmAttackerConfig({ ...llm, model: choice.model!, apiBase: choice.llmConfig?.apiBase ?? null })
+      return { optimizerFactory: llmOptimizerFactory(llm), config, close: () => {} }
     }
     case 'replay': {
       const run = await readReplay(options.replay!)
-      return { optimizerFactory: replayFactory(run), options: { replay: run }, close: () => {} }
+      return { optimizerFactory: replayFactory(run), config: replayAttackerConfig(run, options.replay!), close: () => {} }
     }
     case 'human': {
       if (!process.stdin.isTTY) throw new UsageError('--optimizer human needs a terminal to ask you at each pause')
       const prompter = ttyPrompter(process.stdin, process.stderr)
-      return { optimizerFactory: humanOptimizerFactory(prompter), options: { human: true }, close: () => prompter.close() }
+      return { optimizerFactory: humanOptimizerFactory(prompter), config: humanAttackerConfig(), close: () => prompter.close() }
     }
   }
 }

@@ -42,7 +42,8 @@ describe('redscope run', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
-    expect(lines[0]).toMatch(/^template__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}: 4 task\(s\) against redscope-assistant/)
+    expect(lines[0]).toMatch(/^template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}: 4 task\(s\) against redscope-assistant/)
+    expect(lines[1]).toMatch(/^attacker template-[0-9a-f]{8}: template, 2 payloads \("\{goal\}", ".*"\), injected before calls \(label derived from this configuration\)$/)
     const taskLines = lines.filter((l) => l.startsWith('task ')).sort()
     expect(taskLines.map((l) => l.split(/\s+/).slice(0, 4).join(' '))).toEqual([
       'task 1/4 success runs=1', 'task 2/4 success runs=2', 'task 3/4 done runs=2', 'task 4/4 done runs=2'])
@@ -50,7 +51,7 @@ describe('redscope run', () => {
     // The ASR with its n and 95% Wilson interval (src/core/stats), in the words every view uses.
     expect(r.stdout).toContain('ASR 50% (2 of 4 tasks, 95% CI 15–85%)')
     expect(r.stdout).toContain('stop reasons: ')
-    expect(r.stdout).toMatch(/results: .*template__redscope-assistant/)
+    expect(r.stdout).toMatch(/results: .*template-[0-9a-f]{8}__redscope-assistant/)
     const summary = JSON.parse((await run('results', out)).stdout)
     expect(summary.experiments[0].tasks.map((t: { status: string; n_runs: number }) => [t.status, t.n_runs]))
       .toEqual([['success', 1], ['success', 2], ['failed', 2], ['failed', 2]])
@@ -70,7 +71,7 @@ describe('redscope run', () => {
     const r = await run('run', '--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm',
       '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--max-runs', '2', '--cost-cap', '1', '--out', out)
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^llm__redscope-assistant__assistant-exfiltration__gpt-4o-mini-/)
+    expect(r.stdout).toMatch(/^llm-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__gpt-4o-mini-/)
     expect(r.stdout).toContain('task 2/4  success')
     expect(model.calls.at(-1)!.authorization).toBe('Bearer sk-cli-secret-9911')
     expect(r.stdout + r.stderr).not.toContain('sk-cli-secret-9911')

@@ -47,7 +47,7 @@ describe('redscope sweep', () => {
     expect(lines.filter((l) => /^\[\s*\d+\/72\] #\d+ \[.*inbox.*\]: ASR \d+% \(\d of 4 tasks, 95% CI \d+–\d+%\)$/.test(l))).toHaveLength(72)
     expect(lines.at(-1)).toMatch(/^72 of 72 threat models done \(72 run now, 0 kept\); 72 broke the claim; ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\), the tasks of every threat model pooled$/)
     const rec = record(out)
-    expect(rec).toMatchObject({ target: 'redscope-assistant', claim: 'assistant-exfiltration', attacker: 'template', title: 'Sweep of 72 threat models: assistant-exfiltration against redscope-assistant' })
+    expect(rec).toMatchObject({ target: 'redscope-assistant', claim: 'assistant-exfiltration', attacker: expect.stringMatching(/^template-[0-9a-f]{8}$/), title: 'Sweep of 72 threat models: assistant-exfiltration against redscope-assistant' })
     expect(rec.plan).toMatchObject({ selection: { kind: 'containing', tags: ['inbox', 'user'] }, total: '72', shards: { count: 1, indices: [0] },
       settings: { model: null, maxRunsPerTask: 1, includeFeedback: true } })
     expect(rec.models).toHaveLength(72)

@@ -15,12 +15,13 @@ import {
   type FrontierSearchJson, type Observation, type Seed,
 } from '../../core/frontier'
 import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
-import { experimentDirName, ManifestFile, readOptional } from '../../core/results'
+import { experimentDirName, ManifestFile, readOptional, slugOf } from '../../core/results'
 import { joinPath } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
 import { rateWords } from '../../core/stats'
 import { HttpTargetFactory } from '../../protocol'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
+import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
@@ -65,8 +66,9 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const myTasks = sharded ? shardTasks(goals.length, shard.index, shard.count) : null
   const shardJson = myTasks === null ? null : { index: shard.index, count: shard.count, tasks: myTasks.map((i) => i + 1) }
 
+  const attackerLabel = attackerLabelOf(attacker.config, options['attacker-label'])
   const labels = {
-    attacker: options['attacker-label'] ?? choice.kind,
+    attacker: attackerLabel.label,
     target: options['target-label'] ?? manifest.name,
     claim: options['claim-label'] ?? claimFile.name,
   }
@@ -76,7 +78,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const search: FrontierSearchJson = {
     target: labels.target, claim: labels.claim, attacker: labels.attacker,
     claim_digest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null }),
-    attacker_digest: digestOf({ kind: choice.kind, options: attacker.options, maxRuns: budget.maxRuns ?? null }),
+    attacker_digest: digestOf({ config: attacker.config, maxRuns: budget.maxRuns ?? null }),
     seed, repeat, per_task: perTask, budget_runs: budgetRuns ?? null, read_only: readOnlyGrants,
   }
   let known
@@ -109,12 +111,21 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], storage, domain,
-      attackerLabel: labels.attacker, targetLabel: labels.target, claimLabel: labels.claim,
+      attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
     })
   }
   const base = controllerFor(domain.roots.map((t) => t.name), [], root).meta(goals.length)
   const dirOf = (m: NamedModel) => experimentDirName({ ...base, scope: [...m.scope], readOnly: [...m.readOnly] })
   const runsOf = (m: NamedModel) => storages.map((_, r) => (r === 0 ? '' : `repeat-${r + 1}/`) + dirOf(m))
+  // A named label is checked against every folder the search could read back (a derived one differs with its configuration).
+  if (attackerLabel.forced !== null) {
+    for (const [r, storage] of storages.entries()) {
+      await refuseAttackerClash(storage, r === 0 ? out : `${out}/repeat-${r + 1}`, attackerLabel, {
+        slug: slugOf(base), config: attacker.config,
+        belongs: (dir, e) => e !== null && dir === dirOf({ scope: e.scope, readOnly: e.read_only }),
+      })
+    }
+  }
 
   const cancel = new AbortController()
   setMaxListeners(0, cancel.signal)
@@ -171,6 +182,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   io.stdout(`frontier of ${claimFile.name} against ${manifest.name} (${probe.url}): ${fmt(lattice.total)} threat models, ` +
     `${goals.length} task(s) each${perTask ? ', per task' : ''}${shardJson ? ` (shard ${shard.index}/${shard.count}: task(s) ${shardJson.tasks.join(', ') || 'none'})` : ''}, ${repeat} run(s) per evaluation, seeding ${seed}` +
     `${resumed > 0 ? `; resuming with ${fmt(resumed)} evaluation(s) from ${FRONTIER_FILE}` : ''}; results in ${out}\n`)
+  io.stdout(attackerLine(attackerLabel, attacker.config))
   let stopped = false
   let file
   try {

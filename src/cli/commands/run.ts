@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events'
 import { join } from 'node:path'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { combineReporters, Controller, ENGINE_SEMANTICS, isResultsWriteFailure, type EngineSemantics } from '../../core/engine'
-import type { Storage } from '../../core/results'
+import { AttackerClashError, slugOf, type Storage } from '../../core/results'
 import { splitList, type CommandArgs, type ParsedOptions } from '../command'
 import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
@@ -16,6 +16,7 @@ import { lineReporter, summaryLines } from '../runReporter'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
 import { claimFromFile } from '../../claims'
+import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 
 /** What the command builds that a test may replace (a storage that fills up). */
 export interface RunDeps {
@@ -43,20 +44,25 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const readOnlyNames = splitList(options['read-only'])
   const { scope, readOnly } = resolveScopes(factory.surfaces.domain, scopeNames, readOnlyNames, io.stderr)
   const out = options.out ?? './superred-results'
+  const storage = deps.storage ? deps.storage(out) : new NodeFsStorage(out)
+  const label = attackerLabelOf(attacker.config, options['attacker-label'])
   const controller = new Controller({
     optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
     llmConfig, llmClientFactory: llmConfig ? clients : null,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
     includeFeedback: !options['no-feedback'],
-    storage: deps.storage ? deps.storage(out) : new NodeFsStorage(out), domain: factory.surfaces.domain,
-    attackerLabel: options['attacker-label'] ?? null,
+    storage, domain: factory.surfaces.domain,
+    attackerLabel: label.label, attackerConfig: attacker.config,
     targetLabel: options['target-label'] ?? factory.manifest.name,
     claimLabel: options['claim-label'] ?? null,
     semantics, resultsSchema,
   })
   const total = claimFile.tasks.length
+  // Another attacker's results in this folder are refused before anything is written or printed.
+  await refuseAttackerClash(storage, out, label, { slug: slugOf(controller.meta(total)), config: attacker.config, belongs: (dir) => dir === controller.label })
   io.stdout(`${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${scopeNames.join(', ')}]` +
     `${readOnlyNames.length ? `, read-only [${readOnlyNames.join(', ')}]` : ''}\n`)
+  io.stdout(attackerLine(label, attacker.config))
   const cancel = new AbortController()
   // Every task waiting for a slot listens on this signal: past 10 queued tasks Node would print a
   // "possible memory leak" warning on stderr for what is only a long queue.
@@ -77,6 +83,8 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile), writes), signal: cancel.signal })
     io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker))
   } catch (e) {
+    // The engine's own check, for a folder written between the check above and the run (another process).
+    if (e instanceof AttackerClashError) throw new UsageError(e.message)
     if (!isStorageError(e)) throw e
     io.stderr(`redscope run: results could not be written under ${out}: ${(e as Error).message}\n`)
     return EXIT_FINDINGS

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, DEFAULT_MAX_RUNS_PER_TASK, isResultsWriteFailure } from '../../core/engine'
-import { experimentDirName } from '../../core/results'
+import { experimentDirName, slugOf } from '../../core/results'
 import {
   claimSweepFile, digestOf, runSweep, shardItems, shardRecord, shardText, SweepMismatchError,
   type SelectedModel, type SweepDefinition,
@@ -16,6 +16,7 @@ import {
 import { asrText, rateWords } from '../../core/stats'
 import { forestFromManifest, HttpTargetFactory } from '../../protocol'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
+import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
@@ -60,8 +61,9 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
     all: options.all, containing: splitList(options.containing), indices: options.indices, threatModels: options['threat-models'],
   }, domain)
 
+  const attackerLabel = attackerLabelOf(attacker.config, options['attacker-label'])
   const labels = {
-    attacker: options['attacker-label'] ?? choice.kind,
+    attacker: attackerLabel.label,
     target: options['target-label'] ?? manifest.name,
     claim: options['claim-label'] ?? claimFile.name,
   }
@@ -75,7 +77,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], storage, domain: targetDomain,
-      attackerLabel: labels.attacker, targetLabel: labels.target, claimLabel: labels.claim,
+      attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
     })
   }
   // Every model's folder, named before anything runs (sweep.json lists them): the first Controller's identity with each scope.
@@ -91,11 +93,17 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, includeFeedback: !options['no-feedback'],
     },
     claimDigest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null }),
-    attackerDigest: digestOf({ kind: choice.kind, options: attacker.options }),
+    attackerDigest: digestOf(attacker.config),
+  }
+  const planned = shardRecord(def, selection, shard, dirOf, Date.now())
+  // A named label is checked against the folders this shard would resume (a derived one differs with its configuration).
+  if (attackerLabel.forced !== null) {
+    const dirs = new Set(planned.models.map((m) => m.dir))
+    await refuseAttackerClash(storage, out, attackerLabel, { slug: slugOf(base), config: attacker.config, belongs: (dir) => dirs.has(dir) })
   }
   let record
   try {
-    record = await claimSweepFile(storage, shardRecord(def, selection, shard, dirOf, Date.now()), out)
+    record = await claimSweepFile(storage, planned, out)
   } catch (e) {
     if (e instanceof SweepMismatchError) throw new UsageError(e.message)
     if (isStorageError(e)) throw new UsageError(`--out ${out}: cannot write there (${(e as Error).message})`)
@@ -105,6 +113,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   const of = shard.count > 1 ? `shard ${shardText(shard)}: ${fmt(mine.count)} of ${fmt(selection.count)}` : fmt(selection.count)
   io.stdout(`${record.id}: ${of} threat models, ${claimFile.tasks.length} task(s) each, against ${manifest.name} (${probe.url}); ` +
     `${parallel} at once, ${factory.concurrency} session(s) each; results in ${out}\n`)
+  io.stdout(attackerLine(attackerLabel, attacker.config))
 
   const cancel = new AbortController()
   // Every task waiting for a slot listens on this signal: a long queue, not a leak.

@@ -4,6 +4,7 @@
  * options so that the flags mean the same everywhere.
  */
 import type { OptionsSpec } from '../command'
+import { DEFAULT_INJECT_ON, DEFAULT_MAX_RUNS_PER_TASK } from '../../core/defaults'
 
 export const TARGET_OPTIONS = {
   target: { type: 'string', value: 'URL', group: 'Target and claim', description: 'the target server (Target-over-HTTP); its token from $REDSCOPE_TARGET_TOKEN' },
@@ -14,7 +15,8 @@ export const TARGET_OPTIONS = {
 export const ATTACKER_OPTIONS = {
   optimizer: { type: 'string', value: 'KIND', group: 'Attacker', description: 'template (default), llm, replay or human' },
   template: { type: 'string', multiple: true, value: 'T', group: 'Attacker', description: 'a payload name, @FILE, or the text itself (default: the whole library)' },
-  'inject-on': { type: 'string', value: 'WHEN', group: 'Attacker', description: 'pre, post or both (default: pre for template, both for llm)' },
+  'inject-on': { type: 'string', value: 'WHEN', group: 'Attacker',
+    description: `pre, post or both (default: ${DEFAULT_INJECT_ON.template} for template, ${DEFAULT_INJECT_ON.llm} for llm)` },
   model: { type: 'string', value: 'M', group: 'Attacker', description: "the llm attacker's model; its key from $OPENAI_API_KEY only" },
   'base-url': { type: 'string', value: 'U', group: 'Attacker', description: 'an OpenAI-compatible endpoint (default: OpenAI)' },
   'llm-timeout': { type: 'string', value: 'S', group: 'Attacker', description: 'seconds per LLM call (the SDK retries a timeout or a 429 twice)' },
@@ -24,9 +26,20 @@ export const ATTACKER_OPTIONS = {
 } as const satisfies OptionsSpec
 
 export const BUDGET_OPTIONS = {
-  'max-runs': { type: 'string', value: 'N', group: 'Budget', description: 'runs per task at most' },
+  'max-runs': { type: 'string', value: 'N', group: 'Budget',
+    description: `runs per task at most (default ${DEFAULT_MAX_RUNS_PER_TASK}, superred's, as in the browser)` },
   'cost-cap': { type: 'string', value: 'USD', group: 'Budget', description: 'LLM spend per task at most' },
   'time-cap': { type: 'string', value: 'S', group: 'Budget', description: 'seconds per task at most' },
   concurrency: { type: 'string', value: 'N', group: 'Budget', description: 'tasks (and target sessions) at once' },
   'no-feedback': { type: 'boolean', group: 'Budget', description: "don't pass the evaluator's feedback to the attacker between runs" },
 } as const satisfies OptionsSpec
+
+/**
+ * `--attacker-label`: every attacking command names its experiments the same way. Without it the label is derived
+ * from the attacker's whole configuration, so a changed attacker never resumes another's results (issue 31).
+ */
+export const ATTACKER_LABEL_OPTION = {
+  type: 'string', value: 'L', group: 'Output',
+  description: "the attacker's name in the experiment folders (default: its kind and a hash of its configuration, e.g. " +
+    'template-3f2a9c1b); a folder that holds another configuration under it is refused (exit 2)',
+} as const

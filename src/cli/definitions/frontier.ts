@@ -1,5 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
-import { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
+import { ATTACKER_LABEL_OPTION, ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
 
 export const frontierOptions = {
   ...TARGET_OPTIONS,
@@ -15,7 +15,7 @@ export const frontierOptions = {
   optimizer: { ...ATTACKER_OPTIONS.optimizer, description: 'template (default), llm or replay' },
   ...BUDGET_OPTIONS,
   out: { type: 'string', value: 'DIR', group: 'Output', description: 'where the results trees and frontier.json go (default ./superred-frontier); a rerun resumes' },
-  'attacker-label': { type: 'string', value: 'L', group: 'Output', description: "the attacker's name in the slugs (default: the optimizer kind)" },
+  'attacker-label': ATTACKER_LABEL_OPTION,
   'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slugs (default: its manifest's name)" },
   'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slugs (default: the claim file's name)" },
 } as const satisfies OptionsSpec
@@ -33,13 +33,16 @@ export const frontier = defineCommand({
     'superred results tree per evaluated threat model under --out and DIR/frontier.json: the minimal wins and maximal ' +
     'losses of the claim (and of each task with --per-task), how many were evaluated of how many, and every ' +
     'contradiction seen (a wider threat model that lost where a narrower one won). See docs/frontier.md.',
-    'Run the same command again after a stop and it resumes from frontier.json and the finished experiments.',
+    'Run the same command again after a stop and it resumes from frontier.json and the finished experiments; an ' +
+    "experiment of another attacker is never read back (the attacker label is derived from its whole configuration, " +
+    'as in `redscope run`).',
     'With --per-task --shard I/N (or --shard-from-env VAR --shards N) this worker searches the frontiers of its tasks ' +
     'only (task i goes to shard i mod N, counting from 0); give each shard its own --out, then `redscope merge` them: ' +
     "one results tree and one frontier.json whose claim frontier is computed from every task's.",
     'Exit 0 when the frontiers account for every threat model and no contradiction was seen; 1 when the budget or a ' +
     'stop cut the search short, a task ended in error, or contradictions were found; 2 for a bad option or file, an ' +
-    'unreachable target, or an --out that holds another search.',
+    'unreachable target, an --out that holds another search, or a folder that holds another attacker configuration ' +
+    'under --attacker-label.',
   ],
   examples: [
     ['the weakest attackers that exfiltrate from the demo assistant',

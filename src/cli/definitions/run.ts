@@ -1,5 +1,6 @@
 import { defineCommand, type OptionsSpec } from '../command'
-import { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
+import { DEFAULT_MAX_RUNS_PER_TASK } from '../../core/defaults'
+import { ATTACKER_LABEL_OPTION, ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
 
 export const runOptions = {
   ...TARGET_OPTIONS,
@@ -8,7 +9,7 @@ export const runOptions = {
   ...ATTACKER_OPTIONS,
   ...BUDGET_OPTIONS,
   out: { type: 'string', value: 'DIR', group: 'Output', description: 'the results root (default ./superred-results); a rerun resumes' },
-  'attacker-label': { type: 'string', value: 'L', group: 'Output', description: "the attacker's name in the experiment's slug" },
+  'attacker-label': ATTACKER_LABEL_OPTION,
   'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slug (default: its manifest's name)" },
   'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slug" },
   semantics: { type: 'string', value: 'redscope|superred-0.3.0', group: 'Compatibility',
@@ -29,8 +30,13 @@ export const run = defineCommand({
     'completed tasks, and its 95% Wilson interval, or "not broken in N tasks by <attacker> (≤ X% at 95%)" when nothing ' +
     'broke; stop reasons, where the results went). The model key comes from $OPENAI_API_KEY and the target token from ' +
     '$REDSCOPE_TARGET_TOKEN only; neither is printed or written.',
-    'Exit 0 once the threat model ran, whatever the attacks achieved; 2 for a bad option, claim file, scope tag or an ' +
-    'unreachable target; 1 when results could not be written (run the same command again to resume).',
+    "The experiment's folder is named as superred names it (attacker label, target, claim, model, scope, budget). The " +
+    'attacker label is derived from its whole configuration (payloads, model, prompt and temperature, the replayed run; ' +
+    'recorded in the folder as attacker_config.json), so another attacker never resumes these results, and the same ' +
+    `command again resumes them. The defaults are the browser's (${DEFAULT_MAX_RUNS_PER_TASK} runs per task, no cost cap, feedback on).`,
+    'Exit 0 once the threat model ran, whatever the attacks achieved; 2 for a bad option, claim file, scope tag, an ' +
+    'unreachable target, or a folder that holds another attacker configuration under --attacker-label; 1 when results ' +
+    'could not be written (run the same command again to resume).',
   ],
   examples: [
     ['template payloads against the demo assistant', 'redscope run --target http://127.0.0.1:8801 --claim public/claims/assistant-exfiltration.json --scope inbox'],

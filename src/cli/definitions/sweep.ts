@@ -1,5 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
-import { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
+import { ATTACKER_LABEL_OPTION, ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
 
 export const DEFAULT_PARALLEL = 4
 
@@ -21,7 +21,7 @@ export const sweepOptions = {
   'shard-from-env': { type: 'string', value: 'VAR', group: 'Shards', description: "read I from $VAR (an Indexed Job's JOB_COMPLETION_INDEX); with --shards" },
   shards: { type: 'string', value: 'N', group: 'Shards', description: 'how many shards there are, with --shard-from-env' },
   out: { type: 'string', value: 'DIR', group: 'Output', description: 'the results root (default ./superred-results), one per shard; a rerun resumes' },
-  'attacker-label': { type: 'string', value: 'L', group: 'Output', description: "the attacker's name in the slugs (default: the optimizer kind)" },
+  'attacker-label': ATTACKER_LABEL_OPTION,
   'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slugs (default: its manifest's name)" },
   'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slugs (default: the claim file's name)" },
 } as const satisfies OptionsSpec
@@ -40,10 +40,13 @@ export const sweep = defineCommand({
     'With --shard I/N (or --shard-from-env VAR --shards N) this worker runs shard I: N workers cover every threat model ' +
     'exactly once, whatever order they start in. Give each shard its own --out, then `redscope merge` them. Run the ' +
     'same command again after a stop and it resumes: finished tasks are kept (superred\'s rules), the rest rerun.',
+    'Each experiment is named as `redscope run` names it: the attacker label is derived from the attacker\'s whole ' +
+    'configuration unless --attacker-label names it, so another attacker never resumes these results.',
     'Prints a line per threat model (its ASR with n, the completed tasks, and the 95% Wilson interval, or "not broken in ' +
     'N tasks by <attacker>" with the upper bound) and a summary with the pooled ASR. Exit 0 when every threat model finished with no task in error; 1 when ' +
     'a task ended in error, results could not be written or the sweep was stopped (run it again to resume); 2 for a bad ' +
-    'option or file, an unreachable target, or an --out that holds another sweep or shard.',
+    'option or file, an unreachable target, an --out that holds another sweep or shard, or a folder that holds another ' +
+    'attacker configuration under --attacker-label.',
   ],
   examples: [
     ['every threat model of the demo assistant, in one process',
