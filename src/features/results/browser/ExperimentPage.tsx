@@ -7,6 +7,7 @@ import { experimentQuery } from '../queries/experiment'
 import { SourceGate } from '../SourceGate'
 import { isLiveSource, type OpenSource } from '../sourcesStore'
 import { TaskList } from './TaskList'
+import { AttackerConfigView } from './AttackerConfigView'
 import { TagNames } from '../common/TagNames'
 import { ReportButton } from '../../../components/ReportButton'
 import { plural } from '../../../lib/plural'
@@ -38,6 +39,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         </p>
         <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
           title={`${e.attacker} → ${e.target} · ${e.claim} · ${e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
+        <AttackerConfigView label={e.attacker} config={data.attackerConfig} dir={dir} />
       </header>
       {data.result === null && (
         <p className="live-banner" role="status" data-testid="in-progress">
