@@ -60,8 +60,8 @@ test('the weakest attackers that exfiltrate from the demo assistant, found with 
   await expect(page.locator('[data-testid=frontier-tag][data-tag=tools]')).toHaveAttribute('data-wins', '0')
 
   await wins.first().getByRole('link', { name: 'the run that decided it' }).click()
-  await expect(page).toHaveURL(/\/results\/template__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
-  await expect(page.getByRole('heading', { level: 2 })).toContainText('template → redscope-assistant · assistant-exfiltration')
+  await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  await expect(page.getByRole('heading', { level: 2 })).toContainText(/template-[0-9a-f]{8} → redscope-assistant · assistant-exfiltration/)
 })
 
 type Point = { words: string; read_only: string[] }
@@ -151,7 +151,7 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
 
   // The run that decided it ran with those read-only grants: its manifest records them as superred does.
   await losses.first().getByRole('link', { name: 'the run that decided it' }).click()
-  await expect(page).toHaveURL(/\/results\/template__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
   const header = page.locator('.exp-header')
   await expect(header).toContainText('read only')
   const [, scope, readOnly] = /Scope (.+?) · read only (.+?) ·/.exec((await header.textContent())!)!

@@ -95,7 +95,7 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
                     <td title={r.when ?? undefined}>{whenText(r.when)}</td>
                     <td className={`experiments-table__outcome${r.inProgress ? ' status status--live' : ''}`}>{r.outcome}</td>
                     <td>{costText(r.cost)}</td>
-                    <td className="results-muted results-small"><Link href={experimentHref(src, r.dir)}>{r.dir}</Link></td>
+                    <td className="results-muted results-small experiments-table__dir"><Link href={experimentHref(src, r.dir)}>{r.dir}</Link></td>
                     {own && <td><button type="button" className="button--small" aria-label={`Download ${r.dir} as a zip`} onClick={() => void zip([r.dir], r.dir)}>.zip</button></td>}
                   </tr>
                 )

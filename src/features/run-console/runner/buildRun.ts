@@ -12,8 +12,9 @@ import {
 import { fetchLlmClientFactory } from '../../../adapters/endpoint-targets/chatBackend'
 import { claimFromFile, needsJudge } from '../../../claims'
 import { Controller, DEFAULT_PRICE_TABLE, type LLMClient, type LLMConfig, type OptimizerFactory, type PriceTable } from '../../../core/engine'
-import { readTrajectory } from '../../../core/results'
+import { attackerClashText, findAttackerClashes, readTrajectory, slugOf, type AttackerConfig } from '../../../core/results'
 import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
+import { setupAttackerConfig, tickedTemplates } from '../setup/attackerConfig'
 import { checkClaim } from '../setup/claimDraft'
 import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
@@ -68,26 +69,27 @@ export function resolveNames(domain: SecurityDomain, names: ThreatModelNames, no
   return { scope: tags(names.scope), readOnly: tags(names.readOnly) }
 }
 
-async function attackerFactory(setup: Setup, laneKey: () => string, maxRuns: number, env: BuildEnv): Promise<OptimizerFactory> {
+/** The attacker's factory and its configuration (what results record, and what its label is derived from). */
+async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, env: BuildEnv): Promise<{ factory: OptimizerFactory; config: AttackerConfig }> {
   const a = setup.attacker
   switch (a.kind) {
     case 'template': {
-      const templates = a.templates.filter((t) => t.on && t.text.trim() !== '').map((t) => t.text)
+      const templates = tickedTemplates(a)
       if (templates.length === 0) throw new SetupError('Attacker: tick at least one payload template')
-      return templateOptimizerFactory({ templates, injectOn: a.injectOn })
+      return { factory: templateOptimizerFactory({ templates, injectOn: a.injectOn }), config: setupAttackerConfig(setup)! }
     }
     case 'llm':
-      return llmOptimizerFactory({ injectOn: a.llmInjectOn })
+      return { factory: llmOptimizerFactory({ injectOn: a.llmInjectOn }), config: setupAttackerConfig(setup)! }
     case 'replay': {
       if (a.replay === null) throw new SetupError('Attacker: pick the recorded run to replay')
       const file = await readTrajectory(resultsStorage(), a.replay.taskDir, a.replay.run)
       if (file === null) throw new SetupError(`Attacker: run ${a.replay.run} of ${a.replay.taskDir} is no longer in this browser's results`)
       const run = recordedRun(file.trajectory)
       if (run.length === 0) throw new SetupError('Attacker: the recorded run has no injections or declines to replay')
-      return replayOptimizerFactory([run])
+      return { factory: replayOptimizerFactory([run]), config: setupAttackerConfig(setup, run)! }
     }
     case 'human':
-      return () => humanOptimizerFactory(browserPrompter(laneKey(), maxRuns, env.signal))()
+      return { factory: () => humanOptimizerFactory(browserPrompter(laneKey(), maxRuns, env.signal))(), config: setupAttackerConfig(setup)! }
   }
 }
 
@@ -120,18 +122,35 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
     const { scope, readOnly } = resolveNames(target.domain, m, notes)
     const judge = judgeLlm === null ? undefined : (): LLMClient => judgeClients(judgeLlm, costCap, env.signal)
     let key = ''
+    const attacker = await attackerOf(setup, () => key, maxRuns, env)
     const controller = new Controller({
-      optimizerFactory: await attackerFactory(setup, () => key, maxRuns, env),
+      optimizerFactory: attacker.factory, attackerConfig: attacker.config,
       targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
       llmConfig: attackerLlm, llmClientFactory: attackerLlm ? clients : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
       storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
-      attackerLabel: setup.attacker.kind, targetLabel: target.label, claimLabel: claimFile.name,
+      // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the same attacker.
+      targetLabel: target.label, claimLabel: claimFile.name,
     })
     key = controller.info().key
     controllers.push(controller)
   }
   const keys = new Set(controllers.map((c) => c.label))
   if (keys.size !== controllers.length) throw new SetupError('Threat model: the same threat model is listed twice')
+  await refuseAttackerClash(controllers, keys, t.overwrite)
   return { controllers, target, notes }
+}
+
+/**
+ * A folder this run would resume that holds another attacker configuration (a results tree of an older version,
+ * or the one-in-four-billion label that two configurations share) is refused before anything runs; "rerun
+ * finished tasks" reruns it instead (the engine keeps the old one in previous_NN/).
+ */
+async function refuseAttackerClash(controllers: readonly Controller[], dirs: ReadonlySet<string>, overwrite: boolean): Promise<void> {
+  if (overwrite) return
+  const meta = controllers[0].meta(null)
+  const [clash] = await findAttackerClashes(resultsStorage(), '', { slug: slugOf(meta), config: meta.attackerConfig!, belongs: (dir) => dirs.has(dir) })
+  if (clash !== undefined) {
+    throw new SetupError(`Attacker: ${attackerClashText(clash, clash.dir)}. Tick “Rerun finished tasks” to replace those results (the old ones are kept in previous_NN/).`)
+  }
 }

@@ -7,6 +7,9 @@
  */
 import { z } from 'zod'
 import { PAYLOAD_LIBRARY } from '../../../attackers'
+import {
+  DEFAULT_INCLUDE_FEEDBACK, DEFAULT_INJECT_ON, DEFAULT_MAX_RUNS_PER_TASK, DEFAULT_TASK_COST_CAP_USD, DEFAULT_TASK_TIME_CAP_S,
+} from '../../../core/defaults'
 
 export const TargetKind = z.enum(['demo', 'http', 'openai', 'generic'])
 export type TargetKind = z.infer<typeof TargetKind>
@@ -120,6 +123,10 @@ export function emptyEvaluator(): TaskDraft['evaluator'] {
   return { type: 'query_match', query: '', params: '', pattern: '', flags: '', observable: '', criteria: '', observables: '', servedTask: '' }
 }
 
+/** A default number as the form types it ('' for none). */
+const typed = (n: number | null) => (n === null ? '' : String(n))
+
+/** Everything that enters an experiment's identity defaults to what the CLI uses (src/core/defaults.ts). */
 export function defaultSetup(): Setup {
   return {
     v: 1,
@@ -129,11 +136,12 @@ export function defaultSetup(): Setup {
     },
     claim: { name: 'my-claim', description: '', target: '', tasks: [], origin: '' },
     attacker: {
-      kind: 'template', injectOn: 'pre', llmInjectOn: 'both', replay: null,
+      kind: 'template', injectOn: DEFAULT_INJECT_ON.template, llmInjectOn: DEFAULT_INJECT_ON.llm, replay: null,
       templates: PAYLOAD_LIBRARY.map((p, i) => ({ id: `lib${i}`, name: p.name, text: p.template, on: true })),
     },
     threat: {
-      workspace: '', source: '', maxRuns: '8', costCap: '', timeCap: '', includeFeedback: true, parallelModels: '4', overwrite: false,
+      workspace: '', source: '', maxRuns: typed(DEFAULT_MAX_RUNS_PER_TASK), costCap: typed(DEFAULT_TASK_COST_CAP_USD),
+      timeCap: typed(DEFAULT_TASK_TIME_CAP_S), includeFeedback: DEFAULT_INCLUDE_FEEDBACK, parallelModels: '4', overwrite: false,
       attackerLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },
       judgeSame: true,
       judgeLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },

@@ -1,4 +1,6 @@
 import { PAYLOAD_LIBRARY } from '../../../../attackers'
+import { derivedAttackerLabel, describeAttackerConfig } from '../../../../core/results'
+import { setupAttackerConfig } from '../attackerConfig'
 import { Card } from '../../ui/Card'
 import { Segmented } from '../../ui/Segmented'
 import { setupActions, useSetup } from '../setupStore'
@@ -46,6 +48,27 @@ function Templates() {
   )
 }
 
+/**
+ * The label this attacker's experiments get: derived from its whole configuration (as the CLI's without
+ * --attacker-label), so another payload, model or recorded run never resumes these results, and the same
+ * attacker run from the CLI lands in the same folder.
+ */
+function AttackerLabel() {
+  const attacker = useSetup((s) => s.attacker)
+  const threat = useSetup((s) => s.threat)
+  const config = setupAttackerConfig({ attacker, threat })
+  if (config === null) {
+    return <p className="rc-hint" data-testid="attacker-label">{attacker.kind === 'replay'
+      ? 'Its results are labelled from the recorded run (replay-… with a hash of it) when the run starts.'
+      : 'Its results get a label once the attacker is complete.'}</p>
+  }
+  return (
+    <p className="rc-hint" data-testid="attacker-label">
+      Results go to experiments labelled <code>{derivedAttackerLabel(config)}</code>: {describeAttackerConfig(config)}. The label changes with any of it, so another attacker never resumes these results.
+    </p>
+  )
+}
+
 export function AttackerPanel() {
   const a = useSetup((s) => s.attacker)
   const summary = a.kind === 'template' ? `template, ${a.templates.filter((t) => t.on).length} payloads` : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}` : a.kind
@@ -66,6 +89,7 @@ export function AttackerPanel() {
       {a.kind === 'human' ? (
         <p className="rc-hint">You are the attacker: at each surface you may write to, the page shows exactly what the attacker sees (the filtered view so far) and asks for the text to inject, or a decline. Tasks run one at a time. Ideal for live demos.</p>
       ) : null}
+      <AttackerLabel />
     </Card>
   )
 }

@@ -1,4 +1,5 @@
 import { needsJudge } from '../../../../claims'
+import { DEFAULT_INCLUDE_FEEDBACK, DEFAULT_MAX_RUNS_PER_TASK } from '../../../../core/defaults'
 import { Card } from '../../ui/Card'
 import { Field } from '../../ui/Field'
 import { checkClaim } from '../claimDraft'
@@ -27,6 +28,17 @@ function Endpoint({ which, secret, title }: { which: 'attackerLlm' | 'judgeLlm';
   )
 }
 
+/**
+ * The browser and the CLI share their defaults (src/core/defaults.ts): a number other than the default is another
+ * measurement, in another results folder, and the form says so.
+ */
+function maxRunsHint(typed: string): string {
+  const n = Number(typed.trim())
+  return n === DEFAULT_MAX_RUNS_PER_TASK
+    ? `the CLI’s and superred’s default (${DEFAULT_MAX_RUNS_PER_TASK})`
+    : `not the default (${DEFAULT_MAX_RUNS_PER_TASK}, as the CLI and superred): results go to other folders than a default run’s`
+}
+
 export function SettingsPanel() {
   const t = useSetup((s) => s.threat)
   const attacker = useSetup((s) => s.attacker.kind)
@@ -42,11 +54,12 @@ export function SettingsPanel() {
   return (
     <Card step={4} title="Budget & models" summary={`${t.maxRuns} ${t.maxRuns.trim() === '1' ? 'run' : 'runs'}/task${t.costCap ? `, $${t.costCap} cap` : ''}${t.timeCap ? `, ${t.timeCap} s` : ''}`}>
       <div className="rc-grid3">
-        {num('maxRuns', RULES.maxRuns, 'Max runs per task')}
+        {num('maxRuns', RULES.maxRuns, 'Max runs per task', maxRunsHint(t.maxRuns))}
         {num('costCap', RULES.costCap, 'Cost cap per task ($)', 'blank: none')}
         {num('timeCap', RULES.timeCap, 'Time cap per task (s)', 'blank: none')}
       </div>
       <label className="rc-row rc-check"><input type="checkbox" checked={t.includeFeedback} onChange={(e) => setupActions().setThreat({ includeFeedback: e.target.checked })} /> Include feedback (the attacker sees each run’s scope-filtered evaluation)</label>
+      {t.includeFeedback !== DEFAULT_INCLUDE_FEEDBACK ? <p className="rc-hint" data-testid="feedback-differs">Feedback off is not the CLI’s default (it is on unless <code>--no-feedback</code>): these results land in other folders than a CLI run’s with the defaults.</p> : null}
       <label className="rc-row rc-check"><input type="checkbox" checked={t.overwrite} onChange={(e) => setupActions().setThreat({ overwrite: e.target.checked })} /> Rerun finished tasks (otherwise a threat model run before resumes, as superred does)</label>
       {attacker === 'llm' ? <Endpoint which="attackerLlm" secret="attackerKey" title="Attacker model" /> : null}
       {judged ? (
