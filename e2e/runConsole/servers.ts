@@ -3,6 +3,7 @@
  * - a target behind a proxy that drops the connection mid-run for sessions
  *   configured with `fault=die` (everything else, CORS included, passes through);
  * - a target that allows only another origin (CORS refusal);
+ * - a target that serves a claim of its own in its manifest, under a name of its own;
  * - an OpenAI-compatible chat server with CORS (src/testing/chatServer.ts).
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -65,4 +66,45 @@ export async function startDyingTarget(): Promise<Running> {
 export async function startRefusingTarget(): Promise<Running> {
   const target = await createTargetServer(referenceTargetOptions('chatbot', { allowedOrigins: ['https://elsewhere.example'] })).listen(0)
   return { url: target.url, close: () => target.close() }
+}
+
+/**
+ * The chatbot reference target behind a proxy that names it `name` and serves a claim of its own in its manifest
+ * (as `redscope-bridge serve --claim` does; the served tasks themselves are not answered: enough for what the
+ * console lets start). Two of them are two targets with different served claims.
+ */
+export async function startClaimServingTarget(name: string, claim: { name: string; goals: readonly string[] }): Promise<Running> {
+  const target = await createTargetServer(referenceTargetOptions('chatbot')).listen(0)
+  const upstream = new URL(target.url)
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      if (req.method !== 'GET' || req.url !== '/manifest') return forward(upstream, req, res, body)
+      const out = request({ host: upstream.hostname, port: upstream.port, method: 'GET', path: '/manifest', headers: { ...req.headers, host: upstream.host } }, (answer) => {
+        const parts: Buffer[] = []
+        answer.on('data', (c: Buffer) => parts.push(c))
+        answer.on('end', () => {
+          const manifest = { ...JSON.parse(Buffer.concat(parts).toString()), name, claim: { name: claim.name, description: '', tasks: claim.goals.map((goal) => ({ goal })) } }
+          const text = JSON.stringify(manifest)
+          res.writeHead(answer.statusCode ?? 200, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) })
+          res.end(text)
+        })
+      })
+      out.on('error', () => res.destroy())
+      out.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      await target.close()
+    },
+  }
 }

@@ -5,6 +5,7 @@ import { Dashboard } from '../live/ui/Dashboard'
 import { useLiveStore } from '../live/liveStore'
 import { setupActions, useSetup } from '../setup/setupStore'
 import { ScopeChips } from '../../../components/Chips'
+import { useClaimTargetMismatch } from '../setup/useClaimTargetMismatch'
 import { EmptyState } from './EmptyState'
 import { singleRequest } from './startRequest'
 import { startSingle, useStartOutcome } from './startOutcomeStore'
@@ -65,8 +66,10 @@ export function ConsolePage({ view }: { view: DesignerView }) {
   const busy = useLiveStore((s) => s.session?.state === 'running' || s.session?.state === 'cancelling')
   const hasSession = useLiveStore((s) => s.session !== null)
   const { outcome, starting } = useStartOutcome()
+  const mismatch = useClaimTargetMismatch()
   const chosen = chosenModel(view, source)
-  const blocked = blocker(view, chosen)
+  // A claim served by another target blocks the button; buildRun refuses it too, whatever starts the run.
+  const blocked = blocker(view, chosen) ?? mismatch
   return (
     <>
       <section className="rc-card" aria-label="Threat model">

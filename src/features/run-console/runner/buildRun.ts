@@ -16,6 +16,7 @@ import { attackerClashText, findAttackerClashes, readTrajectory, slugOf, type At
 import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
 import { setupAttackerConfig, tickedTemplates } from '../setup/attackerConfig'
 import { checkClaim } from '../setup/claimDraft'
+import { servedClaimMismatch } from '../setup/claimTarget'
 import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
@@ -106,6 +107,8 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
     throw new SetupError(`Claim: ${where ? `${where}: ` : ''}${message}`)
   }
   const claimFile = check.file
+  const mismatch = servedClaimMismatch(setup)
+  if (mismatch !== null) throw new SetupError(mismatch)
   if (models.length === 0) throw new SetupError('Threat model: nothing to run')
   const isLlm = setup.attacker.kind === 'llm'
   const attackerLlm = isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null

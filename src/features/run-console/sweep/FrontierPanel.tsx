@@ -6,6 +6,8 @@ import type { DesignerView } from '../workspace/designerView'
 import { viewerHref } from '../../../lib/browserResults'
 import { useLiveStore } from '../live/liveStore'
 import { FrontierForest } from './FrontierForest'
+import { useClaimTargetMismatch } from '../setup/useClaimTargetMismatch'
+import { ClaimTargetBlock } from '../setup/ui/ClaimTargetBlock'
 import { findWeakestAttacker, stopFrontier, useFrontier, type FrontierPoint } from './frontierRunner'
 
 const fmt = (n: number) => n.toLocaleString('en-US')
@@ -42,6 +44,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
   // One point painted alone on the forest (a loss, or a win that reads), else every minimal winner.
   const [shown, setShown] = useState<FrontierPoint | null>(null)
   const running = f.state === 'running'
+  const mismatch = useClaimTargetMismatch()
   const start = () => {
     setShown(null)
     void findWeakestAttacker(view.forest, view.domain!, seed, readOnly)
@@ -51,7 +54,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
       <h2 className="rc-card__title">Find the weakest winning attacker</h2>
       <p className="rc-hint">Instead of running every threat model: a threat model that grants more than a winner wins, one that grants less than a loser loses, so only the ones that decide something run, one at a time, with the target, claim, attacker and budget of steps 1-4.</p>
       <div className="rc-row rc-runbar">
-        <button type="button" className="rc-btn rc-btn--primary" disabled={running || busy || view.domain === null}
+        <button type="button" className="rc-btn rc-btn--primary" disabled={running || busy || view.domain === null || mismatch !== null}
           onClick={start}>
           {running ? 'Searching…' : 'Find the weakest winning attacker'}
         </button>
@@ -65,6 +68,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
         </label>
         {running ? <button type="button" className="rc-btn" onClick={stopFrontier}>Stop after this run</button> : null}
       </div>
+      <ClaimTargetBlock reason={mismatch} />
       {f.state !== 'idle' ? (
         <>
           <p data-testid="frontier-progress" role="status">

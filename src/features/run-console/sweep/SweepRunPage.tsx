@@ -15,6 +15,8 @@ import { invalidateBrowserResults } from '../../../queries/queryClient'
 import { sweepQuery, sweepsQuery } from '../queries/results'
 import { checkNumber, RULES } from '../setup/numbers'
 import { useSetup } from '../setup/setupStore'
+import { useClaimTargetMismatch } from '../setup/useClaimTargetMismatch'
+import { ClaimTargetBlock } from '../setup/ui/ClaimTargetBlock'
 import { sweepRequest } from '../run/startRequest'
 import { WorkspaceChoice } from '../run/ConsolePage'
 import { pickOf } from './pickOf'
@@ -36,8 +38,10 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
   const busy = useLiveStore((s) => s.session?.state === 'running' || s.session?.state === 'cancelling')
   const [starting, setStarting] = useState(false)
   const [, navigate] = useLocation()
+  const mismatch = useClaimTargetMismatch()
   return (
-    <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting || view.domain === null} onClick={async () => {
+    <>
+    <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting || view.domain === null || mismatch !== null} onClick={async () => {
       const setup = useSetup.getState()
       const limit = checkNumber(setup.sweep.limit, { label: 'At most', min: 1, integer: true })
       const par = checkNumber(setup.threat.parallelModels, RULES.parallelModels)
@@ -63,6 +67,8 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
         setStarting(false)
       }
     }}>{starting ? 'Connecting…' : busy ? 'Running…' : 'Run sweep'}</button>
+    <ClaimTargetBlock reason={mismatch} />
+    </>
   )
 }
 
