@@ -52,7 +52,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     const winning = await attack(out, '--template', 'naive')
     expect(winning.stderr).toBe('')
     expect(taskLine(winning.stdout)).toBe('task 1/1 success runs=1')
-    expect(winning.stdout).toContain('ASR 100.0% (1 successful of 1 completed task(s))')
+    expect(winning.stdout).toContain('ASR 100% (1 of 1 task, 95% CI 20–100%)')
     // Each configuration has its own label, derived from it (the kind and a short hash), and its own folder.
     const [a, b] = [folderOf(losing.stdout), folderOf(winning.stdout)]
     expect(a).toMatch(/^template-[0-9a-f]{8}__redscope-assistant__undefended__no-llm-[0-9a-f]{8}$/)
@@ -118,7 +118,7 @@ describe('redscope sweep and frontier: the same rule', () => {
     const sweep = await run('sweep', '--target', assistant.url, '--claim', CLAIM, '--threat-models', writeModels([['inbox']]), '--template', 'naive',
       '--out', out)
     expect(sweep.stderr).toBe('')
-    expect(sweep.stdout).toMatch(/\[1\/1\] #\d+ \[inbox\]: 1 of 1 completed task\(s\) broke the claim/)
+    expect(sweep.stdout).toMatch(/\[1\/1\] #\d+ \[inbox\]: ASR 100% \(1 of 1 task, 95% CI 20–100%\)/)
     expect(experiments(out)).toHaveLength(2)
 
     const forced = join(dir, 'sweep-forced')

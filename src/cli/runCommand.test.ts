@@ -61,9 +61,9 @@ describe('redscope run', () => {
       held: false, words: '50% (2 of 4 tasks, 95% CI 15–85%)',
     })
     expect(summary.experiments[0].summary.asr).toBe(0.5)
-    expect(summary.experiments[0].tasks[2].verdict).toMatchObject({ n_success: 0, n: 2, n_counts: 'runs', held: true, words: 'not broken in 2 runs by template (≤ 66% at 95%)' })
+    expect(summary.experiments[0].tasks[2].verdict).toMatchObject({ n_success: 0, n: 2, n_counts: 'runs', held: true, words: expect.stringMatching(/^not broken in 2 runs by template-[0-9a-f]{8} \(≤ 66% at 95%\)$/) })
     expect(summary.experiments[0].tasks[0].verdict).toBeUndefined()
-  })
+  }, 30_000)
 
   it('the llm attacker takes its key from OPENAI_API_KEY and never writes it', async () => {
     process.env.OPENAI_API_KEY = 'sk-cli-secret-9911'
@@ -127,7 +127,7 @@ describe('redscope run', () => {
     const r = await run('run', '--target', assistant.url, '--claim', EXFIL, '--read-only', 'inbox', '--max-runs', '1', '--out', join(dir, 'ro'))
     expect(r.code).toBe(0)
     // Nothing broke: how little was tried, by whom, and the most the rate can be; never a bare 0%.
-    expect(r.stdout).toContain('not broken in 4 tasks by template (≤ 49% at 95%)')
+    expect(r.stdout).toMatch(/not broken in 4 tasks by template-[0-9a-f]{8} \(≤ 49% at 95%\)/)
     expect(r.stdout).not.toMatch(/\b0(\.0)?%/)
   })
 })
