@@ -138,7 +138,7 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
   expect((await losses.allTextContents()).map((t) => / (an attacker who .*) loses: /.exec(t.replace(/\s+/g, ' '))![1]).sort())
     .toEqual(cli.losses.map((p) => p.words).sort())
   await expect(losses).toHaveText([
-    /^#\d+\/\d+ an attacker who writes bank_account, calendar, drive and model_identity and reads system, tools and user and nothing else loses: not broken in 1 run by template \(≤ 80% at 95%\) · the run that decided it show$/,
+    /^#\d+\/\d+ an attacker who writes bank_account, calendar, drive and model_identity and reads system, tools and user and nothing else loses: not broken in 1 run by template-[0-9a-f]{8} \(≤ 80% at 95%\) · the run that decided it show$/,
   ])
   await expect(losses.first()).toHaveAttribute('data-read-only', 'system tools user')
 

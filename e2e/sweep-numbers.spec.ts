@@ -67,7 +67,7 @@ test('the sweep grid says each ASR with n and its interval, and a tag that grant
   for (const cell of await page.getByTestId('sweep-asr').all()) await expect(cell).toHaveText(/^\d\/4 \((\d+–\d+%|≤ \d+%)\)$/)
   const alone = rows.filter({ has: page.locator('[role=cell]:nth-child(2)', { hasText: /^model_identity$/ }) })
   await expect(alone.getByTestId('sweep-asr')).toHaveText('0/4 (≤ 49%)')
-  await expect(alone.getByTestId('sweep-asr')).toHaveAttribute('title', 'not broken in 4 tasks by template (≤ 49% at 95%)')
+  await expect(alone.getByTestId('sweep-asr')).toHaveAttribute('title', /^not broken in 4 tasks by template-[0-9a-f]{8} \(≤ 49% at 95%\)$/)
 
   // The painting: model_identity wins with other tags (pooling said "success"), but it raises nothing.
   const identity = tag(page, 'model_identity')
@@ -96,7 +96,7 @@ test('once the frontier search has run on the same question, the sweep paints th
   await expect(page.getByTestId('frontier-progress')).toContainText('done.', { timeout: 120_000 })
   // A loss in the panel says how little was tried, never a bare "loses".
   await page.getByText(/The widest attackers that lose/).click()
-  await expect(page.getByTestId('frontier-loss').first().getByTestId('frontier-runs')).toHaveText(/^: not broken in 1 run by template \(≤ 80% at 95%\)$/)
+  await expect(page.getByTestId('frontier-loss').first().getByTestId('frontier-runs')).toHaveText(/^: not broken in 1 run by template-[0-9a-f]{8} \(≤ 80% at 95%\)$/)
   await expect(page.getByTestId('frontier-win').first().getByTestId('frontier-runs')).toHaveText(/^: 100% \(1 of 1 run, 95% CI 20–100%\)$/)
 
   await pickThreatModels(page)

@@ -71,14 +71,15 @@ export function stopFrontier(): void {
  * One evaluation: a single run of the claim with this threat model (its read-only grants go to the Controller,
  * so the run's manifest records them as superred does), awaited; null when it did not finish.
  */
-function evaluateOnce(forest: Forest, model: { scope: string[]; readOnly: string[] }): Promise<{ dir: string; target: string; tasks: boolean[] } | { error: string } | null> {
+function evaluateOnce(forest: Forest, model: { scope: string[]; readOnly: string[] }): Promise<{ dir: string; target: string; attacker: string; tasks: boolean[] } | { error: string } | null> {
   return new Promise((resolve) => {
     const request = {
       ...singleRequest(forest, model),
-      settled: (run: { controllers: readonly { label: string }[]; target: { label: string } }, results: readonly { taskResults: readonly { index: number; success: boolean }[] }[] | null) => {
+      settled: (run: { controllers: readonly { label: string; meta: (at: null) => { attacker: string } }[]; target: { label: string } }, results: readonly { taskResults: readonly { index: number; success: boolean }[] }[] | null) => {
         if (results === null) return resolve(null)
         const n = useSetup.getState().claim.tasks.length
-        resolve({ dir: run.controllers[0].label, target: run.target.label, tasks: Array.from({ length: n }, (_, i) => results[0].taskResults.find((t) => t.index === i + 1)?.success === true) })
+        // The attacker as the sweep record names it (its label, derived from its configuration), so both can be matched.
+        resolve({ dir: run.controllers[0].label, target: run.target.label, attacker: run.controllers[0].meta(null).attacker, tasks: Array.from({ length: n }, (_, i) => results[0].taskResults.find((t) => t.index === i + 1)?.success === true) })
       },
     }
     void startRun(request, invalidateBrowserResults).then((o) => {
@@ -128,7 +129,7 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       if (outcome === null) return publish('stopped')
       if ('error' in outcome) return publish('failed', outcome.error)
       dirs.set(coverKey(c), outcome.dir)
-      basis = { ...basis, target: outcome.target }
+      basis = { ...basis, target: outcome.target, attacker: outcome.attacker }
       const observation = { runs: [outcome.tasks] }
       tallies.set(coverKey(c), tallyOf(observation, 'claim'))
       session.submit(observation)
