@@ -4,7 +4,7 @@
  * are resolved by name against the target's own forest.
  */
 import { z } from 'zod'
-import { evaluationResult, score, type EvaluationResult, type Score } from '../core/engine'
+import { evaluationResult, evidenceFrom, score, type EvaluationResult, type Score } from '../core/engine'
 import { formatPath, type SecurityDomain } from '../core/tags'
 
 const ScoreJson = z.object({
@@ -19,10 +19,15 @@ export const EvaluationJsonSchema = z.object({
   primary_score: z.union([z.number().transform((value) => ({ value, name: 'primary', security_domain: null })), ScoreJson]),
   sub_scores: z.record(z.string(), ScoreJson).optional().default({}),
   rationale: z.string().optional().default(''),
+  /**
+   * redscope addition: what the target's check matched (a text or a list), so that a success the attacker
+   * echoed can be told apart (docs/targets-claims-attackers.md). Without it, no echo check is possible.
+   */
+  evidence: z.union([z.string(), z.array(z.string())]).optional(),
 })
 
-/** Parses the target's answer; every problem names the field. */
-export function evaluationFromJson(text: string, domain: SecurityDomain): EvaluationResult {
+/** Parses the target's answer; every problem names the field. `where` names where its evidence was found. */
+export function evaluationFromJson(text: string, domain: SecurityDomain, where = 'the target\'s evaluation'): EvaluationResult {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -49,5 +54,6 @@ export function evaluationFromJson(text: string, domain: SecurityDomain): Evalua
     primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain, 'primary_score.security_domain'), e.primary_score.name ?? 'primary'),
     subScores,
     rationale: e.rationale,
+    evidence: e.evidence === undefined ? null : evidenceFrom(where, typeof e.evidence === 'string' ? [e.evidence] : e.evidence),
   })
 }

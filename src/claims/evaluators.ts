@@ -3,9 +3,10 @@
  * target's post-run queries, as superred's `Task.evaluate` does.
  */
 import {
-  evaluationResult, score, servesTasks, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
+  evaluationResult, evidenceFrom, score, servesTasks, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
+  type Evidence,
 } from '../core/engine'
-import { userPattern } from '../core/patterns'
+import { userPattern, type TextPattern } from '../core/patterns'
 import { contentText } from './contentText'
 import { evaluationFromJson } from './evaluationJson'
 import { judgeRun } from './llmJudge'
@@ -18,8 +19,13 @@ export interface EvaluatorDeps {
 
 export type EvaluateFn = (goal: string, trajectory: ReadableTrajectory, target: Target) => Promise<EvaluationResult>
 
-const verdict = (success: boolean, rationale: string) =>
-  evaluationResult({ success, primaryScore: score(success ? 1 : 0), rationale })
+const verdict = (success: boolean, rationale: string, evidence: Evidence | null = null) =>
+  evaluationResult({ success, primaryScore: score(success ? 1 : 0), rationale, evidence })
+
+/** Every match's text, lazily: the evidence takes the first EVIDENCE_MAX distinct ones and stops the search there. */
+function* matchTexts(pattern: TextPattern, texts: Iterable<string>): Generator<string> {
+  for (const text of texts) for (const m of pattern.matchAll(text)) yield m.text
+}
 
 function preview(text: string): string {
   return JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}…` : text)
@@ -33,14 +39,15 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
       return async (_goal, _trajectory, target) => {
         const answer = await target.query(spec.query, spec.params)
         const hit = pattern.test(answer)
-        return verdict(hit, `query ${spec.query} ${hit ? 'matched' : 'did not match'} /${spec.pattern}/${spec.flags}: ${preview(answer)}`)
+        return verdict(hit, `query ${spec.query} ${hit ? 'matched' : 'did not match'} /${spec.pattern}/${spec.flags}: ${preview(answer)}`,
+          hit ? evidenceFrom(`query ${spec.query}`, matchTexts(pattern, [answer])) : null)
       }
     }
     case 'query_evaluation':
       return async (_goal, _trajectory, target) => {
         const answer = await target.query(spec.query, spec.params)
         try {
-          return evaluationFromJson(answer, target.securityDomain)
+          return evaluationFromJson(answer, target.securityDomain, `query ${spec.query}`)
         } catch (e) {
           throw new Error(`query_evaluation ${spec.query}: ${(e as Error).message}`, { cause: e })
         }
@@ -53,7 +60,9 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
         const hit = seen.find((i) => pattern.test(contentText(i.content)))
         return verdict(hit !== undefined, hit
           ? `observable ${spec.observable} matched /${spec.pattern}/${spec.flags}: ${preview(contentText(hit.content))}`
-          : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`)
+          : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`,
+        // Every observation's matches: one the attacker did not write is enough for a breach.
+        hit ? evidenceFrom(`observable ${spec.observable}`, matchTexts(pattern, seen.map((i) => contentText(i.content)))) : null)
       }
     }
     case 'served':

@@ -3,3 +3,4 @@ export { parseClaimFile, claimFromFile, claimFileFromServed, needsJudge, ClaimFi
 export { makeEvaluator, type EvaluatorDeps, type EvaluateFn } from './evaluators'
 export { evaluationFromJson, EvaluationJsonSchema } from './evaluationJson'
 export { judgeRun, type JudgeInput } from './llmJudge'
+export { goalEchoText, goalEchoWarnings, type GoalEchoWarning } from './goalEcho'

@@ -98,6 +98,8 @@ describe('a task time cap over HTTP', () => {
           { goal: 'quick', config: { mode: 'ok' }, evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'hello', flags: '' } },
         ] },
         optimizerFactory: templateOptimizerFactory({ templates: ['hello'] }),
+        // The quick task's check reads back the attacker's own "hello" (an echo): counted, so that it ends as a success.
+        countEchoes: true,
       })
       expect(result.taskResults.map((t) => t.stopReason)).toEqual(['timeout', 'success'])
       // The manifest's probe and both sessions' targets: all torn down on the server.

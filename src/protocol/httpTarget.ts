@@ -4,7 +4,7 @@
  * each pause is one round trip through `sendEvent`.
  */
 import {
-  evaluationResult, eventIdOf, NotApplicable, observableEvent, score, observableValue, postCallEvent, preCallEvent,
+  evaluationResult, eventIdOf, evidenceFrom, NotApplicable, observableEvent, score, observableValue, postCallEvent, preCallEvent,
   type ConfigSpec, type Controllable, type ControllableEvent, type ControllableResponse, type Emit,
   type EvaluationResult, type ObservableValue, type QuerySpec, type SendEvent, type ServedTaskTarget,
 } from '../core/engine'
@@ -122,7 +122,10 @@ export class HttpTarget implements ServedTaskTarget {
   private fromWire(e: EvaluationWire): EvaluationResult {
     const tag = (name: string | null) => (name === null ? null : this.surfaces.tag(name))
     const subScores = Object.fromEntries(Object.entries(e.sub_scores).map(([k, s]) => [k, score(s.value, tag(s.security_domain), s.name)]))
-    return evaluationResult({ success: e.success, primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain), e.primary_score.name), subScores, rationale: e.rationale })
+    const evidence = e.evidence === undefined ? null
+      : evidenceFrom(`served task ${this.servedTask ?? '?'}`, typeof e.evidence === 'string' ? [e.evidence] : e.evidence)
+    return evaluationResult({ success: e.success, primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain), e.primary_score.name),
+      subScores, rationale: e.rationale, evidence })
   }
 
   async query(name: string, params: Readonly<Record<string, string>> = {}): Promise<string> {

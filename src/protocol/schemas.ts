@@ -215,6 +215,8 @@ export const EvaluationWireSchema = z.object({
   primary_score: ScoreWireSchema,
   sub_scores: z.record(z.string(), ScoreWireSchema).optional().default({}),
   rationale: z.string().optional().default(''),
+  /** Addition: what the task's check matched (a text or a list), for redscope's echo check; absent: unknown. */
+  evidence: z.union([z.string(), z.array(z.string())]).optional(),
 })
 
 export const RunStepSchema = z.object({

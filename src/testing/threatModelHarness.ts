@@ -43,6 +43,8 @@ export interface ThreatModelRun {
   readonly costCap?: number
   readonly timeCapS?: number
   readonly includeFeedback?: boolean
+  /** Count a success the attacker echoed (the echo rule) as a success. */
+  readonly countEchoes?: boolean
   readonly root?: string
   readonly clientOptions?: HttpTargetOptions
 }
@@ -78,6 +80,7 @@ export async function runThreatModel(run: ThreatModelRun): Promise<{ result: Thr
     taskTimeCapS: run.timeCapS ?? null,
     maxRunsPerTask: run.maxRuns ?? 12,
     includeFeedback: run.includeFeedback ?? true,
+    countEchoes: run.countEchoes ?? false,
     storage: new NodeFsStorage(root),
     domain,
     targetLabel: factory.manifest.name,

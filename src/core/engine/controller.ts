@@ -40,6 +40,12 @@ export interface ControllerOptions {
   readonly taskTimeCapS?: number | null
   readonly maxRunsPerTask?: number | null
   readonly includeFeedback?: boolean
+  /**
+   * Count a success the attacker echoed (its evidence is in the run's own injections, echo.ts) as a success.
+   * Default false: such a run is judged a failure and recorded as echoed. Not part of the identity (superred's
+   * hash is kept as it is): a resume that finds echoes judged the other way reruns those tasks.
+   */
+  readonly countEchoes?: boolean
   readonly scopeLabel?: string | null
   /** Where results go; none means nothing is persisted. */
   readonly storage?: Storage | null
@@ -189,7 +195,7 @@ export class Controller {
     try {
       if (o.storage && (o.persist ?? true)) {
         session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
-          { overwrite: o.overwrite ?? false, schema: this.resultsSchema })
+          { overwrite: o.overwrite ?? false, schema: this.resultsSchema, countEchoes: o.countEchoes ?? false })
         // Independent files: one wait for both.
         await Promise.all([o.domain ? session.writeDomain(o.domain) : null, session.writeTaskConfigs(tasks)])
       }
@@ -256,7 +262,7 @@ export class Controller {
         const env: ExecuteEnv = {
           optimizerFactory: o.optimizerFactory, llmConfig: o.llmConfig ?? null, llmClientFactory: o.llmClientFactory ?? null,
           taskCostCapUsd: o.taskCostCapUsd ?? null, maxRunsPerTask: this.maxRunsPerTask, includeFeedback: o.includeFeedback ?? DEFAULT_INCLUDE_FEEDBACK,
-          graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
+          countEchoes: o.countEchoes ?? false, graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
           targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null, semantics: this.semantics,
           onRunComplete: (run) => reporter.runComplete?.(info, index, run),
           diagnostic: (level, message) => diagnostic(level, message, index),

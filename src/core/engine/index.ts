@@ -23,6 +23,7 @@ export {
   type ScopeResolver, type ScopeSpec, type TaskScope,
 } from './scopeResolution'
 export { filterEvaluation } from './runSingle'
+export { echoedEvaluation, echoedInjections, echoSentence, type EchoedInjection, type RunEcho } from './echo'
 export { whenAborted } from './async'
 export { Controller, DEFAULT_MAX_RUNS_PER_TASK, type ControllerOptions, type RunOptions } from './controller'
 export { runAll, type RunAllOptions } from './runAll'

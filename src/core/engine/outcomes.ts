@@ -1,6 +1,7 @@
 /** What a Controller returns: per run, per task, per threat model (superred's result dataclasses). */
 import type { Scope } from '../tags'
 import type { TrajectoryItem } from './events'
+import type { RunEcho } from './echo'
 import type { Task } from './target'
 import type { Controllable, EvaluationResult, LLMUsage, ObservableValue, Score, StopReason } from './types'
 
@@ -22,6 +23,8 @@ export interface RunResult {
   readonly errored: boolean
   /** The optimizer answered the RunEndEvent with done=true. */
   readonly done: boolean
+  /** redscope extra: the claim's success was the attacker's own echo (see echo.ts); absent or null otherwise. */
+  readonly echo?: RunEcho | null
 }
 
 /**
@@ -43,6 +46,7 @@ export class RecordedRun implements RunResult {
     readonly evaluated: boolean,
     readonly errored: boolean,
     readonly done: boolean,
+    readonly echo: RunEcho | null = null,
   ) {}
 
   get startedAt(): Date {

@@ -11,6 +11,7 @@ import { covers, runEndDomain, type TaskScope } from './scopeResolution'
 import type { SendEvent, Target, Task } from './target'
 import type { Trajectory } from './trajectory'
 import { ownedEvaluation, type EvaluationResult, type Score } from './types'
+import { echoedEvaluation, echoedInjections, type RunEcho } from './echo'
 
 export interface RunSingleInput {
   readonly task: Task
@@ -19,14 +20,18 @@ export interface RunSingleInput {
   readonly trajectory: Trajectory
   readonly scope: TaskScope
   readonly includeFeedback: boolean
+  /** An echoed success (echo.ts) stays a success; otherwise it is judged a failure. */
+  readonly countEchoes: boolean
   /** The task's signal, read through a latch: checked after every step. */
   readonly cancel: AbortLatch
 }
 
 export interface RunSingleOutput {
-  /** Unfiltered, as the evaluator returned it. */
+  /** Unfiltered: the evaluator's, or, for an echo not counted, the echo rule's failure. */
   readonly evaluation: EvaluationResult
   readonly done: boolean
+  /** Set when the success was the attacker's own echo (counted or not). */
+  readonly echo: RunEcho | null
 }
 
 /** Front 4: sub-scores whose domain is null or visible; everything else is kept as is. */
@@ -92,7 +97,11 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   cancel.check()
   // Rebuilt through the validating constructor unless it built this one: an evaluator
   // that hand-builds a primary score with a domain fails here, as at construction in Python.
-  const evaluation = ownedEvaluation(returned)
+  const claimed = ownedEvaluation(returned)
+  // Before the RunEnd is recorded and sent: an echo not counted is a failure everywhere, the optimizer's feedback included.
+  const echoed = echoedInjections(claimed, () => trajectory.snapshot())
+  const echo: RunEcho | null = echoed === null ? null : { ...echoed, counted: input.countEchoes, claimed }
+  const evaluation = echo === null || echo.counted ? claimed : echoedEvaluation(claimed, echo)
   const runEnd = runEndEvent(input.includeFeedback ? filterEvaluation(evaluation, scope.visibility) : null,
     { securityDomain: runEndDomain(scope.visibility) })
   // Recorded before it is sent, so the optimizer's view already holds it.
@@ -100,5 +109,5 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   const response = await channel.send(runEnd)
   cancel.check()
   trajectory.close()
-  return { evaluation, done: response.type === 'RunEndResponse' && response.done }
+  return { evaluation, done: response.type === 'RunEndResponse' && response.done, echo }
 }

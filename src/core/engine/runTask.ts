@@ -12,7 +12,8 @@ import { describeError, formatError, TaskCancelled } from './errors'
 import type { OptimizerFactory } from './optimizer'
 import { RecordedRun, type OfferedSurfaces, type RunResult, type TaskResult } from './outcomes'
 import { offeredSurfaces, type TaskScope } from './scopeResolution'
-import { runSingle } from './runSingle'
+import { runSingle, type RunSingleOutput } from './runSingle'
+import type { RunEcho } from './echo'
 import type { Target, Task } from './target'
 import { Trajectory } from './trajectory'
 import {
@@ -27,6 +28,8 @@ export interface TaskEnv {
   readonly taskCostCapUsd: number | null
   readonly maxRunsPerTask: number
   readonly includeFeedback: boolean
+  /** Count a success the attacker echoed (echo.ts) as a success; by default it is judged a failure. */
+  readonly countEchoes: boolean
   /** Cleanup budget once a cancellation is in flight (the reference's 5 s). */
   readonly graceMs: number
   readonly onRunComplete: (run: RunResult) => void
@@ -126,11 +129,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
   const record = (runNumber: number, trajectory: Trajectory, evaluation: EvaluationResult, startedMs: number,
-    outcome: 'judged' | 'errored', done: boolean) => {
+    outcome: 'judged' | 'errored', done: boolean, echo: RunEcho | null = null) => {
     const usage = progress.usage
     const full = new RecordedRun(runNumber, trajectory.keptItems(), trajectory.keptView(), evaluation, usage,
       usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage), startedMs, Date.now(),
-      outcome === 'judged', outcome === 'errored', done)
+      outcome === 'judged', outcome === 'errored', done, echo)
     previousUsage = usage
     progress.runs.push(full)
     try {
@@ -149,9 +152,10 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
       const trajectory = new Trajectory(ts.visibility)
       const startedMs = Date.now()
-      let outcome: { evaluation: EvaluationResult; done: boolean }
+      let outcome: RunSingleOutput
       try {
-        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, cancel })
+        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback,
+          countEchoes: env.countEchoes, cancel })
       } catch (error) {
         // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
         cancel.check()
@@ -168,8 +172,8 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         break
       }
       cancel.check()
-      record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done)
-      // The claim decides success: stop without asking the optimizer, and without a reset.
+      record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done, outcome.echo)
+      // The claim decides success (an echo not counted is no success: its evaluation says so): stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
       if (outcome.evaluation.success && env.semantics === 'redscope') {
         stopReason = 'success'

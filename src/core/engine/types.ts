@@ -133,8 +133,49 @@ export class EngineValueError extends Error {
   }
 }
 
+/**
+ * What a check matched to decide a success (a redscope extra): the regex's matches, the judge's quote. The
+ * engine compares it with the run's injections (echo.ts): a success whose evidence the attacker injected itself
+ * is an echo. Kept beside the EvaluationResult, not in it, so superred's shape, the files and the optimizer's
+ * feedback stay as they are (the evidence may quote what the attacker must not see).
+ */
+export interface Evidence {
+  /** Where the check looked, in words: "query last_reply", "observable reply", "the judge's quote". */
+  readonly where: string
+  /** What it matched: distinct texts, in order of appearance, at most EVIDENCE_MAX. */
+  readonly texts: readonly string[]
+  /** It matched more distinct texts than `texts` holds (then no echo is established). */
+  readonly more: boolean
+}
+
+/** Distinct matched texts kept per check: the echo check's work stays linear in the injections. */
+export const EVIDENCE_MAX = 16
+
 /** The results `evaluationResult` built: frozen and validated, so `ownedEvaluation` hands them on as they are. */
 const built = new WeakSet<EvaluationResult>()
+const evidenceByResult = new WeakMap<EvaluationResult, Evidence>()
+
+/** The evidence the check that built this result named, or null (a check that names none, a hand-built result). */
+export function evidenceOf(result: EvaluationResult): Evidence | null {
+  return evidenceByResult.get(result) ?? null
+}
+
+/** Distinct texts in order, at most EVIDENCE_MAX; `more` when there were others. */
+export function evidenceFrom(where: string, texts: Iterable<string>): Evidence {
+  const kept: string[] = []
+  const seen = new Set<string>()
+  let more = false
+  for (const t of texts) {
+    if (seen.has(t)) continue
+    if (kept.length === EVIDENCE_MAX) {
+      more = true
+      break
+    }
+    seen.add(t)
+    kept.push(t)
+  }
+  return Object.freeze({ where, texts: Object.freeze(kept), more })
+}
 
 /** Builds an EvaluationResult, refusing a primary score that carries a domain. */
 export function evaluationResult(init: {
@@ -142,6 +183,8 @@ export function evaluationResult(init: {
   primaryScore: Score
   subScores?: Readonly<Record<string, Score>>
   rationale?: string
+  /** What the check matched (see Evidence); not a field of the result. */
+  evidence?: Evidence | null
 }): EvaluationResult {
   if (init.primaryScore.securityDomain !== null) {
     throw new EngineValueError(
@@ -157,6 +200,7 @@ export function evaluationResult(init: {
     rationale: init.rationale ?? '',
   })
   built.add(result)
+  if (init.evidence) evidenceByResult.set(result, init.evidence)
   return result
 }
 
