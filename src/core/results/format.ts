@@ -209,6 +209,36 @@ export const ATTACKER_CONFIG_FILE = 'attacker_config.json'
 export const AttackerConfigJson = z.looseObject({ kind: z.string().min(1) }).transform((c) => c as AttackerConfig)
 export const AttackerConfigFile = z.object({ schema_version: SchemaVersion, config: AttackerConfigJson })
 
+/**
+ * redscope extra, in a task folder, written only when some run of the task was an echo: a success whose
+ * evidence (what the check matched) the attacker had injected itself in that run (src/core/engine/echo.ts).
+ * superred ignores this file; its own files hold the run as judged (a failure unless echoes were counted).
+ */
+export const TaskEchoesFile = z.object({
+  schema_version: SchemaVersion,
+  /** Whether echoes were counted as successes when this task ran (--count-echoes). */
+  count_echoes: z.boolean(),
+  runs: z.array(z.object({
+    run_number: z.number().int(),
+    counted: z.boolean(),
+    evidence: z.object({ where: z.string(), texts: z.array(z.string()) }),
+    /** The run's injections that hold the evidence. */
+    injections: z.array(z.object({ controllable: z.string(), value: z.string() })),
+    /** The claim's own evaluation of the run, before the echo rule. */
+    claimed: EvaluationJson,
+  })),
+})
+/**
+ * redscope extra, in the experiment folder: which tasks had echoed runs (so the experiment's page and reports
+ * count them without reading every task), rewritten with the manifest while any task has one.
+ */
+export const ExperimentEchoesFile = z.object({
+  schema_version: SchemaVersion,
+  count_echoes: z.boolean(),
+  tasks: z.array(z.object({ index: z.number().int(), runs: z.array(z.number().int()) })),
+})
+export const ECHOES_FILE = 'echoes.json'
+
 export type UsageJson = z.infer<typeof UsageJson>
 export type ScoreJson = z.infer<typeof ScoreJson>
 export type EvaluationJson = z.infer<typeof EvaluationJson>
@@ -229,3 +259,5 @@ export type ExperimentsIndexRow = z.infer<typeof ExperimentsIndexRow>
 export type ExperimentsIndexFile = z.infer<typeof ExperimentsIndexFile>
 export type AttackerFile = z.infer<typeof AttackerFile>
 export type TaskConfigsFile = z.infer<typeof TaskConfigsFile>
+export type TaskEchoesFile = z.infer<typeof TaskEchoesFile>
+export type ExperimentEchoesFile = z.infer<typeof ExperimentEchoesFile>

@@ -7,8 +7,8 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile,
-  type AttackerConfig, type ExperimentsIndexRow,
+  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ECHOES_FILE, ExperimentEchoesFile, ExperimentsIndexFile, TaskEchoesFile, IterationsFile, ManifestFile, ResultFile,
+  TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
@@ -85,6 +85,8 @@ export interface ExperimentRecord {
   readonly taskConfigs: ReadonlyMap<number, Readonly<Record<string, string>>>
   /** redscope extra (attacker_config.json): the attacker's whole configuration; null for a tree that does not record it. */
   readonly attackerConfig: AttackerConfig | null
+  /** redscope extra: which tasks had runs that echoed the attacker's own injection; null when none did (or superred wrote it). */
+  readonly echoes: z.infer<typeof ExperimentEchoesFile> | null
 }
 
 export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
@@ -92,7 +94,8 @@ export async function readExperiment(storage: Storage, dir: string): Promise<Exp
   const result = await readOptional(storage, joinPath(dir, 'result.json'), ResultFile)
   const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
   const attacker = await readOptional(storage, joinPath(dir, ATTACKER_CONFIG_FILE), AttackerConfigFile)
-  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null }
+  const echoes = await readOptional(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
+  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null, echoes }
 }
 
 /** task_configs.json by task index (a redscope extra; empty when absent). */
@@ -112,26 +115,39 @@ export interface TaskRecord {
   readonly task: z.infer<typeof TaskFile>
   readonly iterations: z.infer<typeof IterationsFile> | null
   readonly attacker: z.infer<typeof AttackerFile> | null
+  /** redscope extra: the task's runs that echoed the attacker's own injection; null when none did. */
+  readonly echoes: z.infer<typeof TaskEchoesFile> | null
 }
 
-/** `taskDir` relative to the storage root, e.g. `{experiment}/tasks/00001__goal`. */
-export async function readTask(storage: Storage, taskDir: string): Promise<TaskRecord> {
+/**
+ * `taskDir` relative to the storage root, e.g. `{experiment}/tasks/00001__goal`. `echoes: false` skips its
+ * echoes.json (a caller that knows from the experiment's echoes.json that the task has none).
+ */
+export async function readTask(storage: Storage, taskDir: string, options: { echoes?: boolean } = {}): Promise<TaskRecord> {
   return {
     dir: taskDir,
     task: await readJsonFile(storage, joinPath(taskDir, 'task.json'), TaskFile),
     iterations: await readOptional(storage, joinPath(taskDir, 'iterations.json'), IterationsFile),
     attacker: await readOptional(storage, joinPath(taskDir, 'attacker.json'), AttackerFile),
+    echoes: options.echoes === false ? null : await readOptional(storage, joinPath(taskDir, ECHOES_FILE), TaskEchoesFile),
   }
 }
 
-/** The tasks of an experiment that have a task.json (interrupted writes have none), by index. */
-export async function readTasks(storage: Storage, experimentDir: string): Promise<TaskRecord[]> {
+/**
+ * The tasks of an experiment that have a task.json (interrupted writes have none), by index. With the
+ * experiment's echo summary, only the tasks it names have their echoes.json read (a sweep's report reads
+ * thousands of tasks, most with none).
+ */
+export async function readTasks(storage: Storage, experimentDir: string, echoes?: z.infer<typeof ExperimentEchoesFile> | null): Promise<TaskRecord[]> {
   const out: TaskRecord[] = []
+  const echoed = echoes === undefined ? null : new Set((echoes?.tasks ?? []).map((t) => t.index))
   for (const entry of await storage.list(joinPath(experimentDir, 'tasks'))) {
     if (entry.kind !== 'dir' || /\.(wip|old)$/.test(entry.name)) continue
     const dir = joinPath(experimentDir, 'tasks', entry.name)
     if (!(await storage.exists(joinPath(dir, 'task.json')))) continue
-    out.push(await readTask(storage, dir))
+    // The folder's name starts with the task's index (00001__goal): known before task.json is read.
+    const index = Number(/^(\d+)__/.exec(entry.name)?.[1] ?? NaN)
+    out.push(await readTask(storage, dir, { echoes: echoed === null || Number.isNaN(index) || echoed.has(index) }))
   }
   return out.sort((a, b) => a.task.index - b.task.index)
 }

@@ -9,7 +9,8 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { ATTACKER_CONFIG_FILE, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
+import { ATTACKER_CONFIG_FILE, ECHOES_FILE, ExperimentEchoesFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
+import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { pyDumps } from './pyjson'
@@ -57,6 +58,16 @@ async function readTaskFile(storage: Storage, path: string): Promise<TaskFile | 
   }
 }
 
+/** The experiment's echoes.json (which tasks had echoed runs, judged which way), or null when absent or unreadable. */
+async function readExperimentEchoes(storage: Storage, dir: string): Promise<{ count_echoes: boolean; byTask: Map<number, readonly number[]> } | null> {
+  try {
+    const file = ExperimentEchoesFile.parse(JSON.parse(await storage.readText(joinPath(dir, ECHOES_FILE))))
+    return { count_echoes: file.count_echoes, byTask: new Map(file.tasks.map((t) => [t.index, t.runs])) }
+  } catch {
+    return null
+  }
+}
+
 /** Current task folders that hold a readable task.json, by index. */
 async function scanTasks(storage: Storage, dir: string): Promise<Map<number, TaskView>> {
   const views = new Map<number, TaskView>()
@@ -94,10 +105,19 @@ export class ExperimentSession {
   /** The identity, hashed once: every manifest, result.json and the index row repeat it. */
   private readonly slug: string
   private readonly hash: string
+  /** Echoes counted as successes in this session (the echo rule); recorded in the echo files. */
+  readonly countEchoes: boolean
+  /** Echoed run numbers by task index (kept tasks' from the folder's echoes.json): the experiment's echoes.json. */
+  private readonly echoes: Map<number, readonly number[]>
+  /** The experiment's echoes.json exists (from before, or written by this session): rewritten with the manifest. */
+  private echoesFilePresent: boolean
 
   private constructor(storage: Storage, root: string, meta: ExperimentMeta, identity: { slug: string; hash: string }, plan: ResumePlan,
-    views: Map<number, TaskView>, schema: ResultsSchemaVersion) {
+    views: Map<number, TaskView>, schema: ResultsSchemaVersion, echoes: { count: boolean; byTask: Map<number, readonly number[]>; present: boolean }) {
     this.schema = schema
+    this.countEchoes = echoes.count
+    this.echoes = echoes.byTask
+    this.echoesFilePresent = echoes.present
     this.storage = storage
     this.root = root
     this.meta = meta
@@ -110,7 +130,7 @@ export class ExperimentSession {
 
   /** Resolves the folder, locks it (in this process), plans the resume, snapshots prior state before any rerun. */
   static async open(storage: Storage, root: string, meta: ExperimentMeta, goals: readonly string[],
-    options: { overwrite?: boolean; schema?: ResultsSchemaVersion } = {}): Promise<ExperimentSession> {
+    options: { overwrite?: boolean; schema?: ResultsSchemaVersion; countEchoes?: boolean } = {}): Promise<ExperimentSession> {
     const identity = { slug: slugOf(meta), hash: identityHash(meta) }
     const dir = joinPath(root, dirNameOf(identity.slug, identity.hash))
     const held = locks.get(storage) ?? new Set<string>()
@@ -126,11 +146,15 @@ export class ExperimentSession {
         if (!sameAttackerConfig(held, asked)) throw new AttackerClashError({ dir, held, asked })
       }
       const prior = fresh ? new Map<number, TaskView>() : await scanTasks(storage, dir)
+      const countEchoes = options.countEchoes ?? false
+      const priorEchoes = fresh ? null : await readExperimentEchoes(storage, dir)
       const keep = new Set<number>()
       if (!fresh && !options.overwrite) {
         goals.forEach((goal, i) => {
           const view = prior.get(i + 1)
-          if (view && view.goalHash === goalHash(goal) && isKept(view.status, view.nRuns)) keep.add(i + 1)
+          // A task whose echoes were judged the other way would not have run as it did (an echo counted ends it): rerun.
+          const echoesDisagree = priorEchoes !== null && priorEchoes.count_echoes !== countEchoes && (priorEchoes.byTask.get(i + 1)?.length ?? 0) > 0
+          if (view && view.goalHash === goalHash(goal) && isKept(view.status, view.nRuns) && !echoesDisagree) keep.add(i + 1)
         })
       }
       const rerun = new Set(goals.map((_, i) => i + 1).filter((i) => !keep.has(i)))
@@ -143,7 +167,13 @@ export class ExperimentSession {
         for (const e of stale) await storage.remove(joinPath(dir, 'tasks', e.name))
         for (const i of keep) views.set(i, prior.get(i)!)
       }
-      const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION)
+      const echoes = new Map<number, readonly number[]>()
+      for (const i of keep) {
+        const runs = priorEchoes?.byTask.get(i)
+        if (runs && runs.length > 0) echoes.set(i, runs)
+      }
+      const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION,
+        { count: countEchoes, byTask: echoes, present: priorEchoes !== null })
       if (asked !== null) {
         await storage.writeTextAtomic(joinPath(dir, ATTACKER_CONFIG_FILE), dumpFile({ schema_version: session.schema, config: asked }))
       }
@@ -224,6 +254,11 @@ export class ExperimentSession {
     const writes: Array<[string, string]> = printed === null ? trajectoryTexts(job).map((text, i) => [paths[i], text]) : []
     writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
     if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileText(tr.scope, tr.readOnly, tr.offered, this.schema)])
+    const echoes = taskEchoesText(tr.runs, this.countEchoes, this.schema)
+    if (echoes !== null) writes.push([joinPath(taskDir, ECHOES_FILE), echoes])
+    const echoed = echoedRunNumbers(tr.runs)
+    if (echoed.length > 0) this.echoes.set(index, echoed)
+    else this.echoes.delete(index)
     const written = (async () => {
       for (let i = 0; i < writes.length; i += 16) await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
     })()
@@ -322,6 +357,11 @@ export class ExperimentSession {
         status, experiment: this.experimentPrinted(), startedAt, completedAt, summary: computeSummary(views, this.skipped.size),
         entries: entries.map((e) => e[1]),
       }, this.schema))
+      // Beside the manifest it summarises: while any task has an echoed run, or to clear one a rerun left behind.
+      if (this.echoes.size > 0 || this.echoesFilePresent) {
+        this.echoesFilePresent = true
+        await this.storage.writeTextAtomic(joinPath(this.dir, ECHOES_FILE), experimentEchoesText(this.echoes, this.countEchoes, this.schema))
+      }
     }
     const queued: Promise<void> = this.manifestQueue.then(write, write)
     if (status === 'in_progress') this.manifestQueued = queued
@@ -355,7 +395,7 @@ async function snapshotCurrent(storage: Storage, dir: string): Promise<void> {
     if (m && e.kind === 'dir') n = Math.max(n, Number(m[1]))
   }
   const snapshot = joinPath(dir, `previous_${String(n + 1).padStart(2, '0')}`)
-  for (const name of ['result.json', 'manifest.json', ATTACKER_CONFIG_FILE]) {
+  for (const name of ['result.json', 'manifest.json', ATTACKER_CONFIG_FILE, ECHOES_FILE]) {
     if (await storage.exists(joinPath(dir, name))) await storage.linkOrCopy(joinPath(dir, name), joinPath(snapshot, name))
   }
   for (const name of ['logs', 'tasks']) await linkTree(storage, joinPath(dir, name), joinPath(snapshot, name))
