@@ -12,10 +12,13 @@ export function taskLine(r: TaskResult, total: number, claim: ClaimFile): string
   const config = Object.entries(claim.tasks[r.index - 1]?.config ?? {})
     .filter(([k]) => k !== 'user_task' && k !== 'user_message').map(([k, v]) => `${k}=${v}`).join(' ')
   const runs = r.nRuns ?? r.runs.length
+  const echoed = r.runs.filter((run) => run.echo).length
   const parts = [
     `task ${r.index}/${total}`,
     r.stopReason.padEnd(16),
     `runs=${runs}`,
+    // Runs whose success was the attacker's own echo: judged failures unless counted (--count-echoes).
+    echoed ? `echoed=${echoed}${r.runs.some((run) => run.echo?.counted) ? ' (counted)' : ''}` : '',
     `best=${r.bestScore.value.toFixed(2)}`,
     `cost=$${r.llmUsage.cost.toFixed(4)}`,
     config ? `[${config}]` : '',
@@ -32,11 +35,20 @@ export function lineReporter(write: (s: string) => void, total: number, claim: C
   }
 }
 
+/** The runs that echoed the attacker's own injection, in words; '' when none did. */
+export function echoLine(result: ThreatModelResult, countEchoes: boolean): string {
+  const tasks = result.taskResults.filter((r) => r.runs.some((run) => run.echo))
+  if (tasks.length === 0) return ''
+  const runs = tasks.reduce((n, r) => n + r.runs.filter((run) => run.echo).length, 0)
+  return `echoes: ${runs} run(s) in ${tasks.length} task(s) succeeded only on text the attacker injected itself; ` +
+    (countEchoes ? 'counted as breaches (--count-echoes)' : 'not counted as breaches (--count-echoes counts them)')
+}
+
 /**
  * The run's outcome: the ASR over completed tasks with its n and 95% interval, or, when nothing broke, "not
  * broken in N tasks by <attacker>" with the interval's upper bound (src/core/stats: the words every view uses).
  */
-export function summaryLines(result: ThreatModelResult, attacker: string | null = null): string {
+export function summaryLines(result: ThreatModelResult, attacker: string | null = null, countEchoes = false): string {
   const completed = result.taskResults.filter((r) => ['success', 'done', 'max_runs', 'budget_exhausted'].includes(r.stopReason))
   const successes = completed.filter((r) => r.success).length
   const asr = rateWords(successes, completed.length, { unit: 'task', attacker })
@@ -47,6 +59,7 @@ export function summaryLines(result: ThreatModelResult, attacker: string | null 
   return [
     `${asrText(asr)}${result.skippedTasks.length ? `; ${result.skippedTasks.length} skipped` : ''}`,
     `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+    echoLine(result, countEchoes),
     `LLM cost: $${cost.toFixed(4)} over ${calls} call(s)`,
     result.cancelled ? 'cancelled before every task finished' : '',
     result.resultsDir ? `results: ${result.resultsDir}` : '',

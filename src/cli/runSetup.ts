@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { replayOptimizerFactory, recordedRun, type RecordedRun } from '../attackers'
-import { claimFileFromServed, claimFromFile, ClaimFileError, parseClaimFile, type ClaimFile } from '../claims'
+import { claimFileFromServed, claimFromFile, ClaimFileError, goalEchoText, goalEchoWarnings, parseClaimFile, type ClaimFile } from '../claims'
 import { scopeOf, validateScope, type Scope, type SecurityDomain } from '../core/tags'
 import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
@@ -38,6 +38,14 @@ export async function claimFor(path: string | undefined, manifest: Manifest, dep
     throw new UsageError(`--claim: ${manifest.name} serves no claim of its own, so a claim file is needed (--claim CLAIM.json)`)
   }
   return { file: claimFileFromServed(manifest.claim, manifest.name), where: `${manifest.name}'s served claim` }
+}
+
+/**
+ * One warning line on stderr per task whose check's regex matches its own goal text: pasting the goal would make
+ * the target echo what the check looks for (such runs are not counted as breaches unless --count-echoes).
+ */
+export function warnGoalEchoes(file: ClaimFile, where: string, command: string, stderr: (s: string) => void): void {
+  for (const w of goalEchoWarnings(file)) stderr(`redscope ${command}: warning: ${where}: ${goalEchoText(w)}\n`)
 }
 
 /** Scope names to the target's own tag objects; unknown names and an empty pair are refused, other findings noted. */

@@ -26,7 +26,7 @@ import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { chooseShard } from '../sweepSelection'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
 /** Beyond this many threat models, counting what is decided is a scan per question: done once, at the end. */
@@ -55,6 +55,8 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   // Without --claim, the claim the target serves itself (as run and sweep do).
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, manifest, claimWhere)
+  warnGoalEchoes(claimFile, claimWhere, 'frontier', io.stderr)
+  const countEchoes = options['count-echoes'] === true
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
   const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: sessions })
   // superred matches tags by identity: the lattice is built on the factory's own tag objects.
@@ -77,7 +79,9 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const root = storages[0]
   const search: FrontierSearchJson = {
     target: labels.target, claim: labels.claim, attacker: labels.attacker,
-    claim_digest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null }),
+    // How the claim is judged: its file, its judge, and (only when set, so earlier searches keep their digest) echoes counted.
+    claim_digest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null,
+      ...(countEchoes ? { countEchoes } : {}) }),
     attacker_digest: digestOf({ config: attacker.config, maxRuns: budget.maxRuns ?? null }),
     seed, repeat, per_task: perTask, budget_runs: budgetRuns ?? null, read_only: readOnlyGrants,
   }
@@ -110,7 +114,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
-      includeFeedback: !options['no-feedback'], storage, domain,
+      includeFeedback: !options['no-feedback'], countEchoes, storage, domain,
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
     })
   }

@@ -27,8 +27,9 @@ function verdictJson(successes: number, trials: number, unit: 'task' | 'run', at
 }
 
 async function summarise(storage: Storage, dir: string) {
-  const { manifest, result, domain, taskConfigs } = await readExperiment(storage, dir)
-  const tasks = await readTasks(storage, dir)
+  const { manifest, result, domain, taskConfigs, echoes } = await readExperiment(storage, dir)
+  const tasks = await readTasks(storage, dir, echoes)
+  const echoed = new Map((echoes?.tasks ?? []).map((t) => [t.index, t.runs]))
   const e = manifest.experiment
   const summary = result?.summary ?? manifest.summary
   return {
@@ -44,11 +45,19 @@ async function summarise(storage: Storage, dir: string) {
     summary,
     // The ASR with its n (completed tasks) and 95% interval: redscope's, beside superred's summary.
     verdict: verdictJson(summary.n_success, summary.n_completed, 'task', e.attacker),
+    // Runs whose success was the attacker's own echo (echoes.json, when redscope wrote the tree and there were any).
+    ...(echoes && echoes.tasks.length > 0
+      ? { echoes: { counted: echoes.count_echoes, runs: echoes.tasks.reduce((n, t) => n + t.runs.length, 0), tasks: echoes.tasks.length } }
+      : {}),
     // With the configuration each task set (task_configs.json, when redscope wrote the tree); a task that held says
     // in how many runs, with the upper bound of its per-run success rate (one that broke stopped at its first success).
     tasks: taskRows(manifest.tasks, tasks).map((t) => {
       const held = taskHeld(t.status, t.n_runs) ? { verdict: verdictJson(0, t.n_runs, 'run', e.attacker) } : {}
-      return { ...t, ...held, ...(taskConfigs.has(t.index) ? { config: taskConfigs.get(t.index) } : {}) }
+      return {
+        ...t, ...held,
+        ...(taskConfigs.has(t.index) ? { config: taskConfigs.get(t.index) } : {}),
+        ...(echoed.has(t.index) ? { echoed_runs: echoed.get(t.index) } : {}),
+      }
     }),
   }
 }

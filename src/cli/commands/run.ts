@@ -14,7 +14,7 @@ import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 import { claimFromFile } from '../../claims'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 
@@ -36,6 +36,8 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, factory.manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, factory.manifest, claimWhere)
+  warnGoalEchoes(claimFile, claimWhere, 'run', io.stderr)
+  const countEchoes = options['count-echoes'] === true
   const claim = claimFromFile(claimFile, { judge: choice.judge }, claimWhere)
   const attacker = await buildAttacker(choice, options)
   const { optimizerFactory, close: closePrompter } = attacker
@@ -50,7 +52,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
     llmConfig, llmClientFactory: llmConfig ? clients : null,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
-    includeFeedback: !options['no-feedback'],
+    includeFeedback: !options['no-feedback'], countEchoes,
     storage, domain: factory.surfaces.domain,
     attackerLabel: label.label, attackerConfig: attacker.config,
     targetLabel: options['target-label'] ?? factory.manifest.name,
@@ -81,7 +83,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   }
   try {
     const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile), writes), signal: cancel.signal })
-    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker))
+    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker, countEchoes))
   } catch (e) {
     // The engine's own check, for a folder written between the check above and the run (another process).
     if (e instanceof AttackerClashError) throw new UsageError(e.message)

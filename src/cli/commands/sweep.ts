@@ -21,7 +21,7 @@ import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
+import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 import { chooseSelection, chooseShard } from '../sweepSelection'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
@@ -46,6 +46,8 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   // Without --claim, the claim the target serves itself.
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, manifest, claimWhere)
+  warnGoalEchoes(claimFile, claimWhere, 'sweep', io.stderr)
+  const countEchoes = options['count-echoes'] === true
   // The run console's split: the models at once share the target's sessions, so none waits on 503s.
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
   const share = Math.max(1, Math.floor(sessions / parallel))
@@ -76,7 +78,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
       optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
       scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
-      includeFeedback: !options['no-feedback'], storage, domain: targetDomain,
+      includeFeedback: !options['no-feedback'], countEchoes, storage, domain: targetDomain,
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
     })
   }
@@ -92,7 +94,9 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
       model: choice.llmConfig?.model ?? null, maxRunsPerTask: budget.maxRuns ?? DEFAULT_MAX_RUNS_PER_TASK,
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, includeFeedback: !options['no-feedback'],
     },
-    claimDigest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null }),
+    // How the claim is judged: its file, its judge, and (only when set, so earlier sweeps keep their digest) echoes counted.
+    claimDigest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null,
+      ...(countEchoes ? { countEchoes } : {}) }),
     attackerDigest: digestOf(attacker.config),
   }
   const planned = shardRecord(def, selection, shard, dirOf, Date.now())

@@ -10,6 +10,8 @@ export const TARGET_OPTIONS = {
   target: { type: 'string', value: 'URL', group: 'Target and claim', description: 'the target server (Target-over-HTTP); its token from $REDSCOPE_TARGET_TOKEN' },
   claim: { type: 'string', value: 'CLAIM.json', group: 'Target and claim', description: "the claim file: tasks, their config and evaluator (default: the claim the target serves, if it serves one)" },
   'request-timeout': { type: 'string', value: 'S', group: 'Target and claim', description: 'seconds before a target request fails its task' },
+  'count-echoes': { type: 'boolean', group: 'Target and claim',
+    description: "count an echo as a breach: a success whose evidence (what the check matched) is in the attacker's own injection of that run; by default such a run is marked echoed and judged a failure" },
 } as const satisfies OptionsSpec
 
 export const ATTACKER_OPTIONS = {

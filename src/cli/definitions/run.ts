@@ -34,6 +34,9 @@ export const run = defineCommand({
     'attacker label is derived from its whole configuration (payloads, model, prompt and temperature, the replayed run; ' +
     'recorded in the folder as attacker_config.json), so another attacker never resumes these results, and the same ' +
     `command again resumes them. The defaults are the browser's (${DEFAULT_MAX_RUNS_PER_TASK} runs per task, no cost cap, feedback on).`,
+    "A success whose evidence (what the check matched) is text the attacker injected itself in that run is an echo: " +
+    'it is marked "echoed" in the task line and the results (echoes.json) and judged a failure, unless --count-echoes. ' +
+    'A claim whose check matches its own goal text is named on stderr when it is read.',
     'Exit 0 once the threat model ran, whatever the attacks achieved; 2 for a bad option, claim file, scope tag, an ' +
     'unreachable target, or a folder that holds another attacker configuration under --attacker-label; 1 when results ' +
     'could not be written (run the same command again to resume).',
