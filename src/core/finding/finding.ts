@@ -2,6 +2,7 @@ import type { Forest } from '../tags'
 import type { ItemMark, PersistedItemLike } from '../replay/items'
 import type { Replay } from '../replay/replay'
 import { declinedByWords, plainKind, stepNumber } from '../replay/wording'
+import { learnedWords } from '../replay/learned'
 
 /**
  * One finding, as plain data: everything the self-contained HTML export
@@ -21,6 +22,13 @@ export interface FindingStep {
   readonly domain: string | null
   readonly mark: ItemMark
   readonly seenByAttacker: boolean
+  /**
+   * For a step hidden during the run whose text reached the attacker through the evaluation's feedback: where
+   * from, in words ("via the evaluation's rationale (all of its answer)"); null otherwise.
+   */
+  readonly learnedVia: string | null
+  /** This injection holds what the check matched in an echoed run. */
+  readonly echo: boolean
   readonly why: readonly string[]
   readonly fields: ReadonlyArray<{ readonly label: string; readonly text: string }>
   readonly note: string
@@ -32,6 +40,15 @@ export interface FindingEvaluation {
   readonly primaryScore: number
   readonly rationale: string
   readonly subScores: ReadonlyArray<{ readonly name: string; readonly value: number; readonly domain: string | null }>
+}
+
+/** The run's success was the attacker's own echo (echoes.json): what matched, where it was injected, whether it counted. */
+export interface FindingEcho {
+  readonly counted: boolean
+  readonly evidence: { readonly where: string; readonly texts: readonly string[] }
+  readonly injections: ReadonlyArray<{ readonly controllable: string; readonly value: string }>
+  /** The claim's own verdict before the echo rule. */
+  readonly claimed: { readonly success: boolean; readonly primaryScore: number; readonly rationale: string }
 }
 
 export interface Finding {
@@ -51,6 +68,8 @@ export interface Finding {
   readonly viewSource: 'attacker-file' | 'recomputed'
   readonly forest: Forest | null
   readonly evaluation: FindingEvaluation | null
+  /** Null when the run was not an echo (or the tree records none). */
+  readonly echo: FindingEcho | null
   readonly steps: readonly FindingStep[]
   /** Steps left out (only bookmarked steps exported, or past the step cap). */
   readonly stepsOmitted: number
@@ -115,6 +134,9 @@ export interface FindingMeta {
   readonly run: Finding['run']
   readonly forest: Forest | null
   readonly evaluation: FindingEvaluation | null
+  readonly echo?: FindingEcho | null
+  /** Full-trajectory indices of the injections that held an echoed run's evidence. */
+  readonly echoItems?: ReadonlySet<number>
   readonly exportedAt: string
 }
 
@@ -136,10 +158,13 @@ export function buildFinding(
     }
     const item = replay.fullItem(row) ?? replay.attackerItem(row)!
     const explanation = replay.explain(row)
+    const learned = replay.learned(row)
     steps.push({
       index, step: stepNumber(index), type: item.type, kindWords: plainKind(item), writeVerdict: explanation.words.writeVerdict,
       domain: replay.domain(row), mark: replay.mark(row),
       seenByAttacker: replay.attackerItem(row) !== null,
+      learnedVia: learned === null ? null : learnedWords(learned),
+      echo: meta.echoItems?.has(index) ?? false,
       why: explanation.lines,
       fields: itemFields(item).map((f) => f.label === 'declined_by'
         // Plain words for people; the viewer keeps the file's own field for engineers.
@@ -154,7 +179,7 @@ export function buildFinding(
     experiment: meta.experiment, task: meta.task, run: meta.run,
     scope: replay.coverage.grant.scope, readOnly: replay.coverage.grant.readOnly,
     coverageMode: replay.coverage.mode, viewSource: replay.viewSource,
-    forest: meta.forest, evaluation: meta.evaluation,
+    forest: meta.forest, evaluation: meta.evaluation, echo: meta.echo ?? null,
     steps, stepsOmitted: omitted, totalSteps: replay.rows,
     exportedAt: meta.exportedAt,
     notice: names

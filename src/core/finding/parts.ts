@@ -56,9 +56,15 @@ export function* findingTexts(f: Finding): Generator<{ where: string; text: stri
     yield { where: 'Evaluation · rationale', text: f.evaluation.rationale }
     for (const s of f.evaluation.subScores) yield { where: 'Evaluation · sub-score', text: s.name }
   }
+  if (f.echo) {
+    for (const t of f.echo.evidence.texts) yield { where: 'Echo · what the check matched', text: t }
+    for (const i of f.echo.injections) yield { where: `Echo · injected into ${i.controllable}`, text: i.value }
+    yield { where: "Echo · the claim's rationale", text: f.echo.claimed.rationale }
+  }
   for (const s of f.steps) {
     const step = s.step === null ? 'Attacker-only step' : `Step ${s.step}`
     if (s.domain) yield { where: `${step} · domain`, text: s.domain }
+    if (s.learnedVia) yield { where: `${step} · seen`, text: s.learnedVia }
     for (const field of s.fields) yield { where: `${step} · ${field.label}`, text: field.text }
     if (s.note) yield { where: `${step} · note`, text: s.note }
     for (const w of s.why) yield { where: `${step} · explanation`, text: w }

@@ -58,6 +58,7 @@ ul.forest{list-style:none;padding-left:18px;margin:0}ul.forest ul{list-style:non
 .badge{display:inline-block;font-size:12px;border-radius:10px;padding:0 8px;margin-right:6px;background:#e9ecef}
 .note{background:#fff9db;border-radius:6px;padding:4px 8px;margin:6px 0;white-space:pre-wrap}
 .why{color:#495057;font-size:13px;margin:4px 0 0 0;padding-left:18px}
+.badge.learned{background:#fff3bf;color:#8a5300}.badge.echo{background:#e67700;color:#fff}.echo{background:#fff9db;border-color:#ffe066}
 `
 
 function forestHtml(forest: Forest, scope: ReadonlySet<string>, readOnly: ReadonlySet<string>): string {
@@ -88,7 +89,8 @@ function stepHtml(s: FindingStep): string {
   // Plain words for the kind; the event's class name only on demand (hover), for engineers.
   const anchor = s.step === null ? '' : ` id="step-${s.step}"`
   return `<section class="card step ${MARK_CLASS[s.mark] ?? ''}${s.seenByAttacker ? '' : ' hidden'}"${anchor}>
-<div><strong>Step ${s.step === null ? '(attacker only)' : s.step}</strong> <span class="kind" title="${e(s.type)}">${e(s.kindWords)}</span> <span class="badge">domain: ${e(s.domain ?? 'unknown')}</span><span class="badge">${e(MARK_WORDS[s.mark] ?? s.mark)}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : 'hidden from the attacker'}</span><span class="badge">${e(s.writeVerdict.toLowerCase())}</span>${s.bookmarked ? '<span class="badge">bookmarked</span>' : ''}</div>
+<div><strong>Step ${s.step === null ? '(attacker only)' : s.step}</strong> <span class="kind" title="${e(s.type)}">${e(s.kindWords)}</span> <span class="badge">domain: ${e(s.domain ?? 'unknown')}</span><span class="badge">${e(MARK_WORDS[s.mark] ?? s.mark)}</span>${s.seenByAttacker ? '<span class="badge">seen by the attacker</span>'
+    : s.learnedVia ? `<span class="badge learned">hidden during the run; seen ${e(s.learnedVia)}</span>` : '<span class="badge">hidden from the attacker</span>'}${s.echo ? '<span class="badge echo">echo: holds what the check matched</span>' : ''}<span class="badge">${e(s.writeVerdict.toLowerCase())}</span>${s.bookmarked ? '<span class="badge">bookmarked</span>' : ''}</div>
 ${note}${fields}<ul class="why">${s.why.map((w) => `<li>${e(w)}</li>`).join('')}</ul></section>`
 }
 
@@ -103,6 +105,15 @@ function heldWords(f: Finding): string {
   const runs = f.task.runs
   if (runs === undefined || !taskHeld(f.task.status, runs)) return ''
   return rateWords(0, runs, { unit: 'run', attacker: f.experiment.attacker || null }).text
+}
+
+/** An echoed run, said beside its evaluation: what matched, the injection that held it, the claim's own verdict. */
+export function echoHtml(echo: NonNullable<Finding['echo']>): string {
+  return `<div class="card echo"><p><strong>Echoed: ${echo.counted ? 'counted as a success' : 'not counted as a success'}.</strong> ` +
+    `What the check matched (${echo.evidence.texts.map((t) => `“${e(t)}”`).join(', ')}, ${e(echo.evidence.where)}) is in the attacker's own injection of this run:</p>` +
+    `${echo.injections.map((i) => `<div><span class="meta">injected into ${e(i.controllable)}</span><pre>${e(i.value)}</pre></div>`).join('')}` +
+    `<p class="meta">The claim's own verdict: ${echo.claimed.success ? 'success' : 'no success'}, score ${e(String(echo.claimed.primaryScore))}</p>` +
+    `<pre>${e(echo.claimed.rationale)}</pre></div>`
 }
 
 export function renderFindingHtml(f: Finding): string {
@@ -132,6 +143,7 @@ ${configRow(Object.entries(f.task.config ?? {}))}<tr><th>run score</th><td>${e(f
 <div class="card">${f.forest ? forestHtml(f.forest, scope, readOnly) : '<p class="meta">No forest known for this run.</p>'}</div>
 <h2>Evaluation</h2>
 <div class="card">${evaluation}</div>
+${f.echo ? echoHtml(f.echo) : ''}
 <h2>Steps (${f.steps.length} of ${f.totalSteps}${f.stepsOmitted ? `, ${f.stepsOmitted} left out` : ''})</h2>
 ${f.steps.map(stepHtml).join('\n')}
 </main></body></html>

@@ -2,6 +2,7 @@ import type { CoverageModel } from './coverage'
 import type { ItemMark, PersistedItemLike } from './items'
 import { surfaceName } from './items'
 import { stepKind, stepWords, type StepWords } from './wording'
+import { learnedWords, type Learned } from './learned'
 
 /** Why the attacker could or could not see, or change, one item. */
 export interface Explanation {
@@ -27,11 +28,13 @@ export interface ExplainInput {
   /** Whether the attacker's view has this row, and where that view came from. */
   readonly attackerSaw: boolean
   readonly viewSource: 'attacker-file' | 'recomputed'
+  /** What of a hidden item reached the attacker through the evaluation's feedback (learned.ts). */
+  readonly learned?: Learned | null
 }
 
 const list = (names: readonly string[]) => (names.length ? names.map((n) => `"${n}"`).join(', ') : 'nothing')
 
-export function explain({ item, domain, mark, coverage, attackerSaw, viewSource }: ExplainInput): Explanation {
+export function explain({ item, domain, mark, coverage, attackerSaw, viewSource, learned = null }: ExplainInput): Explanation {
   const c = coverage.cover(domain)
   const { scope, readOnly } = coverage.grant
   const lines: string[] = []
@@ -65,7 +68,7 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource 
     kind: stepKind(item),
     visible: viewSource === 'attacker-file' ? attackerSaw : predicted,
     access: c.writeBy !== null ? 'scope' : c.visibleBy !== null ? 'read-only' : 'none',
-    writeBy: c.writeBy, declinedBy,
+    writeBy: c.writeBy, declinedBy, learnedVia: learned?.via ?? null,
   })
   lines.push(words.writeLine)
   if (item.kind === 'response' && item.type === 'ControllableNoInjection' && (item.declined_by === null || item.declined_by === undefined)) {
@@ -80,6 +83,10 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource 
     if (mismatch) {
       lines.push(`Mismatch: the forest and the task's grant say the attacker ${predicted ? 'should have seen' : 'should not have seen'} it.`)
     }
+  }
+  if (learned) {
+    lines.push(`Yet the attacker learned it at the end of the run, ${learnedWords(learned)}: the RunEndEvent it received carries the ` +
+      "evaluation's feedback, which superred never filters by content.")
   }
   if (coverage.mode === 'names-only') {
     lines.push('Names only: no forest is attached, so a tag counts as covered only when its own name is granted. A child of a granted tag is shown as hidden here although superred would let the attacker see it. Attach the forest to check ancestry.')

@@ -12,3 +12,4 @@ export {
   stepKind, isInjectionPoint, stepNumber, itemIndexOfStep, plainKind, declinedByWords, stepWords,
   type StepKind, type Access, type StepWords, type StepWordsInput,
 } from './wording'
+export { learnedThroughFeedback, learnedWords, MIN_PIECE, MIN_WHOLE, type Learned } from './learned'

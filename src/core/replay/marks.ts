@@ -25,7 +25,7 @@ export function markOf(item: PersistedItemLike, domain: string | null, coverage:
   return 'observation'
 }
 
-export const MARK_LABELS: Readonly<Record<ItemMark | 'hidden', string>> = {
+export const MARK_LABELS: Readonly<Record<ItemMark | 'hidden' | 'learned' | 'echo', string>> = {
   injection: 'injection (attacker wrote here)',
   'declined-scope': 'auto-declined: outside the scope',
   'declined-optimizer': 'declined by the optimizer',
@@ -35,4 +35,6 @@ export const MARK_LABELS: Readonly<Record<ItemMark | 'hidden', string>> = {
   call: 'controllable call',
   response: 'response',
   hidden: 'hidden from the attacker (gap)',
+  learned: "hidden during the run, learned at its end through the evaluation's feedback",
+  echo: "echo: the attacker's own injection holds what the check matched",
 }

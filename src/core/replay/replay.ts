@@ -4,6 +4,7 @@ import { explain, type Explanation } from './explain'
 import type { ItemMark, PersistedItemLike } from './items'
 import { markOf } from './marks'
 import { resolveDomains } from './pairing'
+import { learnedThroughFeedback, type Learned } from './learned'
 
 /**
  * One run, ready to show side by side: the full trajectory, the attacker's
@@ -21,6 +22,13 @@ export interface Replay {
   readonly rows: number
   /** Items hidden from the attacker (gaps on its side). */
   readonly hiddenCount: number
+  /**
+   * What of a hidden row's item reached the attacker all the same, through the evaluation's feedback at the
+   * run's end (learned.ts); null for a row it saw, or whose text the feedback does not hold. Derived once, when first asked.
+   */
+  learned(row: number): Learned | null
+  /** Hidden items whose text reached the attacker through the feedback. */
+  learnedCount(): number
   fullItem(row: number): PersistedItemLike | null
   attackerItem(row: number): PersistedItemLike | null
   domain(row: number): string | null
@@ -72,6 +80,19 @@ export function buildReplay(
     return f >= 0 ? items[f] : attackerItems[alignment.attacker[row]]
   }
   const mark = (row: number) => markOf(itemAt(row), domain(row), coverage)
+  let learnedByItem: Map<number, Learned> | null = null
+  const learnedMap = () => {
+    if (learnedByItem === null) {
+      const hiddenItems: number[] = []
+      for (let r = 0; r < alignment.rows; r++) if (alignment.attacker[r] < 0 && alignment.full[r] >= 0) hiddenItems.push(alignment.full[r])
+      learnedByItem = learnedThroughFeedback(items, attackerItems, hiddenItems)
+    }
+    return learnedByItem
+  }
+  const learned = (row: number): Learned | null => {
+    if (alignment.attacker[row] >= 0 || alignment.full[row] < 0) return null
+    return learnedMap().get(alignment.full[row]) ?? null
+  }
   return {
     items,
     attackerItems,
@@ -80,6 +101,8 @@ export function buildReplay(
     alignment,
     rows: alignment.rows,
     hiddenCount: hidden,
+    learned,
+    learnedCount: () => learnedMap().size,
     fullItem: (row) => (alignment.full[row] >= 0 ? items[alignment.full[row]] : null),
     attackerItem: (row) => (alignment.attacker[row] >= 0 ? attackerItems[alignment.attacker[row]] : null),
     domain,
@@ -87,6 +110,7 @@ export function buildReplay(
     explain: (row) => explain({
       item: itemAt(row), domain: domain(row), mark: mark(row), coverage,
       attackerSaw: alignment.attacker[row] >= 0,
+      learned: learned(row),
       viewSource: attackerFileItems === null ? 'recomputed' : 'attacker-file',
     }),
     rowOfItem(index) {

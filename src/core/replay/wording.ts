@@ -75,6 +75,8 @@ export interface StepWordsInput {
   readonly writeBy?: string | null
   /** For a no-injection: who declined, when the file says. */
   readonly declinedBy?: string | null
+  /** For an item hidden during the run: where its text reached the attacker all the same ("the evaluation's rationale"). */
+  readonly learnedVia?: string | null
 }
 
 export interface StepWords {
@@ -92,9 +94,11 @@ export interface StepWords {
 const q = (name: string | null | undefined) => (name ? `"${name}"` : 'a scope tag')
 
 /** What is true of one step, per kind, visibility and access: the one source of these words. */
-export function stepWords({ kind, visible, access, writeBy, declinedBy }: StepWordsInput): StepWords {
-  const seenVerdict = visible ? 'Seen by the attacker' : 'Hidden from the attacker'
-  const seen = visible ? 'The attacker saw this.' : 'The attacker could not see this.'
+export function stepWords({ kind, visible, access, writeBy, declinedBy, learnedVia = null }: StepWordsInput): StepWords {
+  const learned = !visible && learnedVia !== null
+  const seenVerdict = visible ? 'Seen by the attacker' : learned ? `Seen by the attacker via ${learnedVia}` : 'Hidden from the attacker'
+  const seen = visible ? 'The attacker saw this.'
+    : learned ? `The attacker could not see this during the run, but learned it at its end via ${learnedVia}.` : 'The attacker could not see this.'
   if (isInjectionPoint(kind)) {
     const writable = access === 'scope'
     const writeLine = writable

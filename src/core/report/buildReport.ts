@@ -106,7 +106,8 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
   }, new Map(), { ...DEFAULT_FINDING_OPTIONS, maxFieldChars: options.maxFieldChars })
   const key = keyStepsOf(finding.steps, options.maxKeySteps)
   const steps: ReportStep[] = key.map((s) => ({
-    index: s.index, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker, fields: s.fields,
+    index: s.index, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker,
+    learnedVia: s.learnedVia, fields: s.fields,
   }))
   return { ...base, keySteps: steps, otherSteps: finding.totalSteps - steps.length, missing: '' }
 }
@@ -142,7 +143,8 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     const s = rec.manifest.summary
     const modelAnchor = anchorOf('tm', i)
     const expForest = rec.domain ?? forest
-    const records = await readTasks(storage, rec.dir)
+    const records = await readTasks(storage, rec.dir, rec.echoes)
+    const echoed = new Map((rec.echoes?.tasks ?? []).map((t) => [t.index, t.runs]))
     const taskAnchors: string[] = []
     for (const t of records) {
       const anchor = `${modelAnchor}-task-${t.task.index}`
@@ -153,6 +155,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
         success: t.task.success, bestScore: t.task.best_score.value, runs: t.task.n_runs, cost: t.task.llm_usage.cost,
         seconds: t.task.timing.duration_s ?? secondsBetween(t.task.timing.started_at, t.task.timing.ended_at),
         error: t.task.error ?? '',
+        echoedRuns: echoed.get(t.task.index) ?? [], echoesCounted: rec.echoes?.count_echoes ?? false,
         bestRun: trajectoriesLeft-- > 0
           ? await bestRun(storage, t, expForest, options)
           : leftOut(t, opts.maxTrajectories ?? 200),
@@ -170,9 +173,11 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
         ['cost cap per task', e.task_cost_cap_usd === null ? 'none' : `$${e.task_cost_cap_usd}`],
         ['time cap per task', e.task_time_cap_s === null ? 'none' : `${e.task_time_cap_s} s`],
         ['feedback to the attacker', e.include_feedback ? 'yes' : 'no'],
+        ...(rec.echoes ? [['echoes (success on text the attacker injected)', rec.echoes.count_echoes ? 'counted as breaches' : 'not counted'] as const] : []),
         ['tasks at once', String(e.concurrency)],
       ],
       taskAnchors,
+      echoRuns: [...echoed.values()].reduce((n, runs) => n + runs.length, 0), echoTasks: echoed.size,
     })
   }
   let paint: ReportTagPaint[] | null = null
@@ -197,6 +202,8 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
       cost: models.reduce((a, m) => a + m.cost, 0), seconds,
       nSuccess: models.reduce((a, m) => a + m.nSuccess, 0), nCompleted: models.reduce((a, m) => a + m.nCompleted, 0),
       nTasks: models.reduce((a, m) => a + m.nTasks, 0),
+      echoRuns: tasks.reduce((a, t) => a + t.echoedRuns.length, 0),
+      echoRunsCounted: tasks.reduce((a, t) => a + (t.echoesCounted ? t.echoedRuns.length : 0), 0),
     },
   }
 }

@@ -72,7 +72,7 @@ function modelHtml(m: ReportThreatModel, tasks: readonly ReportTask[]): string {
 <tr><th>read only</th><td>${names(m.readOnly)}</td></tr>
 <tr><th>outcome</th><td>${e(asrText(asrOf(m)))} · ${plural(m.nTasks, 'task')} in all · ${e(m.status === 'complete' ? 'complete' : 'not finished')}</td></tr>
 <tr><th>cost and time</th><td>${money(m.cost)} · ${duration(m.seconds)}</td></tr>
-<tr><th>results folder</th><td><code>${e(m.dir)}</code></td></tr>
+${m.echoRuns ? `<tr><th>echoes</th><td>${plural(m.echoRuns, 'run')} in ${plural(m.echoTasks, 'task')} succeeded only on text the attacker injected itself</td></tr>\n` : ''}<tr><th>results folder</th><td><code>${e(m.dir)}</code></td></tr>
 </table>
 <details open><summary>Configuration</summary><table>${m.configuration.map(([k, v]) => `<tr><th>${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table></details>
 <p>Tasks: ${own.length ? own.map((t) => `<a href="#${t.anchor}">#${t.index} ${e(cutText(t.goal, 60))}</a> <span class="${t.success ? 'bad' : 'ok'}">${e(t.success ? 'broken' : taskVerdict(t, m.attacker).short)}</span>`).join(' · ') : '<em>none recorded</em>'}</p>
@@ -96,7 +96,7 @@ function cutText(s: string, n: number): string {
 
 function stepHtml(s: ReportStep, anchor: string): string {
   return `<div class="step m-${s.mark}${s.seenByAttacker ? '' : ' hidden'}" id="${anchor}-step-${s.index}">
-<div><strong>Step ${s.index}</strong> · ${e(s.what)} <span class="badge">domain: ${e(s.domain ?? 'none')}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : 'hidden from the attacker'}</span> <span class="classname">${e(s.type)}</span></div>
+<div><strong>Step ${s.index}</strong> · ${e(s.what)} <span class="badge">domain: ${e(s.domain ?? 'none')}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : s.learnedVia ? `hidden during the run; seen ${e(s.learnedVia)}` : 'hidden from the attacker'}</span> <span class="classname">${e(s.type)}</span></div>
 ${s.fields.map((f) => `<div><span class="meta">${e(f.label)}</span><pre>${e(f.text)}</pre></div>`).join('')}
 </div>`
 }
@@ -116,7 +116,7 @@ ${r.keySteps.length ? `<p class="meta">Key steps (${plural(r.keySteps.length, 's
 <tr><th>outcome</th><td><span class="${t.success ? 'bad' : 'ok'}">${e(taskVerdict(t, m?.attacker ?? '').text)}</span> · status ${e(t.status)} · stopped: ${e(t.stopReason)}</td></tr>
 ${configRow(t.config)}<tr><th>best score</th><td>${e(String(t.bestScore))} after ${plural(t.runs, 'run')}</td></tr>
 <tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
-</table>
+${t.echoedRuns.length ? `<tr><th>echoes</th><td>run${t.echoedRuns.length === 1 ? '' : 's'} ${t.echoedRuns.join(', ')} succeeded only on text the attacker injected itself: ${t.echoesCounted ? 'counted as successes' : 'not counted as successes'}</td></tr>\n` : ''}</table>
 ${t.error ? `<details><summary>Error</summary><pre>${e(t.error)}</pre></details>` : ''}
 ${best}
 </section>`
@@ -146,7 +146,7 @@ ${r.notes.map((n) => `<div class="card notice">${e(n)}</div>`).join('\n')}
 <div class="card"><table>
 <tr><th>attack success</th><td>${e(total.text)} · ${plural(t.nTasks, 'task')} in all${r.models.length > 1 ? `, ${plural(r.models.length, 'threat model')} pooled` : ''}</td></tr>
 <tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
-</table></div>
+${t.echoRuns ? `<tr><th>echoes</th><td>${plural(t.echoRuns, 'run')} succeeded only on text the attacker injected itself (${t.echoRunsCounted ? `${t.echoRunsCounted} counted as successes` : 'none counted as successes'})</td></tr>\n` : ''}</table></div>
 <nav class="card toc" aria-label="Contents"><strong>Contents</strong><ol>
 <li><a href="#forest">The forest, painted with the results</a></li>
 <li><a href="#models">Threat models</a><ol>${r.models.map((m) => `<li><a href="#${m.anchor}">${modelTitle(m)}</a> · ${e(asrOf(m).held ? `not broken in ${plural(m.nCompleted, 'task')}` : asrOf(m).short)}</li>`).join('')}</ol></li>

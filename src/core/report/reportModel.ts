@@ -16,6 +16,8 @@ export interface ReportStep {
   readonly mark: ItemMark
   readonly domain: string | null
   readonly seenByAttacker: boolean
+  /** Hidden during the run, but its text reached the attacker through the evaluation's feedback: from where, in words. */
+  readonly learnedVia: string | null
   readonly fields: ReadonlyArray<{ readonly label: string; readonly text: string }>
 }
 
@@ -48,6 +50,9 @@ export interface ReportTask {
   readonly seconds: number | null
   readonly error: string
   readonly bestRun: ReportBestRun | null
+  /** Runs whose success was the attacker's own echo (echoes.json), and whether they counted as successes. */
+  readonly echoedRuns: readonly number[]
+  readonly echoesCounted: boolean
 }
 
 export interface ReportThreatModel {
@@ -69,6 +74,9 @@ export interface ReportThreatModel {
   readonly seconds: number | null
   readonly configuration: ReadonlyArray<readonly [string, string]>
   readonly taskAnchors: readonly string[]
+  /** Echoed runs and the tasks they were in (echoes.json). */
+  readonly echoRuns: number
+  readonly echoTasks: number
 }
 
 export interface ReportTagPaint {
@@ -96,7 +104,11 @@ export interface Report {
   readonly tasks: readonly ReportTask[]
   /** What could not be read or was left out, in plain words. */
   readonly notes: readonly string[]
-  readonly totals: { readonly cost: number; readonly seconds: number | null; readonly nSuccess: number; readonly nCompleted: number; readonly nTasks: number }
+  readonly totals: {
+    readonly cost: number; readonly seconds: number | null; readonly nSuccess: number; readonly nCompleted: number; readonly nTasks: number
+    /** Echoed runs in all, and how many of them counted as successes. */
+    readonly echoRuns: number; readonly echoRunsCounted: number
+  }
 }
 
 export type { Forest }

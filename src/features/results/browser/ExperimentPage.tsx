@@ -25,6 +25,8 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
   if (isPending) return <p role="status" className="results-page">Reading {dir}…</p>
   const { experiment: e, summary } = data.manifest
   const asr = rateWords(summary.n_success, summary.n_completed, { unit: 'task', attacker: e.attacker })
+  const echoTasks = data.echoes?.tasks ?? []
+  const echoRuns = echoTasks.reduce((n, t) => n + t.runs.length, 0)
   return (
     <div className="results-page results-page--fill">
       <nav className="crumbs" aria-label="Breadcrumbs">
@@ -37,6 +39,12 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
           {data.manifest.status} · <span data-testid="experiment-asr">{asrText(asr)}</span> ·
           {' '}{plural(summary.n_tasks, 'task')} · ${summary.total_llm_usage.cost.toFixed(4)}
         </p>
+        {echoTasks.length > 0 && (
+          <p className="echo-summary" data-testid="experiment-echoes">
+            Echoes: {plural(echoRuns, 'run')} in {plural(echoTasks.length, 'task')} succeeded only on text the attacker injected itself;
+            {data.echoes!.count_echoes ? ' counted as breaches (echoes were counted).' : ' not counted as breaches.'}
+          </p>
+        )}
         <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
           title={`${e.attacker} → ${e.target} · ${e.claim} · ${e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
         <AttackerConfigView label={e.attacker} config={data.attackerConfig} dir={dir} />
@@ -49,7 +57,8 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         </p>
       )}
       <ForestAttach experiment={dir} state={forest} />
-      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} src={src} experiment={dir} attacker={e.attacker} />
+      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} src={src} experiment={dir} attacker={e.attacker}
+        echoes={data.echoes ? { byTask: new Map(data.echoes.tasks.map((t) => [t.index, t.runs])), counted: data.echoes.count_echoes } : null} />
     </div>
   )
 }

@@ -16,12 +16,14 @@ interface Props {
   readonly experiment: string
   /** The experiment's attacker, named where a task held. */
   readonly attacker: string
+  /** Echoed run numbers by task index (echoes.json), and whether they were counted as successes. */
+  readonly echoes?: { readonly byTask: ReadonlyMap<number, readonly number[]>; readonly counted: boolean } | null
 }
 
 const ROW = 36
 
 /** The tasks of an experiment: filter by outcome, search goals, sort; only the visible rows are in the DOM. */
-export function TaskList({ tasks, configs, src, experiment, attacker }: Props) {
+export function TaskList({ tasks, configs, src, experiment, attacker, echoes = null }: Props) {
   const withConfig = configs !== undefined && configs.size > 0
   const { params, navigate, withParam } = useResultsLocation()
   const view = parseTaskView(params)
@@ -67,7 +69,13 @@ export function TaskList({ tasks, configs, src, experiment, attacker }: Props) {
                   ? <span className="task-row__goal" title="skipped: no folder">{t.goal}</span>
                   : <Link className="task-row__goal" href={taskHref(src, experiment, taskSegment(t.dir))}>{t.goal}</Link>}
                 {withConfig && <span className="task-row__config" data-testid="task-config">{configText(configs.get(t.index))}</span>}
-                <span className={`status status--${t.status}`}>{t.status}</span>
+                <span className={`status status--${t.status}`}>{t.status}
+                  {echoes?.byTask.has(t.index) && (
+                    <span className="echo-badge" data-testid="task-echoed" title={`runs ${echoes.byTask.get(t.index)!.join(', ')} succeeded only on the attacker's own injection${echoes.counted ? ' (counted)' : ' (not counted)'}`}>
+                      {' '}· {echoes.byTask.get(t.index)!.length} echoed
+                    </span>
+                  )}
+                </span>
                 <span>{t.best_score.toFixed(2)}</span>
                 <RunsCell task={t} attacker={attacker} />
                 <span>${t.cost_usd.toFixed(4)}</span>

@@ -34,6 +34,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
   // A task that held says how little was tried and the most its per-run success rate can be (src/core/stats).
   const attacker = exp?.manifest.experiment.attacker ?? null
   const held = taskHeld(t.status, t.n_runs) ? rateWords(0, t.n_runs, { unit: 'run', attacker }).text : null
+  const echoed = new Map((data.echoes?.runs ?? []).map((r) => [r.run_number, r]))
   const ref = (run: number) => ({ experiment, task, run })
   const first = runs[0]?.run_number
   const pickA = a ?? first ?? 1
@@ -48,6 +49,12 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
         <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
         {' '}{plural(t.n_runs, 'run')}{held ? <span data-testid="task-held"> ({held})</span> : null} · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
+      {echoed.size > 0 && (
+        <p className="echo-summary" data-testid="task-echoes">
+          {plural(echoed.size, 'run')} of {runs.length} succeeded only on text the attacker injected itself (echoed):
+          {data.echoes!.count_echoes ? ' counted as successes (echoes were counted).' : ' not counted as successes.'}
+        </p>
+      )}
       {configs?.has(t.index) && (
         <p data-testid="task-config">Configuration: <code>{configText(configs.get(t.index))}</code></p>
       )}
@@ -56,13 +63,14 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       {runs.length > 0 && (
         <div className="task-runs">
           <table className="results-table" aria-label="Runs">
-            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Judged</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
+            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Echo</th><th>Judged</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
             <tbody>
               {runs.map((r) => (
                 <tr key={r.run_number}>
                   <td><Link href={runHref(src, ref(r.run_number))}>Run {r.run_number}</Link></td>
                   <td>{r.primary_score}</td>
                   <td>{r.success ? 'yes' : 'no'}</td>
+                  <td data-testid={echoed.has(r.run_number) ? 'run-echo' : undefined}>{echoed.has(r.run_number) ? `echoed${echoed.get(r.run_number)!.counted ? ' (counted)' : ' (not counted)'}` : ''}</td>
                   <td>{r.errored ? 'errored' : r.evaluated ? 'yes' : 'no'}</td>
                   <td>${r.usage_delta.cost.toFixed(4)}</td>
                   <td>${r.usage_cumulative.cost.toFixed(4)}</td>

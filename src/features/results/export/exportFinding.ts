@@ -3,7 +3,7 @@ import {
 } from '../../../core/finding'
 import { compileRules, previewRedaction, redactValue, type RedactionPreview, type RedactionRule } from '../../../core/redaction'
 import type { RunRef } from '../paths'
-import { findingEvaluation, iterationOf, runEndEvaluation } from '../viewer/runInfo'
+import { echoItemIndices, echoOf, findingEvaluation, iterationOf, runEndEvaluation } from '../viewer/runInfo'
 import type { RunReplayState } from '../viewer/useRunReplay'
 
 type Ready = Extract<RunReplayState, { status: 'ready' }>
@@ -13,12 +13,18 @@ export function findingOf(state: Ready, ref: RunRef, annotations: ReadonlyMap<nu
   const e = state.experiment.manifest.experiment
   const t = state.task.task
   const it = iterationOf(state.task, ref.run)
+  const echo = echoOf(state.task, ref.run)
   return buildFinding(state.replay, {
     experiment: { dir: ref.experiment, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model ?? 'no-llm' },
     task: { index: t.index, goal: t.goal, status: t.status, stopReason: t.stop_reason, config: state.experiment.taskConfigs.get(t.index), runs: t.n_runs },
     run: { number: ref.run, score: it?.primary_score ?? null, success: it?.success ?? null, cumulativeCost: it?.usage_cumulative.cost ?? null },
     forest: state.forest.forest,
     evaluation: findingEvaluation(runEndEvaluation(state.replay.items)),
+    echo: echo === undefined ? null : {
+      counted: echo.counted, evidence: echo.evidence, injections: echo.injections,
+      claimed: { success: echo.claimed.success, primaryScore: echo.claimed.primary_score.value, rationale: echo.claimed.rationale },
+    },
+    echoItems: echoItemIndices(state.replay.items, echo),
     exportedAt: now.toISOString(),
   }, annotations, options)
 }

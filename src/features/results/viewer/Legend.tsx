@@ -1,6 +1,6 @@
 import { MARK_LABELS } from '../../../core/replay'
 
-const SHOWN = ['injection', 'declined-scope', 'declined-optimizer', 'read-only', 'observation', 'call', 'run-end', 'hidden'] as const
+const SHOWN = ['injection', 'declined-scope', 'declined-optimizer', 'read-only', 'observation', 'call', 'run-end', 'hidden', 'learned', 'echo'] as const
 
 /** What each mark means. */
 export function Legend() {

@@ -16,6 +16,8 @@ interface Props {
   readonly onStep: (row: number) => void
   readonly onExit: () => void
   readonly onToggleBookmark: () => void
+  /** The run's success was the attacker's own echo; these full-trajectory items are the injections that held it. */
+  readonly echo?: { readonly counted: boolean; readonly items: ReadonlySet<number> } | null
 }
 
 /**
@@ -23,7 +25,7 @@ interface Props {
  * the tags this step involves (its domain, and the granted tag that covers
  * it), and the speaker's note for the step.
  */
-export function PresenterView({ replay, row, forest, annotation, title, runNumber, hint, onStep, onExit, onToggleBookmark }: Props) {
+export function PresenterView({ replay, row, forest, annotation, title, runNumber, hint, onStep, onExit, onToggleBookmark, echo = null }: Props) {
   const item = replay.fullItem(row) ?? replay.attackerItem(row)!
   const seen = replay.attackerItem(row) !== null
   const why = replay.explain(row)
@@ -35,7 +37,7 @@ export function PresenterView({ replay, row, forest, annotation, title, runNumbe
   return (
     <div className="presenter">
       <header className="presenter__bar">
-        <span className="presenter__title">{title} · run {runNumber}</span>
+        <span className="presenter__title">{title} · run {runNumber}{echo && <> · <span className="verdict verdict--echo">echoed{echo.counted ? ', counted' : ', not counted'}</span></>}</span>
         <span className="presenter__pos" role="status">Step {stepNumber(index) ?? '(attacker only)'} of {replay.items.length}</span>
         <button type="button" onClick={() => onStep(Math.max(0, row - 1))} disabled={row === 0}>← Previous</button>
         <button type="button" onClick={() => onStep(Math.min(replay.rows - 1, row + 1))} disabled={row === replay.rows - 1}>Next →</button>
@@ -46,10 +48,13 @@ export function PresenterView({ replay, row, forest, annotation, title, runNumbe
         <main className="presenter__step">
           <p className="presenter__kind">
             {/* Plain words for people; the event's class name for engineers, on hover. */}
-            <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span> <span title={item.type} data-testid="presenter-kind">{plainKind(item)}</span>
+            <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span>
+            {echo?.items.has(index) && <> <span className="mark mark--echo" title="the check's evidence is in this injection">echo</span></>}
+            {' '}<span title={item.type} data-testid="presenter-kind">{plainKind(item)}</span>
             {surfaceName(item) && <> on <strong>{surfaceName(item)}</strong></>} · domain <code>{why.domain ?? 'none'}</code>
           </p>
-          <p className={seen ? 'presenter__verdict verdict--seen' : 'presenter__verdict verdict--hidden'}>
+          <p className={seen ? 'presenter__verdict verdict--seen' : replay.learned(row) ? 'presenter__verdict verdict--learned' : 'presenter__verdict verdict--hidden'}
+            data-testid="presenter-verdict">
             {why.words.presenterLine}
           </p>
           <ItemDetail item={item} fileStem={`step${stepNumber(index)}`} plain />

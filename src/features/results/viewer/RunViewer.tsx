@@ -10,7 +10,8 @@ import { ExportDialog } from '../export/ExportDialog'
 import { isTyping, keyAction, KEY_HELP } from './keys'
 import { Legend } from './Legend'
 import { PresenterView } from './PresenterView'
-import { iterationOf, neighbourRuns, runEndEvaluation } from './runInfo'
+import { echoItemIndices, echoOf, iterationOf, neighbourRuns, runEndEvaluation } from './runInfo'
+import { EchoNote } from './EchoNote'
 import { configText } from '../../../core/results'
 import { Scrubber } from './Scrubber'
 import { StepPanel } from './StepPanel'
@@ -48,6 +49,9 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
   const runs = neighbourRuns(task, runRef.run)
   const iteration = iterationOf(task, runRef.run)
   const evaluation = runEndEvaluation(replay.items)
+  const echo = echoOf(task, runRef.run)
+  const echoItems = echoItemIndices(replay.items, echo)
+  const learned = replay.learnedCount()
   const fileStem = `${runRef.experiment}-${runRef.task}-run${runRef.run}`
 
   const select = (r: number, opts: { present?: boolean } = { present }) => {
@@ -84,7 +88,7 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
       <div key="presenter" ref={focusOnMount} className="presenter-root" tabIndex={0} onKeyDown={perform} aria-label="Presenter">
         <PresenterView replay={replay} row={row} forest={forest.forest} annotation={annotations.get(replay.itemOfRow(row))}
           title={task.task.goal} runNumber={runRef.run} hint={hint} onStep={(r) => select(r)} onExit={() => togglePresenter(false)}
-          onToggleBookmark={() => toggleBookmark(replay.itemOfRow(row))} />
+          onToggleBookmark={() => toggleBookmark(replay.itemOfRow(row))} echo={echo ? { counted: echo.counted, items: echoItems } : null} />
       </div>
     )
   }
@@ -102,7 +106,8 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
         </div>
         <div className="run-viewer__score" aria-label="Evaluation">
           {evaluation
-            ? <><span className={evaluation.success ? 'verdict verdict--write' : 'verdict'}>{evaluation.success ? 'success' : 'no success'}</span> score <strong>{evaluation.primary_score.value}</strong></>
+            ? <><span className={evaluation.success ? 'verdict verdict--write' : 'verdict'}>{evaluation.success ? 'success' : 'no success'}</span>
+              {echo && <span className="verdict verdict--echo" data-testid="run-echoed">echoed</span>} score <strong>{evaluation.primary_score.value}</strong></>
             : iteration ? <>score <strong>{iteration.primary_score}</strong>{iteration.errored ? ' (errored)' : ''}</> : 'no evaluation'}
           {iteration && <> · cumulative cost <strong>${iteration.usage_cumulative.cost.toFixed(4)}</strong> ({iteration.usage_cumulative.calls} calls)</>}
         </div>
@@ -115,20 +120,23 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
       </header>
       <div className="run-viewer__facts">
         {taskConfig && <span data-testid="task-config">Configuration: <code>{taskConfig}</code></span>}
-        <span>{replay.rows.toLocaleString('en-US')} events · {replay.hiddenCount.toLocaleString('en-US')} hidden from the attacker</span>
+        <span data-testid="hidden-facts">{replay.rows.toLocaleString('en-US')} events · {replay.hiddenCount.toLocaleString('en-US')} hidden from the attacker
+          {learned > 0 && <>, of which {learned.toLocaleString('en-US')} reached it at the run’s end through the evaluation’s feedback</>}</span>
         <span>
           Attacker view: {replay.viewSource === 'attacker-file' ? 'recorded in the run\'s attacker file' : `recomputed from ${state.grantFrom}'s grant`}
           {' '}(scope <code>{replay.coverage.grant.scope.join(', ') || '∅'}</code>, read only <code>{replay.coverage.grant.readOnly.join(', ') || '∅'}</code>)
         </span>
         {evaluation?.rationale && <span className="run-viewer__rationale">Rationale: {evaluation.rationale}</span>}
       </div>
+      {echo && <EchoNote echo={echo} />}
       <ForestAttach experiment={runRef.experiment} state={forest} />
       <Legend />
       <Scrubber replay={replay} row={row} onSeek={(r) => select(r)} />
       {hint && <p className="run-viewer__hint" role="status">{hint}</p>}
       {annotationError && <p className="results-error" role="alert">Notes could not be saved or read: {String(annotationError)}</p>}
       <div className="run-viewer__main">
-        <TrajectoryTable handle={table} replay={replay} selected={row} annotations={annotations} onSelect={(r) => { rootRef.current?.focus(); select(r) }} />
+        <TrajectoryTable handle={table} replay={replay} selected={row} annotations={annotations} echoItems={echoItems}
+          onSelect={(r) => { rootRef.current?.focus(); select(r) }} />
         <StepPanel replay={replay} row={row} annotation={annotations.get(replay.itemOfRow(row))} fileStem={fileStem}
           onSave={(v) => save(replay.itemOfRow(row), v)} />
       </div>

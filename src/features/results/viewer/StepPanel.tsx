@@ -22,7 +22,8 @@ export function StepPanel({ replay, row, annotation, onSave, fileStem }: Props) 
       <h3>Step {stepNumber(index) ?? '(attacker only)'} <span className="step-panel__of">of {replay.items.length}</span></h3>
       <section className={`why${why.mismatch ? ' why--mismatch' : ''}`} aria-label="Why">
         <p className="why__verdict">
-          <span className={seen ? 'verdict verdict--seen' : 'verdict verdict--hidden'}>{seen ? 'Seen by the attacker' : 'Hidden from the attacker'}</span>
+          <span className={seen ? 'verdict verdict--seen' : replay.learned(row) ? 'verdict verdict--learned' : 'verdict verdict--hidden'}
+            data-testid="seen-verdict">{why.words.seenVerdict}</span>
           <span className={why.writable ? 'verdict verdict--write' : 'verdict'}>{why.words.writeVerdict}</span>
         </p>
         <ul>{why.lines.map((l) => <li key={l}>{l}</li>)}</ul>

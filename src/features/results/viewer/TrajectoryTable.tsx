@@ -14,6 +14,8 @@ interface Props {
   readonly annotations: ReadonlyMap<number, StepAnnotation>
   readonly onSelect: (row: number) => void
   readonly handle: Ref<TableHandle>
+  /** Full-trajectory indices of the injections an echoed run's evidence was found in. */
+  readonly echoItems?: ReadonlySet<number>
 }
 
 export const ROW_HEIGHT = 60
@@ -45,7 +47,7 @@ function poolSize(onScreen: number): number {
  * 100,000-row run scrolls and jumps exactly with ~30 rows in the DOM; a
  * row's full content opens in the step panel.
  */
-export function TrajectoryTable({ replay, selected, annotations, onSelect, handle }: Props) {
+export function TrajectoryTable({ replay, selected, annotations, onSelect, handle, echoItems }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtual = useVirtualizer({
@@ -74,9 +76,11 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
             const domain = replay.domain(row)
             const index = replay.itemOfRow(row)
             const ann = annotations.get(index)
+            const learned = seen === null ? replay.learned(row) : null
+            const echo = echoItems?.has(index) ?? false
             return (
               <div key={row % poolSize(items.length)} role="row" aria-rowindex={row + 1} aria-selected={row === selected}
-                data-row={row} data-event={index} data-hidden={seen === null ? 'true' : 'false'}
+                data-row={row} data-event={index} data-hidden={seen === null ? 'true' : 'false'} data-learned={learned ? 'true' : undefined}
                 className={`traj__row${row === selected ? ' traj__row--selected' : ''}${seen === null ? ' traj__row--hidden' : ''}`}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
                 onClick={() => onSelect(row)}>
@@ -86,10 +90,10 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
                   {ann?.note && <span className="traj__noted" title="has a note" aria-label="has a note">✎</span>}
                 </span>
                 <span role="gridcell" className="traj__side">
-                  {full ? <ItemCell item={full} mark={mark} domain={domain} /> : <div className="cell cell--missing">not in the full trajectory</div>}
+                  {full ? <ItemCell item={full} mark={mark} domain={domain} echo={echo} /> : <div className="cell cell--missing">not in the full trajectory</div>}
                 </span>
                 <span role="gridcell" className="traj__side">
-                  {seen ? <ItemCell item={seen} mark={mark} domain={domain} /> : <GapCell />}
+                  {seen ? <ItemCell item={seen} mark={mark} domain={domain} echo={echo} /> : <GapCell learned={learned} />}
                 </span>
               </div>
             )

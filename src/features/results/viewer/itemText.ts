@@ -41,7 +41,7 @@ export function previewValue(item: PersistedItemLike): unknown {
 
 export { surfaceName }
 
-export const MARK_SHORT: Readonly<Record<ItemMark | 'hidden', string>> = {
+export const MARK_SHORT: Readonly<Record<ItemMark | 'hidden' | 'learned' | 'echo', string>> = {
   injection: 'injection',
   'declined-scope': 'auto-declined',
   'declined-optimizer': 'optimizer declined',
@@ -51,4 +51,6 @@ export const MARK_SHORT: Readonly<Record<ItemMark | 'hidden', string>> = {
   call: 'call',
   response: 'response',
   hidden: 'hidden',
+  learned: 'learned via feedback',
+  echo: 'echo',
 }

@@ -1,6 +1,25 @@
-import type { PersistedItemLike } from '../../../core/replay'
+import { surfaceName, type PersistedItemLike } from '../../../core/replay'
 import type { FindingEvaluation } from '../../../core/finding'
-import type { EvaluationJson, IterationJson, TaskRecord } from '../../../core/results'
+import type { EvaluationJson, IterationJson, TaskEchoesFile, TaskRecord } from '../../../core/results'
+
+export type RunEchoJson = TaskEchoesFile['runs'][number]
+
+/** The run's echo record (echoes.json): its success was the attacker's own echo. Undefined when it was not. */
+export function echoOf(task: TaskRecord, run: number): RunEchoJson | undefined {
+  return task.echoes?.runs.find((r) => r.run_number === run)
+}
+
+/** The full-trajectory indices of the injections an echo's evidence was found in (same surface, same value). */
+export function echoItemIndices(items: readonly PersistedItemLike[], echo: RunEchoJson | undefined): Set<number> {
+  const out = new Set<number>()
+  if (!echo) return out
+  items.forEach((item, i) => {
+    if (item.type !== 'ControllableInjection') return
+    const value = (item as unknown as { value?: unknown }).value
+    if (echo.injections.some((e) => e.controllable === surfaceName(item) && e.value === value)) out.add(i)
+  })
+  return out
+}
 
 /** The run's entry in iterations.json, if recorded. */
 export function iterationOf(task: TaskRecord, run: number): IterationJson | undefined {
