@@ -53,11 +53,13 @@ export function taskEvaluation(e: EvaluationResult): TaskEvaluation {
 export function finishedTask(r: TaskResult): FinishedTask {
   const measured = r.runs.filter((run) => run.evaluated).length
   const runs = r.nRuns ?? r.runs.length
+  const echoed = r.runs.filter((run) => run.echo)
   return {
     index: r.index, goal: r.task.goal.description, stopReason: r.stopReason,
     status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured), success: r.success, best: r.bestScore.value,
     runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error), kept: r.nRuns !== undefined,
     evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null,
+    ...(echoed.length > 0 ? { echoed: echoed.length, echoesCounted: echoed.some((run) => run.echo!.counted) } : {}),
   }
 }
 

@@ -50,6 +50,10 @@ export interface FinishedTask {
   readonly kept: boolean
   /** Null when no run was judged (skipped, errored before a verdict, kept from disk). */
   readonly evaluation: TaskEvaluation | null
+  /** Runs whose success was the attacker's own echo (0 when none, and for a task kept from disk). */
+  readonly echoed?: number
+  /** Those echoes were counted as successes (the console's "count echoes" switch). */
+  readonly echoesCounted?: boolean
 }
 
 export type LaneStatus = 'queued' | 'running' | 'done' | 'cancelled'

@@ -131,7 +131,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
       llmConfig: attackerLlm, llmClientFactory: attackerLlm ? clients : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
-      storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
+      countEchoes: t.countEchoes, storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the same attacker.
       targetLabel: target.label, claimLabel: claimFile.name,
     })

@@ -87,6 +87,8 @@ export const ThreatSetup = z.object({
   source: z.string(),
   maxRuns: z.string(), costCap: z.string(), timeCap: z.string(),
   includeFeedback: z.boolean(),
+  /** Count a success whose evidence the attacker injected itself (an echo) as a success (the CLI's --count-echoes). */
+  countEchoes: z.boolean().optional().default(false),
   /** Threat models at once in a sweep. */
   parallelModels: z.string(),
   overwrite: z.boolean(),
@@ -141,7 +143,7 @@ export function defaultSetup(): Setup {
     },
     threat: {
       workspace: '', source: '', maxRuns: typed(DEFAULT_MAX_RUNS_PER_TASK), costCap: typed(DEFAULT_TASK_COST_CAP_USD),
-      timeCap: typed(DEFAULT_TASK_TIME_CAP_S), includeFeedback: DEFAULT_INCLUDE_FEEDBACK, parallelModels: '4', overwrite: false,
+      timeCap: typed(DEFAULT_TASK_TIME_CAP_S), includeFeedback: DEFAULT_INCLUDE_FEEDBACK, countEchoes: false, parallelModels: '4', overwrite: false,
       attackerLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },
       judgeSame: true,
       judgeLlm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' },

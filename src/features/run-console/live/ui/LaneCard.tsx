@@ -58,6 +58,11 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
             <li key={f.index} data-testid="task-result" data-status={f.status}>
               <span className={`rc-status rc-status--${f.status}`}>#{f.index} {f.status}</span>
               <span className="rc-finished__meta">{runsText(f, i.attacker)} · best {f.best.toFixed(2)}{f.cost ? ` · ${usd(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
+              {f.echoed ? (
+                <span className="rc-finished__echo" data-testid="task-echoed">
+                  {f.echoed} run{f.echoed === 1 ? '' : 's'} echoed the attacker’s own injection: {f.echoesCounted ? 'counted as success (echoes counted)' : 'not counted as success'}
+                </span>
+              ) : null}
               {f.evaluation ? <EvaluationLine index={f.index} evaluation={f.evaluation} /> : null}
               {f.error ? <span className="rc-finished__error" role="alert">{f.error}</span> : null}
             </li>

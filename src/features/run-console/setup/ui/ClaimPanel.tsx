@@ -11,6 +11,7 @@ import { SERVED_MARK } from '../servedClaim'
 import { useServedManifest } from '../useServedManifest'
 import { ServedClaim } from './ServedClaim'
 import { plural } from '../../../../lib/plural'
+import { goalEchoText, goalEchoWarnings } from '../../../../claims'
 
 function ShippedClaims({ forTarget }: { forTarget: string | null }) {
   const q = useQuery(claimsIndexQuery())
@@ -46,6 +47,8 @@ export function ClaimPanel() {
   const target = useSetup((s) => s.target)
   const [editing, setEditing] = useState(false)
   const { file, issues } = checkClaim(claim)
+  // A task whose check matches its own goal invites echoes (pasting the goal passes the check): said beside the task.
+  const echoWarnings = new Map((file === null ? [] : goalEchoWarnings(file)).map((w) => [w.task - 1, w]))
   const forTarget = target.kind === 'demo' ? target.demo : null
   const index = useQuery(claimsIndexQuery())
   const defaultClaim = forTarget === null ? undefined : index.data?.find((c) => c.file === DEMO_CLAIMS[forTarget])
@@ -66,6 +69,7 @@ export function ClaimPanel() {
               <li key={t.id} className={bad ? 'rc-tasks__bad' : undefined}>
                 <span className="rc-tasks__goal">{t.goal || <em className="rc-muted">no goal yet</em>}</span>
                 <span className="rc-tasks__meta">{t.config.split('\n').filter(Boolean).map((l) => <span key={l} className="rc-chip">{l}</span>)}<span className="rc-tag">{t.evaluator.type === 'served' ? `${SERVED_MARK} (task ${t.evaluator.servedTask})` : t.evaluator.type}</span></span>
+                {echoWarnings.has(i) ? <span className="rc-warn" role="status" data-testid="goal-echo">Warning: {goalEchoText(echoWarnings.get(i)!)}.</span> : null}
               </li>
             )
           })}

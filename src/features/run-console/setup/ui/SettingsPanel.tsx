@@ -60,6 +60,7 @@ export function SettingsPanel() {
       </div>
       <label className="rc-row rc-check"><input type="checkbox" checked={t.includeFeedback} onChange={(e) => setupActions().setThreat({ includeFeedback: e.target.checked })} /> Include feedback (the attacker sees each run’s scope-filtered evaluation)</label>
       {t.includeFeedback !== DEFAULT_INCLUDE_FEEDBACK ? <p className="rc-hint" data-testid="feedback-differs">Feedback off is not the CLI’s default (it is on unless <code>--no-feedback</code>): these results land in other folders than a CLI run’s with the defaults.</p> : null}
+      <label className="rc-row rc-check"><input type="checkbox" checked={t.countEchoes} onChange={(e) => setupActions().setThreat({ countEchoes: e.target.checked })} /> Count echoes as breaches (a success whose evidence is text the attacker injected itself in that run; off: marked “echoed” and judged a failure)</label>
       <label className="rc-row rc-check"><input type="checkbox" checked={t.overwrite} onChange={(e) => setupActions().setThreat({ overwrite: e.target.checked })} /> Rerun finished tasks (otherwise a threat model run before resumes, as superred does)</label>
       {attacker === 'llm' ? <Endpoint which="attackerLlm" secret="attackerKey" title="Attacker model" /> : null}
       {judged ? (
