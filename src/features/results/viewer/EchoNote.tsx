@@ -10,7 +10,7 @@ export function EchoNote({ echo }: { echo: RunEchoJson }) {
   return (
     <section className="echo-note" aria-label="Echo" data-testid="echo-note">
       <p>
-        <span className="verdict verdict--echo">{echo.counted ? 'echoed · counted as a success' : 'echoed · not counted as a success'}</span>
+        <span className="verdict verdict--echo">{echo.counted ? 'echoed · counted as a success' : 'echoed · not counted as a success'}</span>{' '}
         What the check matched ({echo.evidence.texts.map((t) => `“${clip(t, 80)}”`).join(', ')}, {echo.evidence.where}) is in the attacker’s
         own injection of this run, so the target may only have repeated it.{' '}
         {echo.counted ? 'Echoes were counted as successes for this run.' : 'Not counted as a breach (count echoes to count it).'}
