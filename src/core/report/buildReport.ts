@@ -46,10 +46,14 @@ export function bestRunOf(runs: readonly IterationJson[]): IterationJson | null 
   return best
 }
 
-/** The steps worth reading in a run: each injection with the call it answered, declines by the optimizer, the run end. */
+/**
+ * The steps worth reading in a run: each injection with the call it answered, declines by the optimizer, the run
+ * end, and a hidden step whose text reached the attacker through the evaluation's feedback.
+ */
 export function keyStepsOf(steps: readonly FindingStep[], max: number): FindingStep[] {
   const keep = new Set<number>()
   steps.forEach((s, i) => {
+    if (s.learnedVia !== null) keep.add(i)
     if (!KEY_MARKS.has(s.mark)) return
     keep.add(i)
     if (s.mark === 'injection' && i > 0) keep.add(i - 1)
