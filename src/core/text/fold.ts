@@ -24,8 +24,13 @@ function isAsciiSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13)
 }
 
+const NON_ASCII = /[^\p{ASCII}]/u
+const ASCII_SPACE = /[\t\n\v\f\r ]+/g
+
 /** The folded text alone (the echo check). Linear in the text. */
 export function foldText(text: string): string {
+  // ASCII (most texts): NFKC changes nothing, so the engine's own replace and lower case do it all.
+  if (!NON_ASCII.test(text)) return text.replace(ASCII_SPACE, '').toLowerCase()
   const parts: string[] = []
   let run = 0
   for (let i = 0; i < text.length; i++) {

@@ -87,11 +87,12 @@ export class SubstringIndex {
     let end = 0
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i)
-      while (state !== 0 && !next[state].has(c)) {
+      let to = next[state].get(c)
+      while (to === undefined && state !== 0) {
         state = link[state]
         length = len[state]
+        to = next[state].get(c)
       }
-      const to = next[state].get(c)
       if (to === undefined) {
         state = 0
         length = 0

@@ -19,6 +19,21 @@ describe('foldText: what the echo check compares', () => {
     expect([...f.origin]).toEqual([0, 2, 3, 3])
     expect(foldWithOrigin('x\ufdfay').text).toBe(foldText('x\ufdfay'))
   })
+
+  it('folds ASCII alike on its fast path and on the general one, and as foldWithOrigin does', () => {
+    let seed = 3
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    // Every ASCII code unit (controls and the six ASCII spaces included), plus a few that are not ASCII.
+    const alphabet = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '\u00a0', 'É', '\ufb01', '\u3000']
+    for (let i = 0; i < 2000; i++) {
+      const ascii = Array.from({ length: rand(30) }, () => alphabet[rand(128)]).join('')
+      // A trailing non-ASCII letter sends the same text down the general path.
+      expect(foldText(ascii)).toBe(foldText(`${ascii}é`).slice(0, -1))
+      expect(foldText(ascii)).toBe(foldWithOrigin(ascii).text)
+      const mixed = Array.from({ length: rand(30) }, () => alphabet[rand(alphabet.length)]).join('')
+      expect(foldText(mixed)).toBe(foldWithOrigin(mixed).text)
+    }
+  })
 })
 
 describe('containsText (KMP)', () => {
