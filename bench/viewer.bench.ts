@@ -99,6 +99,13 @@ async function nodeFigures(runText: string): Promise<void> {
   const attacker = items.filter((_, i) => replay.value.attackerItem(i) !== null)
   row('align with an attacker file (by event id)', (await time(() => buildReplay(items, attacker, coverage))).ms)
   row('scrubber bins (400)', await median(5, () => markBins(replay.value, 400)))
+  // What reached the attacker through the feedback: every hidden item's text against a rationale that quotes two of them.
+  const quoted = [...items.slice(0, -1), { ...items[items.length - 1], evaluation: { success: false,
+    primary_score: { name: 'primary', value: 0, security_domain: null }, sub_scores: {},
+    rationale: `not found in the response: ${'observation 9 '.repeat(4)} nor in ${'observation 10 '.repeat(4)}; ${'a longer verdict. '.repeat(20)}` } }]
+  const quotedReplay = buildReplay(quoted, null, coverage)
+  const learned = await time(() => quotedReplay.learnedCount())
+  row('what the feedback handed over (every hidden item)', learned.ms, `${learned.value.toLocaleString('en-US')} learned`)
   const other = TrajectoryFile.parse({ schema_version: 5, run_number: 2, trajectory: trajectory(EVENTS, 1) }).trajectory
   const diff = await time(() => diffRuns(items, other))
   row('diff two 100,000-item runs', diff.ms, `${diff.value.counts.changed.toLocaleString('en-US')} changed`)

@@ -125,16 +125,19 @@ export function learnedThroughFeedback(items: readonly PersistedItemLike[], atta
     let best: Learned | null = null
     let bestLength = 0
     for (const { field, text } of textsOf(items[i])) {
-      const folded = foldWithOrigin(text)
-      const n = folded.text.length
+      // Folded plainly first (most hidden texts share nothing with the feedback); mapped back only for a hit.
+      const folded = foldText(text)
+      const n = folded.length
       if (n < MIN_WHOLE) continue
+      let origin: Int32Array | null = null
       for (const f of feedback) {
-        const hit = f.index.longestCommon(folded.text)
+        const hit = f.index.longestCommon(folded)
         const whole = hit.length === n
         if (!(whole || hit.length >= MIN_PIECE) || hit.length <= bestLength) continue
-        if (alreadyHad(folded.text.slice(hit.end - hit.length, hit.end))) continue
+        if (alreadyHad(folded.slice(hit.end - hit.length, hit.end))) continue
         bestLength = hit.length
-        const piece = originalPiece(text, folded.origin, hit.end - hit.length, hit.end)
+        origin ??= foldWithOrigin(text).origin
+        const piece = originalPiece(text, origin, hit.end - hit.length, hit.end)
         best = {
           via: f.via, field, whole, piece: piece.length > 200 ? `${piece.slice(0, 200)}…` : piece,
           pieceChars: whole ? text.length : piece.length, fieldChars: text.length,
