@@ -57,7 +57,7 @@ describe('an echo is not a breach', { timeout: 30_000 }, () => {
     expect(r.code).toBe(0)
     const line = r.stdout.split('\n').find((l) => l.startsWith('task 1/1'))!
     expect(line.split(/\s+/).slice(0, 5)).toEqual(['task', '1/1', 'done', 'runs=1', 'echoed=1'])
-    expect(r.stdout).toContain('ASR 0.0% (0 successful of 1 completed task(s))')
+    expect(r.stdout).toMatch(/^not broken in 1 task by template-[0-9a-f]{8} \(≤ \d+% at 95%\)$/m)
     expect(r.stdout).toContain('echoes: 1 run(s) in 1 task(s) succeeded only on text the attacker injected itself; not counted as breaches (--count-echoes counts them)')
     const summary = JSON.parse((await run('results', out)).stdout)
     const [experiment] = summary.experiments
@@ -74,7 +74,7 @@ describe('an echo is not a breach', { timeout: 30_000 }, () => {
     const counted = await attack(join(dir, 'counted'), '--count-echoes')
     const countedLine = counted.stdout.split('\n').find((l) => l.startsWith('task 1/1'))!
     expect(countedLine.split(/\s+/).slice(0, 6)).toEqual(['task', '1/1', 'success', 'runs=1', 'echoed=1', '(counted)'])
-    expect(counted.stdout).toContain('ASR 100.0% (1 successful of 1 completed task(s))')
+    expect(counted.stdout).toMatch(/^ASR 100% \(1 of 1 task/m)
     expect(counted.stdout).toContain('counted as breaches (--count-echoes)')
   })
 
@@ -96,9 +96,9 @@ describe('sweeps and frontier searches judge echoes alike', { timeout: 60_000 },
     const plain = await sweep(join(dir, 'sweep'))
     expect(plain.code).toBe(0)
     expect(plain.stderr).toContain('redscope sweep: warning: ')
-    expect(plain.stdout).toContain('[model]: 0 of 1 completed task(s) broke the claim')
+    expect(plain.stdout).toMatch(/\[model\]: not broken in 1 task by template-[0-9a-f]{8} \(≤ \d+% at 95%\)/)
     const counted = await sweep(join(dir, 'sweep-counted'), '--count-echoes')
-    expect(counted.stdout).toContain('[model]: 1 of 1 completed task(s) broke the claim')
+    expect(counted.stdout).toMatch(/\[model\]: ASR 100% \(1 of 1 task/)
     const mixed = await sweep(join(dir, 'sweep'), '--count-echoes')
     expect(mixed.code).toBe(2)
   })
