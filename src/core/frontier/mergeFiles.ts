@@ -6,9 +6,12 @@
 import { coverKey, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../lattice'
 import { buildDomain } from '../tags'
 import { FrontierMergeError } from './mergeError'
-import { frontierFile, knownEvaluations, type FrontierFile } from './file'
+import { frontierFile, knownEvaluations, testOf, type FrontierFile } from './file'
+import { Knowledge } from './knowledge'
 import { claimFrontierOfTasks, mergedEvaluations } from './merge'
-import { completeCounts, contradictionsOf, type FrontierAnswer, type QuestionFrontier } from './run'
+import { completeCounts, contradictionsOf, deciderFor, SCAN_LIMIT, type Decider, type Evaluation, type FrontierAnswer, type QuestionFrontier } from './run'
+import { tally } from './search'
+import type { SequentialTest } from './sequential'
 
 export interface FrontierMerge {
   readonly file: FrontierFile
@@ -18,7 +21,32 @@ export interface FrontierMerge {
   readonly incompleteShards: number[]
 }
 
-const SAME = ['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'seed', 'repeat', 'per_task', 'read_only'] as const
+const SAME = ['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'seed', 'repeat', 'per_task', 'read_only', 'confidence', 'threshold', 'max_repeats'] as const
+
+/**
+ * The claim's frontier on a noisy target, from the tasks' and the runs. "Some task wins" still implies the claim
+ * wins (its success rate is at least any task's), but every task losing does not imply the claim loses (two tasks
+ * at 0.4 can make a claim at 0.64), so its losses come only from its own test on the runs every evaluation made
+ * of the whole claim; what neither decides stays undecided.
+ */
+function testedClaimFrontier(space: SearchSpace, tasks: readonly QuestionFrontier[], evaluations: readonly Evaluation[], decided: Decider, test: SequentialTest) {
+  const know = new Knowledge()
+  for (const t of tasks) for (const w of t.minimalWins) know.record(w, 'win')
+  const undecided: Cover[] = []
+  for (const e of evaluations) {
+    const d = decided(e, 'claim')
+    if (d !== 'undecided') know.record(e.cover, d)
+    else {
+      undecided.push(e.cover)
+      if (e.observation.runs.length >= test.maxRepeats) know.record(e.cover, 'undecided')
+    }
+  }
+  const counts = space.total <= SCAN_LIMIT ? tally(space, know) : null
+  return {
+    minimalWins: [...know.wins()], maximalLosses: [...know.losses()],
+    undecided: undecided.filter((c) => know.status(c) !== 'win' && know.status(c) !== 'loss'), counts,
+  }
+}
 
 export function mergeFrontierFiles(inputs: ReadonlyArray<{ label: string; file: FrontierFile }>): FrontierMerge {
   const first = inputs[0]
@@ -59,21 +87,29 @@ export function mergeFrontierFiles(inputs: ReadonlyArray<{ label: string; file: 
   for (const f of shards) {
     for (const t of f.tasks) {
       goals[t.index - 1] = t.goal
-      tasks.push({ question: t.index - 1, minimalWins: t.minimal_wins.map(cover), maximalLosses: t.maximal_losses.map(cover), counts: null })
+      tasks.push({
+        question: t.index - 1, minimalWins: t.minimal_wins.map(cover), maximalLosses: t.maximal_losses.map(cover),
+        undecided: (t.undecided_evaluated ?? []).map(cover), counts: null,
+      })
     }
   }
   tasks.sort((a, b) => (a.question as number) - (b.question as number))
   const complete = missingShards.length === 0 && incompleteShards.length === 0
+  const test = testOf(first.file.search)
+  const decided = deciderFor(test)
+  const none = { minimalWins: [], maximalLosses: [], undecided: [], counts: null }
   // The claim's frontier only follows from every task's complete frontier.
-  const claim: { minimalWins: Cover[]; maximalLosses: Cover[] } = complete ? claimFrontierOfTasks(tasks) : { minimalWins: [], maximalLosses: [] }
+  const claim: Omit<QuestionFrontier, 'question'> = !complete ? none
+    : test === undefined ? { ...claimFrontierOfTasks(tasks), undecided: [], counts: null }
+      : testedClaimFrontier(space, tasks, evaluations, decided, test)
   const questions = ['claim' as const, ...tasks.map((t) => t.question)]
   let answer: FrontierAnswer = {
     evaluations, complete,
-    claim: { question: 'claim', ...claim, counts: null },
+    claim: { question: 'claim', ...claim },
     tasks,
-    contradictions: questions.flatMap((q) => contradictionsOf(evaluations, q)),
+    contradictions: questions.flatMap((q) => contradictionsOf(evaluations, q, decided)),
   }
-  if (complete) answer = completeCounts(answer, space.total)
+  if (complete && test === undefined) answer = completeCounts(answer, space.total)
   const search = { ...first.file.search, budget_runs: null }
   return { file: frontierFile(space, answer, search, goals, runsOf, null, count), missingShards, incompleteShards }
 }
