@@ -12,7 +12,7 @@ import { ASSISTANT_FOREST } from './assistant/forest'
 import { assistantSurfaces } from './assistant/surfaces'
 import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
 import { STOCHASTIC_FOREST } from './stochastic/forest'
-import { seededStream } from './stochastic/odds'
+import { seededDraws } from './stochastic/odds'
 import { DEFAULT_STOCHASTIC_SEED, StochasticTarget, stochasticSurfaces } from './stochastic/stochasticTarget'
 import type { ReferenceTargetName } from './names'
 import { withThinkTime } from './thinkTime'
@@ -67,8 +67,8 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
     forest: STOCHASTIC_FOREST,
     factory: ({ seed } = {}) => {
       const surfaces = stochasticSurfaces()
-      // One stream per server: every session draws from it, so no two runs share a draw.
-      const draw = seededStream(seed ?? DEFAULT_STOCHASTIC_SEED)
+      // One per server: the k-th run at a set of surfaces draws the same number in whatever session it runs.
+      const draw = seededDraws(seed ?? DEFAULT_STOCHASTIC_SEED)
       return () => new StochasticTarget(surfaces, draw)
     },
   },

@@ -8,4 +8,4 @@ export { CHATBOT_DEFENCES, DEFAULT_SECRET, type ChatbotDefence } from './chatbot
 export { DEFAULT_THINK_MS, THINK_ENV, parseThinkMs, thinkMsFromEnv, withThinkTime } from './thinkTime'
 export { StochasticTarget, stochasticSurfaces, STOCHASTIC_IDENTITY, DEFAULT_STOCHASTIC_SEED } from './stochastic/stochasticTarget'
 export { STOCHASTIC_FOREST } from './stochastic/forest'
-export { PULLS, refundChance, refundChanceOfTags, seededStream } from './stochastic/odds'
+export { hashToUnit, PULLS, refundChance, refundChanceOfTags, seededDraws, seededStream } from './stochastic/odds'

@@ -12,7 +12,7 @@ export const serveTargetOptions = {
   'allow-origin': { type: 'string', multiple: true, value: 'O', description: 'browser origins allowed by CORS (default: loopback origins)' },
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
   'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking, so a demo can be watched (default: $REDSCOPE_THINK_MS, else 800; 0 for sweeps and tests)' },
-  seed: { type: 'string', value: 'N', description: "stochastic only: the seed of the server's random stream (default 1); each run draws once from it" },
+  seed: { type: 'string', value: 'N', description: 'stochastic only: the seed of its draws (default 1); the k-th run of a threat model draws the same number for a seed' },
 } as const satisfies OptionsSpec
 
 export const serveTarget = defineCommand({
@@ -24,7 +24,7 @@ export const serveTarget = defineCommand({
   description: [
     'Serves until Ctrl-C (or SIGTERM). Needs no API key; see docs/targets-claims-attackers.md. assistant and chatbot are ' +
     'deterministic; stochastic obeys an injection by chance, with odds known per surface written (src/reference-targets/stochastic/odds.ts), ' +
-    'drawn from a stream seeded by --seed: the reference for `redscope frontier --confidence` (docs/frontier.md).',
+    'drawn by --seed: the reference for `redscope frontier --confidence` (docs/frontier.md).',
     'In a cluster (docs/scale-out.md), listen on every address with a token, and accept the names clients use: ' +
     'requests whose Host header is not loopback or one of --allow-host are refused (against DNS rebinding).',
   ],

@@ -39,9 +39,33 @@ export const SURFACE_OF_TAG: Readonly<Record<string, string>> = {
 }
 
 /**
- * A small deterministic generator (mulberry32): a served target draws each run's outcome from one stream per
- * server, so a sequence of runs replays from its seed (concurrent runs take the draws in the order they end).
+ * The served target's draws: the k-th run injected at a given set of surfaces draws hash(seed, set, k), a
+ * uniform number. So the runs of one threat model see the same sequence of draws whatever else runs beside them
+ * and in whatever order concurrent runs end: a seed replays a search exactly, eight runs at once or one.
  */
+export function seededDraws(seed: number): (injected: readonly string[]) => number {
+  const counts = new Map<string, number>()
+  return (injected) => {
+    const key = [...new Set(injected)].sort().join(',')
+    const k = counts.get(key) ?? 0
+    counts.set(key, k + 1)
+    return hashToUnit(seed, `${key}#${k}`)
+  }
+}
+
+/** A uniform number in [0, 1) from a seed and a string: FNV-1a over the text, then murmur3's finaliser with the seed. */
+export function hashToUnit(seed: number, text: string): number {
+  let h = 0x811c9dc5 ^ (seed >>> 0)
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return (h >>> 0) / 4294967296
+}
+
+/** A plain seeded stream (mulberry32), for tests and benches that draw outcomes without the target. */
 export function seededStream(seed: number): () => number {
   let a = seed >>> 0
   return () => {
