@@ -37,7 +37,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, factory.manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, factory.manifest, claimWhere)
   const claim = claimFromFile(claimFile, { judge: choice.judge }, claimWhere)
-  const attacker = await buildAttacker(choice, options)
+  const attacker = await buildAttacker(choice, options, semantics)
   const { optimizerFactory, close: closePrompter } = attacker
   const { llmConfig, clients } = choice
   const scopeNames = splitList(options.scope)
