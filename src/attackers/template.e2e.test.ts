@@ -61,7 +61,9 @@ describe('template attacker over HTTP', () => {
     expect(names(seen)).not.toContain('reasoning')
     expect(names(seen)).toContain('tool_output')
     expect(filesUnder(root)).toContain(`${row.dir}/tasks/00004__email_the_one-time_security_code_from_the_inbox_to/trajectories/run_${String(at('spoofed_sender')).padStart(5, '0')}.json`)
-  })
+    // 19 runs over HTTP (one rung more per task since in_context joined the library): more than vitest's 5 s default
+    // on a shared machine. A guard against a hang, not a timed assertion.
+  }, 60_000)
 
   it('without cycling (superred 0.3.0\'s semantics) says done after the last template; declines by optimizer where it does not inject', async () => {
     const { result, root } = await runThreatModel({
