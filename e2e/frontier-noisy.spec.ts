@@ -130,5 +130,5 @@ test('on a noisy target: each threat model decided by a sequential test, its int
 
   // Repeats are experiments of their own in this browser's results: the first run's link opens the viewer on it.
   await undecided.first().getByRole('link', { name: 'the first of its 10 runs' }).click()
-  await expect(page).toHaveURL(/\/results\/template__redscope-stochastic__stochastic-refund__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-stochastic__stochastic-refund__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
 })

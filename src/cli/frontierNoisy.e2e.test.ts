@@ -119,6 +119,10 @@ describe('redscope frontier --confidence on the stochastic refund agent', () => 
     expect(Object.keys(raw.claim)).toEqual(['minimal_wins', 'maximal_losses', 'decided_by_inference', 'undecided'])
     for (const e of raw.evaluations) expect(Object.keys(e.claim)).toEqual(['wins', 'runs', 'rate_low', 'rate_high'])
     expect(raw.assumption).toMatch(/^monotone: a threat model above a win wins/)
+    // A sequential test never resumes a plain search (nor the reverse): its runs answer another question.
+    const noisy = await run('frontier', '--target', served.target, ...ATTACKER, ...TEST, '--out', out)
+    expect(noisy.code).toBe(2)
+    expect(noisy.stderr).toMatch(/already holds another frontier search \(.* by template-[0-9a-f]{8}, repeat 1\): give this search its own folder/)
   }, 300_000)
 
   it('per-task shards of a noisy search merge: the claim\'s wins from its tasks\' and its own runs, each right against the odds', async () => {
