@@ -44,7 +44,7 @@ describe('redscope run', () => {
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
     expect(lines[0]).toMatch(/^template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}: 4 task\(s\) against redscope-assistant/)
-    expect(lines[1]).toMatch(/^attacker template-[0-9a-f]{8}: template, 2 payloads \("\{goal\}", ".*"\), injected before calls \(label derived from this configuration\)$/)
+    expect(lines[1]).toMatch(/^attacker template-[0-9a-f]{8}: template, 2 payloads \("\{instruction\}", ".*"\), injected before calls \(label derived from this configuration\)$/)
     const taskLines = lines.filter((l) => l.startsWith('task ')).sort()
     expect(taskLines.map((l) => l.split(/\s+/).slice(0, 4).join(' '))).toEqual([
       // Two payloads, four runs at most: the template attacker cycles through them until a success or the cap.
