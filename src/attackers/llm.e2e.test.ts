@@ -52,10 +52,12 @@ describe('llm attacker over HTTP, against a local OpenAI-compatible server', () 
       optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY },
     })
     const [task] = result.taskResults
-    expect([task.stopReason, task.runs.length]).toEqual(['success', 4])
-    expect(task.llmUsage.calls).toBe(4)
+    // The scripted model sends library payload n at attempt n: the delimiters fall to delimiter_escape.
+    const n = PAYLOAD_LIBRARY.findIndex((p) => p.name === 'delimiter_escape') + 1
+    expect([task.stopReason, task.runs.length]).toEqual(['success', n])
+    expect(task.llmUsage.calls).toBe(n)
     // 1000 prompt tokens at $0.15/M + 100 completion tokens at $0.60/M, per call.
-    expect(task.llmUsage.cost).toBeCloseTo(4 * 0.00021, 8)
+    expect(task.llmUsage.cost).toBeCloseTo(n * 0.00021, 8)
     // The second prompt carries the first attempt and its feedback.
     const second = model.calls[1].messages.at(-1)!.content
     expect(second).toContain('Attempt 1:')
@@ -68,7 +70,7 @@ describe('llm attacker over HTTP, against a local OpenAI-compatible server', () 
     expect(tree).not.toContain(API_KEY)
     expect(tree).toContain('"model": "gpt-4o-mini"')
     // Code fences are the model's wrapping, not part of the injection.
-    expect(task.runs[3].trajectory.some((i) => i.type === 'ControllableInjection' && i.value.startsWith('</data>'))).toBe(true)
+    expect(task.runs[n - 1].trajectory.some((i) => i.type === 'ControllableInjection' && i.value.startsWith('</data>'))).toBe(true)
   })
 
   it('stops as budget_exhausted when the cost cap is reached', async () => {

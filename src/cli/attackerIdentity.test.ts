@@ -36,7 +36,11 @@ async function run(...argv: string[]) {
   return { code, stdout, stderr }
 }
 
-const attack = (out: string, ...extra: string[]) => run('run', '--target', assistant.url, '--claim', CLAIM, '--scope', 'inbox', '--out', out, ...extra)
+// One run a task: a template attacker cycles through its payloads until a success or the cap (100 by default), and
+// what is checked here is which folder a configuration opens, not how often a harmless payload loses.
+const ONE_RUN = ['--max-runs', '1']
+// Two to four commands a test, each a few seconds on a shared machine: more than vitest's 5 s default.
+const attack = (out: string, ...extra: string[]) => run('run', '--target', assistant.url, '--claim', CLAIM, '--scope', 'inbox', ...ONE_RUN, '--out', out, ...extra)
 const experiments = (out: string) => readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
 const taskLine = (stdout: string) => stdout.split('\n').find((l) => l.startsWith('task 1/1'))?.split(/\s+/).slice(0, 4).join(' ')
 const folderOf = (stdout: string) => /^(\S+):/.exec(stdout)![1]
@@ -47,7 +51,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     const out = join(dir, 'run')
     const losing = await attack(out, '--template', HARMLESS)
     expect(losing.stderr).toBe('')
-    expect(taskLine(losing.stdout)).toBe('task 1/1 done runs=1')
+    expect(taskLine(losing.stdout)).toBe('task 1/1 max_runs runs=1')
 
     const winning = await attack(out, '--template', 'naive')
     expect(winning.stderr).toBe('')
@@ -62,7 +66,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     // The label is shown with what it stands for, and the folder records the whole configuration.
     expect(losing.stdout).toContain(`attacker ${a.split('__')[0]}: template, 1 payload ("${HARMLESS}"), injected before calls`)
     expect(attackerConfig(out, a).config).toEqual({ kind: 'template', templates: [HARMLESS], inject_on: 'pre' })
-    expect(attackerConfig(out, b).config).toEqual({ kind: 'template', templates: ['{goal}'], inject_on: 'pre' })
+    expect(attackerConfig(out, b).config).toEqual({ kind: 'template', templates: ['{instruction}'], inject_on: 'pre' })
 
     // The identical configuration resumes its own experiment: the task is kept, not rerun, and no folder is added.
     const taskJson = join(out, b, 'tasks', readdirSync(join(out, b, 'tasks'))[0], 'task.json')
@@ -73,7 +77,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     expect(taskLine(again.stdout)).toBe('task 1/1 success runs=1')
     expect(readFileSync(taskJson, 'utf8')).toBe(before)
     expect(experiments(out)).toEqual([a, b].sort())
-  })
+  }, 30_000)
 
   it('a forced --attacker-label that names another configuration is refused with exit 2, naming both; nothing is written', async () => {
     const out = join(dir, 'forced')
@@ -89,7 +93,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     expect(clash.stderr.split('\n').filter(Boolean)).toHaveLength(1)
     expect(clash.stderr).toContain(`redscope run: --attacker-label mine: ${join(out, folder)} holds the results of another attacker configuration`)
     expect(clash.stderr).toContain(`it holds template, 1 payload ("${HARMLESS}"), injected before calls`)
-    expect(clash.stderr).toContain('this run asks for template, 1 payload ("{goal}"), injected before calls')
+    expect(clash.stderr).toContain('this run asks for template, 1 payload ("{instruction}"), injected before calls')
     expect(clash.stderr).toContain('(they differ in templates)')
     expect(readFileSync(join(out, folder, 'manifest.json'), 'utf8')).toBe(manifest)
     expect(existsSync(join(out, folder, 'previous_01'))).toBe(false)
@@ -98,7 +102,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     const same = await attack(out, '--attacker-label', 'mine', '--template', HARMLESS)
     expect(same.code).toBe(0)
     expect(folderOf(same.stdout)).toBe(folder)
-  })
+  }, 30_000)
 
   it('a forced label on a folder that records no configuration (an older redscope, superred) is refused too', async () => {
     const out = join(dir, 'unrecorded')
@@ -108,7 +112,7 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     const again = await attack(out, '--attacker-label', 'old', '--template', HARMLESS)
     expect(again.code).toBe(2)
     expect(again.stderr).toContain('it holds no record of its attacker configuration (written by superred or an older redscope)')
-  })
+  }, 30_000)
 })
 
 describe('redscope sweep and frontier: the same rule', () => {
@@ -116,7 +120,7 @@ describe('redscope sweep and frontier: the same rule', () => {
     const out = join(dir, 'sweep')
     expect((await attack(out, '--template', HARMLESS)).code).toBe(0)
     const sweep = await run('sweep', '--target', assistant.url, '--claim', CLAIM, '--threat-models', writeModels([['inbox']]), '--template', 'naive',
-      '--out', out)
+      ...ONE_RUN, '--out', out)
     expect(sweep.stderr).toBe('')
     expect(sweep.stdout).toMatch(/\[1\/1\] #\d+ \[inbox\]: ASR 100% \(1 of 1 task, 95% CI 20–100%\)/)
     expect(experiments(out)).toHaveLength(2)
@@ -124,17 +128,17 @@ describe('redscope sweep and frontier: the same rule', () => {
     const forced = join(dir, 'sweep-forced')
     expect((await attack(forced, '--attacker-label', 'mine', '--template', HARMLESS)).code).toBe(0)
     const clash = await run('sweep', '--target', assistant.url, '--claim', CLAIM, '--threat-models', writeModels([['inbox']]), '--template', 'naive',
-      '--attacker-label', 'mine', '--out', forced)
+      ...ONE_RUN, '--attacker-label', 'mine', '--out', forced)
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('redscope sweep: --attacker-label mine: ')
     expect(clash.stderr).toContain(`it holds template, 1 payload ("${HARMLESS}")`)
-    expect(clash.stderr).toContain('this run asks for template, 1 payload ("{goal}")')
+    expect(clash.stderr).toContain('this run asks for template, 1 payload ("{instruction}")')
     expect(existsSync(join(forced, 'sweep.json'))).toBe(false)
-  })
+  }, 30_000)
 
   it('a frontier search does not read back a run of another payload; a forced clashing label is refused', async () => {
     const out = join(dir, 'frontier')
-    expect((await attack(out, '--template', HARMLESS, '--max-runs', '1')).code).toBe(0)
+    expect((await attack(out, '--template', HARMLESS)).code).toBe(0)
     const search = await run('frontier', '--target', assistant.url, '--claim', CLAIM, '--template', 'naive', '--max-runs', '1', '--out', out)
     expect(search.stderr).toBe('')
     expect(search.code).toBe(0)
@@ -143,13 +147,13 @@ describe('redscope sweep and frontier: the same rule', () => {
     expect(frontier.claim.minimal_wins.map((m) => m.scope)).toContainEqual(['inbox'])
 
     const forced = join(dir, 'frontier-forced')
-    expect((await attack(forced, '--attacker-label', 'mine', '--template', HARMLESS, '--max-runs', '1')).code).toBe(0)
+    expect((await attack(forced, '--attacker-label', 'mine', '--template', HARMLESS)).code).toBe(0)
     const clash = await run('frontier', '--target', assistant.url, '--claim', CLAIM, '--template', 'naive', '--max-runs', '1',
       '--attacker-label', 'mine', '--out', forced)
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('redscope frontier: --attacker-label mine: ')
     expect(existsSync(join(forced, 'frontier.json'))).toBe(false)
-  })
+  }, 30_000)
 })
 
 let models = 0

@@ -8,7 +8,7 @@ import {
   templateOptimizerFactory, type InjectOn,
 } from '../attackers'
 import { openAiClientFactory } from '../adapters/llm/openaiClient'
-import type { LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
+import type { EngineSemantics, LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
 import type { AttackerConfig } from '../core/results'
 import type { ParsedOptions } from './command'
 import type { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './definitions/attackOptions'
@@ -86,12 +86,18 @@ export interface Attacker {
   close(): void
 }
 
-/** Reads what the attacker needs (payload files, a recorded run) and builds its factory. */
-export async function buildAttacker(choice: AttackerChoice, options: AttackFlags): Promise<Attacker> {
+/**
+ * Reads what the attacker needs (payload files, a recorded run) and builds its factory. Under superred 0.3.0's
+ * semantics the template attacker is done after its last payload, as superred's prompt-list optimizer is; under
+ * redscope's it cycles through them until a success or --max-runs.
+ */
+export async function buildAttacker(choice: AttackerChoice, options: AttackFlags, semantics: EngineSemantics = 'redscope'): Promise<Attacker> {
   switch (choice.kind) {
     case 'template': {
       const template = { templates: await resolveTemplates(options.template ?? []), injectOn: choice.injectOn }
-      return { optimizerFactory: templateOptimizerFactory(template), config: templateAttackerConfig(template), close: () => {} }
+      // Whether it cycles follows from the semantics, not from the attacker's configuration (its label stays one).
+      const cycle = semantics === 'redscope'
+      return { optimizerFactory: templateOptimizerFactory({ ...template, cycle }), config: templateAttackerConfig(template), close: () => {} }
     }
     case 'llm': {
       const llm = { injectOn: choice.injectOn }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTargetServer, type RunningTargetServer } from '../servers/target'
 import { referenceTargetOptions } from '../reference-targets'
+import { refundChance, seededDraws } from '../reference-targets/stochastic/odds'
 import { startChatServer, type ChatServer } from '../testing/chatServer'
 import { SHIPPED_CLAIMS, treeText } from '../testing/threatModelHarness'
 import { main } from './main'
@@ -38,15 +39,16 @@ describe('redscope run', () => {
   it('prints one line per task and a summary, and writes the results tree under --out', async () => {
     const out = join(dir, 'template')
     const r = await run('run', '--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox',
-      '--template', 'naive', '--template', 'delimiter_escape', '--out', out)
+      '--template', 'naive', '--template', 'delimiter_escape', '--max-runs', '4', '--out', out)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
     expect(lines[0]).toMatch(/^template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}: 4 task\(s\) against redscope-assistant/)
-    expect(lines[1]).toMatch(/^attacker template-[0-9a-f]{8}: template, 2 payloads \("\{goal\}", ".*"\), injected before calls \(label derived from this configuration\)$/)
+    expect(lines[1]).toMatch(/^attacker template-[0-9a-f]{8}: template, 2 payloads \("\{instruction\}", ".*"\), injected before calls \(label derived from this configuration\)$/)
     const taskLines = lines.filter((l) => l.startsWith('task ')).sort()
     expect(taskLines.map((l) => l.split(/\s+/).slice(0, 4).join(' '))).toEqual([
-      'task 1/4 success runs=1', 'task 2/4 success runs=2', 'task 3/4 done runs=2', 'task 4/4 done runs=2'])
+      // Two payloads, four runs at most: the template attacker cycles through them until a success or the cap.
+      'task 1/4 success runs=1', 'task 2/4 success runs=2', 'task 3/4 max_runs runs=4', 'task 4/4 max_runs runs=4'])
     expect(taskLines[2]).toContain('[defence=keyword_filter]')
     // The ASR with its n and 95% Wilson interval (src/core/stats), in the words every view uses.
     expect(r.stdout).toContain('ASR 50% (2 of 4 tasks, 95% CI 15–85%)')
@@ -54,16 +56,37 @@ describe('redscope run', () => {
     expect(r.stdout).toMatch(/results: .*template-[0-9a-f]{8}__redscope-assistant/)
     const summary = JSON.parse((await run('results', out)).stdout)
     expect(summary.experiments[0].tasks.map((t: { status: string; n_runs: number }) => [t.status, t.n_runs]))
-      .toEqual([['success', 1], ['success', 2], ['failed', 2], ['failed', 2]])
+      .toEqual([['success', 1], ['success', 2], ['failed', 4], ['failed', 4]])
     // Beside superred's summary: n, the interval and the words; a task that held, over its runs.
     expect(summary.experiments[0].verdict).toEqual({
       n_success: 2, n: 4, n_counts: 'completed tasks', rate: 0.5, wilson_95: [expect.closeTo(0.1500, 4), expect.closeTo(0.8500, 4)],
       held: false, words: '50% (2 of 4 tasks, 95% CI 15–85%)',
     })
     expect(summary.experiments[0].summary.asr).toBe(0.5)
-    expect(summary.experiments[0].tasks[2].verdict).toMatchObject({ n_success: 0, n: 2, n_counts: 'runs', held: true, words: expect.stringMatching(/^not broken in 2 runs by template-[0-9a-f]{8} \(≤ 66% at 95%\)$/) })
+    expect(summary.experiments[0].tasks[2].verdict).toMatchObject({ n_success: 0, n: 4, n_counts: 'runs', held: true, words: expect.stringMatching(/^not broken in 4 runs by template-[0-9a-f]{8} \(≤ 49% at 95%\)$/) })
     expect(summary.experiments[0].tasks[0].verdict).toBeUndefined()
   }, 30_000)
+
+  it('one payload and --max-runs 8 against a target that obeys by chance: the template attacker tries up to 8 times (superred 0.3.0: once)', async () => {
+    const seed = 3
+    const stochastic = await createTargetServer(referenceTargetOptions('stochastic', {}, 0, seed)).listen(0)
+    try {
+      const claim = join(SHIPPED_CLAIMS, 'stochastic-refund.json')
+      // The agent obeys an attachment 20% of the time; this seed's first draws decide when the task ends.
+      const draw = seededDraws(seed)
+      const first = Array.from({ length: 8 }, () => draw(['attachment'])).findIndex((d) => d < refundChance(['attachment']))
+      expect(first).not.toBe(0)
+      const r = await run('run', '--target', stochastic.url, '--claim', claim, '--scope', 'attachment', '--template', 'naive', '--max-runs', '8', '--out', join(dir, 'cycle'))
+      expect(r.code).toBe(0)
+      expect(r.stdout).toMatch(first < 0 ? /^task 1\/1\s+max_runs\s+runs=8 /m : new RegExp(`^task 1/1\\s+success\\s+runs=${first + 1} `, 'm'))
+      // superred's prompt-list optimizer is done after its last prompt: one payload, one run.
+      const once = await run('run', '--target', stochastic.url, '--claim', claim, '--scope', 'attachment', '--template', 'naive', '--max-runs', '8',
+        '--semantics', 'superred-0.3.0', '--out', join(dir, 'once'))
+      expect(once.stdout).toMatch(/^task 1\/1\s+(done|success)\s+runs=1 /m)
+    } finally {
+      await stochastic.close()
+    }
+  })
 
   it('the llm attacker takes its key from OPENAI_API_KEY and never writes it', async () => {
     process.env.OPENAI_API_KEY = 'sk-cli-secret-9911'
@@ -174,6 +197,6 @@ describe('redscope serve-target', () => {
   }, 30_000)
 
   it('an unknown target name: one line, exit 2', async () => {
-    expect(await run('serve-target', 'toaster')).toMatchObject({ code: 2, stderr: "redscope serve-target: no reference target 'toaster' (known: assistant, chatbot)\n" })
+    expect(await run('serve-target', 'toaster')).toMatchObject({ code: 2, stderr: "redscope serve-target: no reference target 'toaster' (known: assistant, chatbot, stochastic)\n" })
   })
 })

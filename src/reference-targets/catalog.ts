@@ -11,6 +11,9 @@ import { AssistantTarget } from './assistant/assistantTarget'
 import { ASSISTANT_FOREST } from './assistant/forest'
 import { assistantSurfaces } from './assistant/surfaces'
 import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
+import { STOCHASTIC_FOREST } from './stochastic/forest'
+import { seededDraws } from './stochastic/odds'
+import { DEFAULT_STOCHASTIC_SEED, StochasticTarget, stochasticSurfaces } from './stochastic/stochasticTarget'
 import type { ReferenceTargetName } from './names'
 import { withThinkTime } from './thinkTime'
 
@@ -20,8 +23,8 @@ interface ReferenceTarget {
   readonly name: string
   readonly description: string
   readonly forest: Forest
-  /** A factory whose instances share one SecurityDomain (tags compare by identity). */
-  readonly factory: () => () => Target
+  /** A factory whose instances share one SecurityDomain (tags compare by identity); `seed` drives a random target's stream. */
+  readonly factory: (options?: { seed?: number }) => () => Target
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '')
@@ -57,17 +60,30 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
       return () => new ChatbotTarget(surfaces)
     },
   },
+  stochastic: {
+    name: 'redscope-stochastic',
+    description: 'A refund agent that obeys an injected instruction by chance, with known odds per surface written (seeded): ' +
+      'the reference for searching a noisy target with `redscope frontier --confidence`',
+    forest: STOCHASTIC_FOREST,
+    factory: ({ seed } = {}) => {
+      const surfaces = stochasticSurfaces()
+      // One per server: the k-th run at a set of surfaces draws the same number in whatever session it runs.
+      const draw = seededDraws(seed ?? DEFAULT_STOCHASTIC_SEED)
+      return () => new StochasticTarget(surfaces, draw)
+    },
+  },
 }
 
 /**
  * Server options for a reference target; `extra` adds a token, origins, timeouts...
  * `thinkMs` is the pause before each step (thinkTime.ts): zero unless the caller serves people.
+ * `seed` seeds a random target's stream (the stochastic one); the others ignore it.
  */
 export function referenceTargetOptions(
-  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0,
+  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0, seed?: number,
 ): TargetServerOptions {
   const t = REFERENCE_TARGETS[name]
-  const make = t.factory()
+  const make = t.factory({ seed })
   return {
     create: thinkMs > 0 ? () => withThinkTime(make(), thinkMs) : make,
     name: t.name,

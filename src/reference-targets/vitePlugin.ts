@@ -6,7 +6,8 @@
  * tsx when a server starts (see the note there).
  */
 import { createTargetHandler, type HostPolicy, type TargetHandler } from '../servers/target'
-import { REFERENCE_TARGET_NAMES, referenceTargetOptions } from './catalog'
+import { referenceTargetOptions } from './catalog'
+import { DEMO_TARGET_NAMES } from './names'
 import { thinkMsFromEnv } from './thinkTime'
 
 export const DEMO_TARGETS_PREFIX = '/targets'
@@ -28,8 +29,8 @@ export function mountDemoTargets(server: MountableServer, allowedHosts: HostPoli
   }
 }
 
-/** One protocol handler per reference target, by name: Vite mounts them here, the app server (src/servers/app) by itself. */
+/** One protocol handler per demo target (names.ts), by name: Vite mounts them here, the app server (src/servers/app) by itself. */
 export function demoTargetHandlers(allowedHosts: HostPolicy = [], thinkMs = thinkMsFromEnv()): Map<string, TargetHandler> {
   // A demo pace by default (REDSCOPE_THINK_MS, 0 in tests), so that the run console's live view can be watched.
-  return new Map(REFERENCE_TARGET_NAMES.map((name) => [name, createTargetHandler(referenceTargetOptions(name, { allowedHosts }, thinkMs))]))
+  return new Map(DEMO_TARGET_NAMES.map((name) => [name, createTargetHandler(referenceTargetOptions(name, { allowedHosts }, thinkMs))]))
 }

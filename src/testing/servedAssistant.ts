@@ -19,16 +19,22 @@ export interface ServedAssistant {
 
 /** Registers the file's beforeAll/afterAll that start and stop the assistant. */
 export function servedAssistant(prefix: string): ServedAssistant {
+  return servedReferenceTarget('assistant', prefix, ['--concurrency', '16'])
+}
+
+/** The same for any reference target, with serve-target's flags (`--seed`, `--concurrency`...). */
+export function servedReferenceTarget(name: string, prefix: string, flags: readonly string[]): ServedAssistant {
   const served: ServedAssistant = { dir: mkdtempSync(join(tmpdir(), prefix)), target: '' }
   const procs = new CliProcesses()
   beforeAll(async () => {
-    const p = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
-    served.target = (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
+    const p = procs.start(['serve-target', name, '--port', '0', ...flags])
+    served.target = (await p.waitFor(new RegExp(`serving ${name} at (http://127\\.0\\.0\\.1:\\d+)`)))[1]
   }, 60_000)
+  // Removing thousands of results trees can take a while on a busy disk.
   afterAll(async () => {
     await procs.stopAll()
     rmSync(served.dir, { recursive: true, force: true })
-  }, 60_000)
+  }, 180_000)
   return served
 }
 

@@ -27,8 +27,9 @@ export function claimWith(file: string, defences: readonly string[]): ClaimFile 
   return { ...claim, tasks: claim.tasks.filter((t) => defences.includes(t.config.defence)) }
 }
 
-export async function serveReference(name: ReferenceTargetName): Promise<RunningTargetServer> {
-  return createTargetServer(referenceTargetOptions(name)).listen(0, '127.0.0.1')
+/** `seed` seeds a random target's draws (the stochastic one). */
+export async function serveReference(name: ReferenceTargetName, seed?: number): Promise<RunningTargetServer> {
+  return createTargetServer(referenceTargetOptions(name, {}, 0, seed)).listen(0, '127.0.0.1')
 }
 
 export interface ThreatModelRun {

@@ -4,15 +4,19 @@
  * evaluated threat model is one superred results tree under --out (repeats
  * N ≥ 2 under --out/repeat-N), and frontier.json is rewritten after every
  * evaluation, so a stopped search resumes: its evaluations are knowledge,
- * and a finished experiment is read back instead of rerun.
+ * and a finished experiment is read back instead of rerun. With
+ * --confidence, each evaluation is a sequential test (src/core/frontier/
+ * sequential.ts): batches of runs, concurrent up to the target's capacity,
+ * run k under --out/repeat-k as with --repeat.
  */
 import { setMaxListeners } from 'node:events'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
-  completeCounts, FRONTIER_FILE, FrontierFileSchema, FrontierSession, SCAN_LIMIT, shardTasks, frontierFile, knownEvaluations, tallyOf, verdictOf,
-  type FrontierSearchJson, type Observation, type Seed,
+  completeCounts, DEFAULT_THRESHOLD, FRONTIER_FILE, FrontierFileSchema, FrontierSession, MAX_REPEATS, outcomesOf, SCAN_LIMIT, sequenceInterval,
+  shardTasks, frontierFile, knownEvaluations, tallyOf, testProblem, verdictOf,
+  type FrontierFile, type FrontierSearchJson, type Observation, type Seed, type SequentialTest,
 } from '../../core/frontier'
 import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
 import { experimentDirName, ManifestFile, readOptional, slugOf } from '../../core/results'
@@ -34,9 +38,41 @@ const COUNT_EVERY_STEP_UP_TO = 100_000n
 
 class Stopped extends Error {}
 
+/** --confidence, --threshold, --max-repeats: the sequential test, or undefined without --confidence. */
+function readTest(options: CommandArgs<FrontierOptions>['options']): SequentialTest | undefined {
+  const confidence = numberFlag('confidence', options.confidence, (n) => n > 0 && n < 1, 'a probability above 0 and below 1, e.g. 0.95')
+  const threshold = numberFlag('threshold', options.threshold, (n) => n > 0 && n < 1, 'a success rate above 0 and below 1, e.g. 0.5')
+  const maxRepeats = numberFlag('max-repeats', options['max-repeats'], (n) => Number.isInteger(n) && n >= 1 && n <= MAX_REPEATS,
+    `an integer from 1 to ${MAX_REPEATS.toLocaleString('en-US')}`)
+  if (confidence === undefined) {
+    const stray = threshold !== undefined ? 'threshold' : maxRepeats !== undefined ? 'max-repeats' : null
+    if (stray !== null) throw new UsageError(`--${stray} belongs to the sequential test: give --confidence C too (e.g. --confidence 0.95)`)
+    return undefined
+  }
+  if (options.repeat !== undefined) {
+    throw new UsageError('--repeat and --confidence: a test decides how many runs each threat model needs; give --max-repeats N for its limit instead')
+  }
+  const test = { confidence, threshold: threshold ?? DEFAULT_THRESHOLD, maxRepeats: maxRepeats ?? DEFAULT_MAX_REPEATS }
+  const problem = testProblem(test)
+  if (problem !== null) throw new UsageError(problem)
+  return test
+}
+
+/** Runs per threat model at most when --confidence comes without --max-repeats. */
+const DEFAULT_MAX_REPEATS = 100
+
+const pctOf = (x: number) => `${(100 * x).toFixed(1)}%`
+/** Two decimals, rounded outwards: a printed interval never claims more than the sequence does. */
+const bounds = (low: number, high: number) => `[${(Math.floor(low * 100) / 100).toFixed(2)}, ${(Math.ceil(high * 100) / 100).toFixed(2)}]`
+const interval = (outcomes: readonly boolean[], test: SequentialTest) => {
+  const i = sequenceInterval(outcomes, test.confidence)
+  return bounds(i.low, i.high)
+}
+
 export async function frontierCommand({ options }: CommandArgs<FrontierOptions>, io: CliIo): Promise<number> {
   const budget = readBudget(options)
-  const repeat = numberFlag('repeat', options.repeat, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? 1
+  const test = readTest(options)
+  const repeat = test?.maxRepeats ?? numberFlag('repeat', options.repeat, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? 1
   const budgetRuns = numberFlag('budget-runs', options['budget-runs'], (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1')
   const seed = (options.seed ?? 'low') as Seed
   if (seed !== 'low' && seed !== 'high') throw new UsageError(`--seed ${String(options.seed)}: must be low or high`)
@@ -58,7 +94,10 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   warnGoalEchoes(claimFile, claimWhere, 'frontier', io.stderr)
   const countEchoes = options['count-echoes'] === true
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
-  const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: sessions })
+  // With a test, repeats run side by side: as many runs of the claim at once as the target's sessions allow, each
+  // with its share (a run opens a session per task it runs at once). Without one, one run at a time, as ever.
+  const atOnce = test === undefined ? 1 : Math.max(1, Math.floor(sessions / Math.min(claimFile.tasks.length, sessions)))
+  const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: Math.max(1, Math.floor(sessions / atOnce)) })
   // superred matches tags by identity: the lattice is built on the factory's own tag objects.
   const domain = factory.surfaces.domain
   const scopeOnly = new ThreatModelLattice(domain)
@@ -75,8 +114,12 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     claim: options['claim-label'] ?? claimFile.name,
   }
   const out = options.out ?? './superred-frontier'
-  const storages = Array.from({ length: repeat }, (_, r) => new NodeFsStorage(r === 0 ? out : `${out}/repeat-${r + 1}`))
-  const root = storages[0]
+  // With a test, shard I numbers its repeats from I × max repeats + 1: two shards' runs of one threat model are
+  // different draws, kept apart so that `redscope merge` pools them instead of finding them in conflict.
+  const firstRepeat = test !== undefined && shardJson !== null ? shard.index * repeat : 0
+  const treeOf = (r: number) => (firstRepeat + r === 0 ? '' : `repeat-${firstRepeat + r + 1}`)
+  const storages = Array.from({ length: repeat }, (_, r) => new NodeFsStorage(treeOf(r) === '' ? out : `${out}/${treeOf(r)}`))
+  const root = treeOf(0) === '' ? storages[0] : new NodeFsStorage(out)
   const search: FrontierSearchJson = {
     target: labels.target, claim: labels.claim, attacker: labels.attacker,
     // How the claim is judged: its file, its judge, and (only when set, so earlier searches keep their digest) echoes counted.
@@ -84,17 +127,20 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
       ...(countEchoes ? { countEchoes } : {}) }),
     attacker_digest: digestOf({ config: attacker.config, maxRuns: budget.maxRuns ?? null }),
     seed, repeat, per_task: perTask, budget_runs: budgetRuns ?? null, read_only: readOnlyGrants,
+    ...(test === undefined ? {} : { confidence: test.confidence, threshold: test.threshold, max_repeats: test.maxRepeats }),
   }
   let known
   try {
     const saved = await readOptional(root, FRONTIER_FILE, FrontierFileSchema)
     if (saved !== null) {
       const was = saved.search
-      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat', 'read_only'] as const).every((k) => was[k] === search[k]) &&
+      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat', 'read_only', 'confidence', 'threshold', 'max_repeats'] as const)
+        .every((k) => was[k] === search[k]) &&
         (saved.shard?.index ?? null) === (shardJson?.index ?? null) && (saved.shard?.count ?? null) === (shardJson?.count ?? null)
       if (!same) {
         throw new UsageError(`--out ${out} already holds another frontier search (${was.claim} against ${was.target} by ${was.attacker}, ` +
-          `repeat ${was.repeat}${was.read_only ? ', read-only grants' : ''}${saved.shard ? `, shard ${saved.shard.index}/${saved.shard.count}` : ''}): give this search its own folder`)
+          `${was.confidence === undefined ? `repeat ${was.repeat}` : `confidence ${was.confidence}, threshold ${was.threshold}, max repeats ${was.max_repeats}`}` +
+          `${was.read_only ? ', read-only grants' : ''}${saved.shard ? `, shard ${saved.shard.index}/${saved.shard.count}` : ''}): give this search its own folder`)
       }
       known = knownEvaluations(lattice, saved)
     }
@@ -120,11 +166,11 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   }
   const base = controllerFor(domain.roots.map((t) => t.name), [], root).meta(goals.length)
   const dirOf = (m: NamedModel) => experimentDirName({ ...base, scope: [...m.scope], readOnly: [...m.readOnly] })
-  const runsOf = (m: NamedModel) => storages.map((_, r) => (r === 0 ? '' : `repeat-${r + 1}/`) + dirOf(m))
+  const runsOf = (m: NamedModel, runs: number) => storages.slice(0, runs).map((_, r) => (treeOf(r) === '' ? '' : `${treeOf(r)}/`) + dirOf(m))
   // A named label is checked against every folder the search could read back (a derived one differs with its configuration).
   if (attackerLabel.forced !== null) {
     for (const [r, storage] of storages.entries()) {
-      await refuseAttackerClash(storage, r === 0 ? out : `${out}/repeat-${r + 1}`, attackerLabel, {
+      await refuseAttackerClash(storage, treeOf(r) === '' ? out : `${out}/${treeOf(r)}`, attackerLabel, {
         slug: slugOf(base), config: attacker.config,
         belongs: (dir, e) => e !== null && dir === dirOf({ scope: e.scope, readOnly: e.read_only }),
       })
@@ -146,37 +192,51 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   })
   let taskErrors = 0
 
-  /** One evaluation: the claim `repeat` times on this threat model, a finished experiment read back instead of rerun. */
+  /** One run of the claim on this threat model into storage `r` (repeat r + 1), a finished experiment read back instead of rerun. */
+  const runOnce = async (model: NamedModel, r: number): Promise<boolean[]> => {
+    const storage = storages[r]
+    const dir = dirOf(model)
+    if (await isSettled(storage, dir, goals)) {
+      const m = (await readOptional(storage, joinPath(dir, 'manifest.json'), ManifestFile))!
+      taskErrors += m.tasks.filter((t) => t.status === 'error').length
+      return goals.map((_, i) => m.tasks.find((t) => t.index === i + 1)?.success === true)
+    }
+    const result = await controllerFor(model.scope, model.readOnly, storage).run({ reporter, signal: cancel.signal })
+    for (const n of notes) io.stderr(n)
+    notes.clear()
+    if (result.cancelled) throw new Stopped()
+    taskErrors += result.taskResults.filter((t) => t.stopReason === 'error').length
+    return goals.map((_, i) => result.taskResults.find((t) => t.index === i + 1)?.success === true)
+  }
+
+  /**
+   * One evaluation: the claim `repeat` times on this threat model, one after another; with a test, the batch the
+   * session asks for (at most `atOnce` runs side by side), after the runs it already has.
+   */
   const evaluate = async (cover: Cover): Promise<Observation> => {
     const model = lattice.modelOf(cover)
-    const runs: boolean[][] = []
-    for (const storage of storages) {
-      const dir = dirOf(model)
-      if (await isSettled(storage, dir, goals)) {
-        const m = (await readOptional(storage, joinPath(dir, 'manifest.json'), ManifestFile))!
-        taskErrors += m.tasks.filter((t) => t.status === 'error').length
-        runs.push(goals.map((_, i) => m.tasks.find((t) => t.index === i + 1)?.success === true))
-        continue
-      }
-      const result = await controllerFor(model.scope, model.readOnly, storage).run({ reporter, signal: cancel.signal })
-      for (const n of notes) io.stderr(n)
-      notes.clear()
-      if (result.cancelled) throw new Stopped()
-      taskErrors += result.taskResults.filter((t) => t.stopReason === 'error').length
-      runs.push(goals.map((_, i) => result.taskResults.find((t) => t.index === i + 1)?.success === true))
+    if (test === undefined) {
+      const runs: boolean[][] = []
+      for (let r = 0; r < storages.length; r++) runs.push(await runOnce(model, r))
+      return { runs }
     }
-    return { runs }
+    const had = session.current()?.observation.runs.length ?? 0
+    const batch = Math.min(session.runsWanted(), atOnce)
+    const settled = await Promise.allSettled(Array.from({ length: batch }, (_, i) => runOnce(model, had + i)))
+    const failed = settled.find((x) => x.status === 'rejected')
+    if (failed) throw failed.reason
+    return { runs: settled.map((x) => (x as PromiseFulfilledResult<boolean[]>).value) }
   }
 
   const small = lattice.total <= COUNT_EVERY_STEP_UP_TO
   const questions = myTasks ?? undefined
-  const session = new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, repeat, budgetRuns, known, counts: small })
+  const session = new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, repeat, test, budgetRuns, known, counts: small })
   const save = async (final: boolean, stopped = false) => {
     const live = session.answer(stopped)
     // A re-made session has not walked: completeness is the live one's. Beyond SCAN_LIMIT a complete answer's counts are derived.
     const answer = !final || small ? live
       : lattice.total > SCAN_LIMIT ? (live.complete ? completeCounts(live, lattice.total) : live)
-        : new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, known: session.evaluations, counts: true }).answer(stopped)
+        : new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, test, known: session.evaluations, counts: true }).answer(stopped)
     const file = frontierFile(lattice, { ...answer, complete: live.complete }, search, goals, runsOf, shardJson)
     await root.writeTextAtomic(FRONTIER_FILE, `${JSON.stringify(file, null, 2)}\n`)
     return file
@@ -184,7 +244,9 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
 
   const resumed = session.evaluations.length
   io.stdout(`frontier of ${claimFile.name} against ${manifest.name} (${probe.url}): ${fmt(lattice.total)} threat models, ` +
-    `${goals.length} task(s) each${perTask ? ', per task' : ''}${shardJson ? ` (shard ${shard.index}/${shard.count}: task(s) ${shardJson.tasks.join(', ') || 'none'})` : ''}, ${repeat} run(s) per evaluation, seeding ${seed}` +
+    `${goals.length} task(s) each${perTask ? ', per task' : ''}${shardJson ? ` (shard ${shard.index}/${shard.count}: task(s) ${shardJson.tasks.join(', ') || 'none'})` : ''}, ` +
+    `${test === undefined ? `${repeat} run(s) per evaluation` : `each run until a ${pctOf(test.confidence)} confidence sequence puts its success rate above or below ${test.threshold} ` +
+      `(at most ${fmt(test.maxRepeats)} runs, ${atOnce} at once)`}, seeding ${seed}` +
     `${resumed > 0 ? `; resuming with ${fmt(resumed)} evaluation(s) from ${FRONTIER_FILE}` : ''}; results in ${out}\n`)
   io.stdout(attackerLine(attackerLabel, attacker.config))
   let stopped = false
@@ -202,12 +264,16 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
         throw e
       }
       const q = session.question
-      session.submit(observation)
+      const e = session.submit(observation)
       const m = lattice.modelOf(c)
-      const t = tallyOf(observation, q)
+      const t = tallyOf(e.observation, q)
       const counts = small ? session.counts() : null
-      io.stdout(`[${fmt(session.evaluations.length)}] ${q === 'claim' ? 'claim' : `task ${q + 1}`}: #${lattice.label(c)} [${m.scope.join(', ')}]${m.readOnly.length > 0 ? ` read only [${m.readOnly.join(', ')}]` : ''} ` +
-        `${verdictOf(t) === 'win' ? 'wins' : 'loses'}: ${rateWords(t.wins, t.runs, { unit: 'run', attacker: labels.attacker }).text}` +
+      const what = q === 'claim' ? 'claim' : `task ${q + 1}`
+      // Without a test, main's words (n and the Wilson interval); with one, the decision and the confidence sequence's interval.
+      const said = test === undefined ? `${verdictOf(t) === 'win' ? 'wins' : 'loses'}: ${rateWords(t.wins, t.runs, { unit: 'run', attacker: labels.attacker }).text}`
+        : `${{ win: 'wins', loss: 'loses', undecided: session.current() === null ? 'undecided' : 'running' }[session.decided(e, q)]} ` +
+          `(${t.wins} of ${t.runs} run(s); rate in ${interval(outcomesOf(e.observation, q), test)})`
+      io.stdout(`[${fmt(session.evaluations.length)}] ${what}: #${lattice.label(c)} [${m.scope.join(', ')}]${m.readOnly.length > 0 ? ` read only [${m.readOnly.join(', ')}]` : ''} ${said}` +
         `${counts ? `; decided by inference ${fmt(counts.inferred)}, undecided ${fmt(counts.undecided)}` : ''}\n`)
       await save(false)
     }
@@ -233,7 +299,10 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   for (const t of file.tasks) {
     io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? `not broken by any threat model run (${repeat} run(s) each)` : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`)
   }
+  if (test !== undefined) reportTest(file, test, io)
   const problems: string[] = []
+  const undecided = [file.claim, ...file.tasks].reduce((n, f) => n + (f.undecided_evaluated?.length ?? 0), 0)
+  if (undecided > 0) problems.push(`${fmt(undecided)} evaluated threat model(s) undecided after their runs (see ${FRONTIER_FILE}: undecided_evaluated)`)
   if (file.contradictions.length > 0) problems.push(`${fmt(file.contradictions.length)} contradiction(s): a wider threat model lost where a narrower one won (see ${FRONTIER_FILE})`)
   if (!file.complete) problems.push(stopped ? 'stopped before the frontiers were complete: run the same command again to resume' : 'the run budget ran out before the frontiers were complete')
   if (taskErrors > 0) problems.push(`${fmt(taskErrors)} task(s) ended in error (counted as not broken)`)
@@ -243,4 +312,25 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     return EXIT_FINDINGS
   }
   return EXIT_OK
+}
+
+/** With a test: the undecided threat models and contradictions with their runs, what the answer guarantees, and its cost. */
+function reportTest(file: FrontierFile, test: SequentialTest, io: CliIo): void {
+  const g = file.guarantee!
+  const undecided = [{ name: 'the claim', f: file.claim }, ...file.tasks.map((t) => ({ name: `task ${t.index}`, f: t }))]
+    .flatMap(({ name, f }) => (f.undecided_evaluated ?? []).map((m) => ({ name, m })))
+  if (undecided.length > 0) {
+    io.stdout(`undecided after their runs (their success rate may lie on either side of ${test.threshold}):\n` +
+      undecided.map(({ name, m }) => `  ${name}: #${m.index} ${m.words}: ${m.tally!.wins} of ${m.tally!.runs} run(s), rate in ${bounds(...m.tally!.interval!)}` +
+        ` (${m.runs[0] ?? ''}${m.runs.length > 1 ? ` and ${m.runs.length - 1} repeat folder(s)` : ''})\n`).join(''))
+  }
+  for (const c of file.contradictions) {
+    io.stdout(`contradiction${c.task === null ? '' : ` in task ${c.task}`}: #${c.narrower.index} won (${c.narrower_tally.wins} of ${c.narrower_tally.runs}, ${c.narrower.runs[0] ?? ''}) ` +
+      `but the wider #${c.wider.index} lost (${c.wider_tally.wins} of ${c.wider_tally.runs}, ${c.wider.runs[0] ?? ''})\n`)
+  }
+  const sweep = file.threat_models_total * test.maxRepeats
+  io.stdout(`each decision is wrong with probability at most ${pctOf(g.per_decision_error_at_most)}; ` +
+    `all ${g.decisions.toLocaleString('en-US')} decision(s) are right together with probability at least ${pctOf(g.all_right_at_least)} ` +
+    `(inferred ones follow if the success rate is monotone); ${g.runs.toLocaleString('en-US')} run(s) of the claim, ` +
+    `${pctOf(g.runs / sweep)} of a sweep of every threat model ${test.maxRepeats.toLocaleString('en-US')} times\n`)
 }

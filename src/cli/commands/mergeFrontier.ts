@@ -42,7 +42,9 @@ export async function mergeFrontierShards(sources: readonly PathSource[], shards
   const outStorage = new NodeFsStorage(out)
   // The trees: the first run of every evaluation at the top, run k under repeat-k, as one search writes them.
   let experiments = 0
-  for (let r = 1; r <= merged.file.search.repeat; r++) {
+  // With a test, shard I's repeats are numbered from I × max repeats + 1 (so that shards never collide): every shard's range.
+  const trees = merged.file.search.repeat * (merged.file.search.confidence === undefined ? 1 : merged.file.merged_from ?? 1)
+  for (let r = 1; r <= trees; r++) {
     const sub = r === 1 ? '' : `repeat-${r}`
     const subSources: TreeSource[] = []
     for (const s of sources) {
@@ -67,6 +69,8 @@ export async function mergeFrontierShards(sources: readonly PathSource[], shards
   if (merged.missingShards.length > 0) problems.push(`shard(s) ${merged.missingShards.map((i) => `${i}/${f.merged_from}`).join(', ')} missing`)
   if (merged.incompleteShards.length > 0) problems.push(`shard(s) ${merged.incompleteShards.join(', ')} stopped before their frontiers were complete (rerun them: they resume)`)
   if (f.contradictions.length > 0) problems.push(`${f.contradictions.length} contradiction(s) (see ${FRONTIER_FILE})`)
+  const undecided = [f.claim, ...f.tasks].reduce((n, q) => n + (q.undecided_evaluated?.length ?? 0), 0)
+  if (undecided > 0) problems.push(`${undecided} evaluated threat model(s) undecided after their runs (see ${FRONTIER_FILE}: undecided_evaluated)`)
   if (problems.length === 0) return EXIT_OK
   io.stderr(`redscope merge: ${problems.join('; ')}${f.complete ? '' : "; the claim's frontier needs every task's: merge again when they are done"}\n`)
   return EXIT_FINDINGS

@@ -39,7 +39,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   warnGoalEchoes(claimFile, claimWhere, 'run', io.stderr)
   const countEchoes = options['count-echoes'] === true
   const claim = claimFromFile(claimFile, { judge: choice.judge }, claimWhere)
-  const attacker = await buildAttacker(choice, options)
+  const attacker = await buildAttacker(choice, options, semantics)
   const { optimizerFactory, close: closePrompter } = attacker
   const { llmConfig, clients } = choice
   const scopeNames = splitList(options.scope)

@@ -1,10 +1,10 @@
 /**
- * `redscope serve-target assistant|chatbot`: serves a reference target over
+ * `redscope serve-target assistant|chatbot|stochastic`: serves a reference target over
  * the protocol (on 127.0.0.1 unless --host says otherwise) until interrupted. The token (flag or
  * REDSCOPE_TARGET_TOKEN) is never printed.
  */
 import { createTargetServer, isLoopbackHostname } from '../../servers/target'
-import { isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, thinkMsFromEnv } from '../../reference-targets'
+import { DEFAULT_STOCHASTIC_SEED, isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, thinkMsFromEnv } from '../../reference-targets'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_TARGET_PORT, type serveTargetOptions } from '../definitions/serveTarget'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
@@ -28,6 +28,8 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
   const concurrency = numberFlag('concurrency', options.concurrency, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1')
   const host = options.host ?? '127.0.0.1'
   const thinkMs = thinkTime(options['think-ms'])
+  const seed = numberFlag('seed', options.seed, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer from 0 to 4294967295')
+  if (seed !== undefined && name !== 'stochastic') throw new UsageError(`--seed: only the stochastic target draws at random (${name} is deterministic)`)
   // Beyond loopback, anyone who can reach the port could drive the target: a token is the price of listening there.
   if (!isLoopbackHostname(host) && host !== '::1' && !token) {
     throw new UsageError(`--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_TARGET_TOKEN), which clients send as a bearer token`)
@@ -41,7 +43,7 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
     // Loopback origins by default; --allow-origin replaces them with exactly the ones given.
     ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
-  }, thinkMs))
+  }, thinkMs, seed))
   let running
   try {
     running = await server.listen(port ?? DEFAULT_TARGET_PORT, host)
@@ -49,7 +51,8 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     const code = (e as NodeJS.ErrnoException).code
     throw new UsageError(`cannot listen on ${host}:${port ?? DEFAULT_TARGET_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
   }
-  io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}${thinkMs > 0 ? `, ${thinkMs} ms think time per step` : ''}; Ctrl-C to stop\n`)
+  io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}${thinkMs > 0 ? `, ${thinkMs} ms think time per step` : ''}` +
+    `${name === 'stochastic' ? `, seed ${seed ?? DEFAULT_STOCHASTIC_SEED}` : ''}; Ctrl-C to stop\n`)
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop)

@@ -16,7 +16,7 @@ export const TARGET_OPTIONS = {
 
 export const ATTACKER_OPTIONS = {
   optimizer: { type: 'string', value: 'KIND', group: 'Attacker', description: 'template (default), llm, replay or human' },
-  template: { type: 'string', multiple: true, value: 'T', group: 'Attacker', description: 'a payload name, @FILE, or the text itself (default: the whole library)' },
+  template: { type: 'string', multiple: true, value: 'T', group: 'Attacker', description: 'a payload name, @FILE, or the text itself (default: the whole library). The template attacker is a fixed list tried in order, one payload a run, each filled from the goal and the surface ({instruction}, {surface}, {request}, {goal}, {controllable}); it reads no feedback and does not search. Fewer payloads than --max-runs: it cycles through them until a success or the cap (under --semantics superred-0.3.0, done after the last)' },
   'inject-on': { type: 'string', value: 'WHEN', group: 'Attacker',
     description: `pre, post or both (default: ${DEFAULT_INJECT_ON.template} for template, ${DEFAULT_INJECT_ON.llm} for llm)` },
   model: { type: 'string', value: 'M', group: 'Attacker', description: "the llm attacker's model; its key from $OPENAI_API_KEY only" },

@@ -12,6 +12,7 @@ export const serveTargetOptions = {
   'allow-origin': { type: 'string', multiple: true, value: 'O', description: 'browser origins allowed by CORS (default: loopback origins)' },
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
   'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking, so a demo can be watched (default: $REDSCOPE_THINK_MS, else 800; 0 for sweeps and tests)' },
+  seed: { type: 'string', value: 'N', description: 'stochastic only: the seed of its draws (default 1); the k-th run of a threat model draws the same number for a seed' },
 } as const satisfies OptionsSpec
 
 export const serveTarget = defineCommand({
@@ -21,7 +22,9 @@ export const serveTarget = defineCommand({
   positionals: { min: 1, max: 1 },
   options: serveTargetOptions,
   description: [
-    'Serves until Ctrl-C (or SIGTERM). Deterministic and needs no API key; see docs/targets-claims-attackers.md.',
+    'Serves until Ctrl-C (or SIGTERM). Needs no API key; see docs/targets-claims-attackers.md. assistant and chatbot are ' +
+    'deterministic; stochastic obeys an injection by chance, with odds known per surface written (src/reference-targets/stochastic/odds.ts), ' +
+    'drawn by --seed: the reference for `redscope frontier --confidence` (docs/frontier.md).',
     'In a cluster (docs/scale-out.md), listen on every address with a token, and accept the names clients use: ' +
     'requests whose Host header is not loopback or one of --allow-host are refused (against DNS rebinding).',
   ],
@@ -29,6 +32,7 @@ export const serveTarget = defineCommand({
     ['the assistant with its inbox, calendar, drive and bank account', 'redscope serve-target assistant'],
     ['the guarded chatbot on any free port, with a token', 'REDSCOPE_TARGET_TOKEN=s3cret redscope serve-target chatbot --port 0'],
     ['the assistant at full speed, for a sweep', 'redscope serve-target assistant --think-ms 0'],
+    ['the noisy refund agent, seeded, for a frontier search with a confidence', 'redscope serve-target stochastic --think-ms 0 --seed 7'],
     ['one replica of a StatefulSet behind the headless Service redscope-target',
       'REDSCOPE_TARGET_TOKEN=... redscope serve-target assistant --host 0.0.0.0 --allow-host .redscope-target'],
   ],

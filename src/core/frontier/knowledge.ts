@@ -8,6 +8,8 @@
 import { coverKey, coverLeq, type Cover, type Decider } from '../lattice'
 
 export type Verdict = 'win' | 'loss'
+/** What an evaluation settled: a verdict, or (on a noisy target) a test that ended undecided, which infers nothing. */
+export type Settled = Verdict | 'undecided'
 
 export class Knowledge implements Decider {
   /**
@@ -18,12 +20,18 @@ export class Knowledge implements Decider {
    */
   private winList: Cover[] = []
   private lossList: Cover[] = []
-  private readonly exact = new Map<string, Verdict>()
+  private readonly exact = new Map<string, Settled>()
+  /** Evaluations that ended undecided: none without a sequential test, and then status() never looks them up. */
+  private undecidedCount = 0
 
-  record(c: Cover, verdict: Verdict): void {
+  record(c: Cover, verdict: Settled): void {
     const key = coverKey(c)
     if (this.exact.has(key)) return
     this.exact.set(key, verdict)
+    if (verdict === 'undecided') {
+      this.undecidedCount++
+      return
+    }
     if (verdict === 'win') {
       if (this.winList.some((w) => coverLeq(w, c))) return
       this.winList = this.winList.filter((w) => !coverLeq(c, w))
@@ -35,8 +43,8 @@ export class Knowledge implements Decider {
     }
   }
 
-  /** The verdict of an evaluated threat model, undefined when it was not evaluated. */
-  evaluated(c: Cover): Verdict | undefined {
+  /** What the evaluation of a threat model settled, undefined when it was not evaluated. */
+  evaluated(c: Cover): Settled | undefined {
     return this.exact.get(coverKey(c))
   }
 
@@ -52,6 +60,10 @@ export class Knowledge implements Decider {
     return anyGeq(this.lossList, c)
   }
 
+  undecided(c: Cover): boolean {
+    return this.status(c) === 'undecided'
+  }
+
   /** The minimal wins evaluated so far (what inference uses). */
   wins(): readonly Cover[] {
     return this.winList
@@ -63,15 +75,22 @@ export class Knowledge implements Decider {
   }
 
   /**
-   * The verdict evaluated or inferred; null while undecided. Where evidence
-   * contradicts itself (above a win and below a loss), an evaluated verdict
-   * stands, else the win does: a defender is better told too much than too little.
+   * The verdict evaluated or inferred; null while nothing settled it. Where
+   * evidence contradicts itself (above a win and below a loss), an evaluated
+   * verdict stands, else the win does: a defender is better told too much
+   * than too little. 'undecided': evaluated, its test ended undecided, and
+   * no verdict elsewhere decides it (the search does not ask for it again).
    */
-  status(c: Cover): Verdict | null {
+  status(c: Cover): Settled | null {
     const above = anyLeq(this.winList, c)
     const below = anyGeq(this.lossList, c)
-    if (above && below) return this.evaluated(c) ?? 'win'
-    return above ? 'win' : below ? 'loss' : null
+    if (above && below) {
+      const own = this.evaluated(c)
+      return own === 'win' || own === 'loss' ? own : 'win'
+    }
+    if (above) return 'win'
+    if (below) return 'loss'
+    return this.undecidedCount > 0 && this.exact.get(coverKey(c)) === 'undecided' ? 'undecided' : null
   }
 }
 

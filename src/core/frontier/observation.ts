@@ -22,10 +22,17 @@ export interface Tally {
   readonly runs: number
 }
 
+const won = (run: readonly boolean[], q: Question) => (q === 'claim' ? run.some(Boolean) : run[q] === true)
+
 export function tallyOf(o: Observation, q: Question): Tally {
   let wins = 0
-  for (const run of o.runs) if (q === 'claim' ? run.some(Boolean) : run[q] === true) wins++
+  for (const run of o.runs) if (won(run, q)) wins++
   return { wins, runs: o.runs.length }
+}
+
+/** Per run, in run order: did the question win it (what a sequential test reads). */
+export function outcomesOf(o: Observation, q: Question): boolean[] {
+  return o.runs.map((run) => won(run, q))
 }
 
 export function verdictOf(t: Tally): Verdict {

@@ -25,16 +25,16 @@
  * evaluations ≤ (|minimal wins| + |maximal losses|) × (height + 1).
  */
 import { isEmptyCover, type Cover, type SearchSpace } from '../lattice'
-import type { Knowledge, Verdict } from './knowledge'
+import type { Knowledge, Settled } from './knowledge'
 
 export type Seed = 'low' | 'high'
 
 /** The empty threat model is not a threat model superred runs: it loses by definition. */
-function statusOf(know: Knowledge, c: Cover): Verdict | null {
+function statusOf(know: Knowledge, c: Cover): Settled | null {
   return isEmptyCover(c) ? 'loss' : know.status(c)
 }
 
-function verdictAfterYield(know: Knowledge, c: Cover): Verdict {
+function verdictAfterYield(know: Knowledge, c: Cover): Settled {
   const v = know.evaluated(c)
   if (v === undefined) throw new Error('the frontier search resumed without a verdict for the threat model it asked for')
   return v
@@ -89,12 +89,17 @@ function slide(lattice: SearchSpace, know: Knowledge, x: Cover, seed: Seed): Cov
   return y
 }
 
-/** Settles one undecided threat model: a seed, then a walk to a new frontier element. */
+/**
+ * Settles one undecided threat model: a seed, then a walk to a new frontier element. On a noisy target a
+ * seed whose test ends undecided starts no walk, and a walk does not step onto an undecided neighbour: it
+ * then ends on a minimal decided win (or maximal decided loss), with the undecided reported beside it.
+ */
 function* settle(lattice: SearchSpace, know: Knowledge, x: Cover, seed: Seed): Generator<Cover, void, void> {
   const z = slide(lattice, know, x, seed)
   yield z
-  if (verdictAfterYield(know, z) === 'win') yield* walkDown(lattice, know, z)
-  else yield* walkUp(lattice, know, z)
+  const v = verdictAfterYield(know, z)
+  if (v === 'win') yield* walkDown(lattice, know, z)
+  else if (v === 'loss') yield* walkUp(lattice, know, z)
 }
 
 /** Every evaluation the search wants, until every threat model is decided. */
@@ -104,15 +109,19 @@ export function* frontierSteps(lattice: SearchSpace, know: Knowledge, seed: Seed
   }
 }
 
-/** How the lattice stands for one question: evaluated, decided by inference, undecided. A full scan: for reports, not per step on huge forests. */
+/**
+ * How the lattice stands for one question: decided by its own evaluation, decided by inference, undecided (an
+ * evaluation whose test ended undecided counts as undecided, or as inferred once another verdict decides it). A full scan: for reports, not per step on huge forests.
+ */
 export function tally(lattice: SearchSpace, know: Knowledge): { evaluated: number; inferred: number; undecided: number } {
   let evaluated = 0
   let inferred = 0
   let undecided = 0
   for (const scratch of lattice.elements()) {
-    if (know.status(scratch) === null) undecided++
-    else if (know.evaluated(scratch) !== undefined) evaluated++
-    else inferred++
+    const s = know.status(scratch)
+    if (s === null || s === 'undecided') undecided++
+    else if (know.evaluated(scratch) === s) evaluated++
+    else inferred++ // an evaluation that ended undecided and was then decided by another's verdict counts here
   }
   return { evaluated, inferred, undecided }
 }

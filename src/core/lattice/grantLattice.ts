@@ -160,8 +160,20 @@ export class GrantLattice implements SearchSpace {
       if (!all && (d.aboveWin(inn) || isEmptyCover(top) || d.belowLoss(top))) return
       const b = all ? this.firstFree(inn, out) : this.splitBit(d, inn, top)
       if (b < 0) {
-        if (!all || !isEmptyCover(inn)) yield inn
-        if (all) return
+        if (all) {
+          if (!isEmptyCover(inn)) yield inn
+          return
+        }
+        // IN was settled undecided (a noisy target's test): no verdict splits the block, so split it on any free
+        // bit, as `all` does, until the blocks are decided or IN is alone.
+        if (d.undecided?.(inn)) {
+          const f = this.firstFree(inn, out)
+          if (f < 0) return
+          yield* this.enumerate(d, orOf(inn, this.down[f]), out, all)
+          yield* this.enumerate(d, inn, orOf(out, this.up[f]), all)
+          return
+        }
+        yield inn
         continue
       }
       yield* this.enumerate(d, orOf(inn, this.down[b]), out, all)

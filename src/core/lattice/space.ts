@@ -17,6 +17,8 @@ export interface Decider {
   /** The minimal wins known (evaluated), and the maximal losses. */
   wins(): readonly Cover[]
   losses(): readonly Cover[]
+  /** Evaluated, its test ended undecided (a noisy target), and no verdict decides it: the pass must go past it. */
+  undecided?(c: Cover): boolean
 }
 
 export interface SearchSpace {

@@ -25,6 +25,20 @@ export function singleRequest(forest: Forest, model: ThreatModelNames & { readon
   }
 }
 
+/**
+ * Runs `repeats` (2, 3...; 1 is the first) of one threat model side by side, each its own experiment (buildRun's
+ * repeat label): a batch of the frontier's sequential test. They share the target's capacity as a sweep's models do.
+ */
+export function repeatsRequest(forest: Forest, model: ThreatModelNames, repeats: readonly number[]): RunRequest {
+  const setup = useSetup.getState()
+  const parallel = repeats.length
+  return {
+    kind: 'single', concurrency: parallel,
+    title: `${setup.claim.name || 'claim'} against ${targetTitle()}: ${plural(parallel, 'run')} of one threat model (${repeats.length === 1 ? `run ${repeats[0]}` : `runs ${repeats[0]}-${repeats[repeats.length - 1]}`})`,
+    build: (signal) => buildRun(setup, currentSecrets(), forest, repeats.map((repeat) => ({ ...model, repeat })), { fetch: pageFetch, origin: location.origin, signal, parallel }),
+  }
+}
+
 /** `index` is the model's combination index, or null for a saved threat model that is not one (it grants read-only tags...). */
 export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNames & { index: bigint | null }>): RunRequest {
   const setup = useSetup.getState()

@@ -12,7 +12,7 @@ import {
 import { fetchLlmClientFactory } from '../../../adapters/endpoint-targets/chatBackend'
 import { claimFromFile, needsJudge } from '../../../claims'
 import { Controller, DEFAULT_PRICE_TABLE, type LLMClient, type LLMConfig, type OptimizerFactory, type PriceTable } from '../../../core/engine'
-import { attackerClashText, findAttackerClashes, readTrajectory, slugOf, type AttackerConfig } from '../../../core/results'
+import { attackerClashText, derivedAttackerLabel, findAttackerClashes, readTrajectory, slugOf, type AttackerConfig } from '../../../core/results'
 import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
 import { setupAttackerConfig, tickedTemplates } from '../setup/attackerConfig'
 import { checkClaim } from '../setup/claimDraft'
@@ -26,6 +26,11 @@ import { resultsStorage } from '../../../lib/browserResults'
 export interface ThreatModelNames {
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /**
+   * Run k ≥ 2 of the same threat model (the frontier's sequential test): its own experiment, under the attacker
+   * label `<derived label>-repeat-k`, since this browser keeps one results tree (the CLI puts repeat k in a tree of its own).
+   */
+  readonly repeat?: number
 }
 
 export interface BuiltRun {
@@ -94,6 +99,11 @@ async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, 
   }
 }
 
+/** The attacker's label for run `repeat` of a threat model: the derived label itself for the first. */
+export function repeatLabel(label: string, repeat: number | undefined): string {
+  return repeat === undefined || repeat <= 1 ? label : `${label}-repeat-${repeat}`
+}
+
 export async function buildRun(setup: Setup, secrets: TargetSecrets & { attackerKey: string; judgeKey: string }, forest: Forest,
   models: readonly ThreatModelNames[], env: BuildEnv): Promise<BuiltRun> {
   const t = setup.threat
@@ -132,8 +142,9 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       llmConfig: attackerLlm, llmClientFactory: attackerLlm ? clients : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
       countEchoes: t.countEchoes, storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
-      // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the same attacker.
-      targetLabel: target.label, claimLabel: claimFile.name,
+      // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the
+      // same attacker; a frontier's run k ≥ 2 of a threat model adds -repeat-k, which no derived label ends with.
+      attackerLabel: repeatLabel(derivedAttackerLabel(attacker.config), m.repeat), targetLabel: target.label, claimLabel: claimFile.name,
     })
     key = controller.info().key
     controllers.push(controller)
@@ -151,9 +162,12 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
  */
 async function refuseAttackerClash(controllers: readonly Controller[], dirs: ReadonlySet<string>, overwrite: boolean): Promise<void> {
   if (overwrite) return
-  const meta = controllers[0].meta(null)
-  const [clash] = await findAttackerClashes(resultsStorage(), '', { slug: slugOf(meta), config: meta.attackerConfig!, belongs: (dir) => dirs.has(dir) })
-  if (clash !== undefined) {
-    throw new SetupError(`Attacker: ${attackerClashText(clash, clash.dir)}. Tick “Rerun finished tasks” to replace those results (the old ones are kept in previous_NN/).`)
+  // One slug per attacker label: a frontier's repeats (-repeat-k) are labels, and so slugs, of their own.
+  const metas = new Map(controllers.map((c) => { const meta = c.meta(null); return [slugOf(meta), meta] as const }))
+  for (const [slug, meta] of metas) {
+    const [clash] = await findAttackerClashes(resultsStorage(), '', { slug, config: meta.attackerConfig!, belongs: (dir) => dirs.has(dir) })
+    if (clash !== undefined) {
+      throw new SetupError(`Attacker: ${attackerClashText(clash, clash.dir)}. Tick “Rerun finished tasks” to replace those results (the old ones are kept in previous_NN/).`)
+    }
   }
 }

@@ -23,7 +23,7 @@ function Templates() {
         <span className="rc-label">Inject</span>
         <Segmented label="Template injects" value={a.injectOn} options={ON} onChange={(injectOn) => setupActions().setAttacker({ injectOn })} />
       </div>
-      <p className="rc-hint">Run <em>k</em> injects the <em>k</em>-th ticked payload at every offered surface; the attacker is done after the last ({on} ticked). Placeholders: <code>{'{goal}'}</code>, <code>{'{controllable}'}</code>, <code>{'{request}'}</code>.</p>
+      <p className="rc-hint">Run <em>k</em> injects the <em>k</em>-th ticked payload at every offered surface; after the last ({on} ticked) it starts again from the first, until a success or the max runs per task. Placeholders: <code>{'{instruction}'}</code>, <code>{'{surface}'}</code>, <code>{'{goal}'}</code>, <code>{'{controllable}'}</code>, <code>{'{request}'}</code>.</p>
       <ol className="rc-templates" aria-label="Payload templates">
         {a.templates.map((t, i) => (
           <li key={t.id} className={t.on ? undefined : 'rc-templates__off'}>
