@@ -275,6 +275,7 @@ class OpenSessionBody(TypedDict):
 
 
 class EventBody(TypedDict):
+    security_domain: NotRequired[list[ManifestTag]]
     event: OptimizerEventWire
     trajectory: NotRequired[list[TrajectoryItemWire]]
 
