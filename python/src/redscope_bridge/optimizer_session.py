@@ -141,7 +141,9 @@ class OptimizerSession:
         send = asyncio.ensure_future(self.channel.send(event))
         await asyncio.wait({send, self._closed}, return_when=asyncio.FIRST_COMPLETED)
         if not send.done():
-            send.cancel()
+            # Left to settle (cancelling it would make the optimizer's late answer an error in the loop's log);
+            # its outcome is read, so it is never reported as an exception nobody retrieved.
+            send.add_done_callback(lambda f: None if f.cancelled() else f.exception())
             raise ProtocolError(409, "session_failed", "the session was closed while the optimizer handled this event")
         try:
             return send.result()

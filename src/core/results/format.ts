@@ -209,6 +209,17 @@ export const ATTACKER_CONFIG_FILE = 'attacker_config.json'
 export const AttackerConfigJson = z.looseObject({ kind: z.string().min(1) }).transform((c) => c as AttackerConfig)
 export const AttackerConfigFile = z.object({ schema_version: SchemaVersion, config: AttackerConfigJson })
 
+/**
+ * redscope extra, in a task folder: what the attacker recorded of its reasoning (a served superred optimizer's
+ * LLM replies, e.g. PAIR's `{"improvement", "prompt"}`), by run (0: before the first). Written only when there is
+ * some; superred ignores this file.
+ */
+export const ATTACKER_NOTES_FILE = 'attacker_notes.json'
+export const AttackerNotesFile = z.object({
+  schema_version: SchemaVersion,
+  notes: z.array(z.object({ run: z.number().int().min(0), during: z.string(), text: z.string() })),
+})
+
 export type UsageJson = z.infer<typeof UsageJson>
 export type ScoreJson = z.infer<typeof ScoreJson>
 export type EvaluationJson = z.infer<typeof EvaluationJson>
@@ -229,3 +240,4 @@ export type ExperimentsIndexRow = z.infer<typeof ExperimentsIndexRow>
 export type ExperimentsIndexFile = z.infer<typeof ExperimentsIndexFile>
 export type AttackerFile = z.infer<typeof AttackerFile>
 export type TaskConfigsFile = z.infer<typeof TaskConfigsFile>
+export type AttackerNotesFile = z.infer<typeof AttackerNotesFile>

@@ -7,8 +7,8 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile,
-  type AttackerConfig, type ExperimentsIndexRow,
+  ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, AttackerConfigFile, AttackerFile, AttackerNotesFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile,
+  TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
@@ -112,6 +112,8 @@ export interface TaskRecord {
   readonly task: z.infer<typeof TaskFile>
   readonly iterations: z.infer<typeof IterationsFile> | null
   readonly attacker: z.infer<typeof AttackerFile> | null
+  /** redscope extra: the attacker's own notes (attacker_notes.json), when it kept any. */
+  readonly attackerNotes: z.infer<typeof AttackerNotesFile> | null
 }
 
 /** `taskDir` relative to the storage root, e.g. `{experiment}/tasks/00001__goal`. */
@@ -121,6 +123,7 @@ export async function readTask(storage: Storage, taskDir: string): Promise<TaskR
     task: await readJsonFile(storage, joinPath(taskDir, 'task.json'), TaskFile),
     iterations: await readOptional(storage, joinPath(taskDir, 'iterations.json'), IterationsFile),
     attacker: await readOptional(storage, joinPath(taskDir, 'attacker.json'), AttackerFile),
+    attackerNotes: await readOptional(storage, joinPath(taskDir, ATTACKER_NOTES_FILE), AttackerNotesFile),
   }
 }
 

@@ -9,7 +9,7 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { ATTACKER_CONFIG_FILE, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
+import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { pyDumps } from './pyjson'
@@ -224,6 +224,10 @@ export class ExperimentSession {
     const writes: Array<[string, string]> = printed === null ? trajectoryTexts(job).map((text, i) => [paths[i], text]) : []
     writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
     if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileText(tr.scope, tr.readOnly, tr.offered, this.schema)])
+    if (tr.attackerNotes && tr.attackerNotes.length > 0) {
+      const notes = tr.attackerNotes.map((n) => ({ run: n.run, during: n.during, text: n.text }))
+      writes.push([joinPath(taskDir, ATTACKER_NOTES_FILE), dumpFile({ schema_version: this.schema, notes })])
+    }
     const written = (async () => {
       for (let i = 0; i < writes.length; i += 16) await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
     })()
