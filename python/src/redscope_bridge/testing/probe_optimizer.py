@@ -4,7 +4,8 @@ It says what reached it: each pre-call is answered with an injection whose value
 run's view as the optimizer sees it (every item, in order, with its tag and whether a response's event is the
 very object seen earlier), of what it was offered, and of its run number. It can also fail on purpose
 (``fail_on``: ``"initialize"``, an event type, or ``"after_close"`` for a run that raises once its channel
-closes), only for goals that contain ``fail_goal``; think for ``sleep_s`` on every event (a slow LLM); call its
+closes), only for goals that contain ``fail_goal``; think for ``sleep_s`` on every event of goals that contain
+``sleep_goal`` (a slow LLM); call its
 LLM at each RunStart (``llm``); answer a post-call with the wrong response type (``wrong_post``).
 """
 
@@ -52,6 +53,7 @@ class ProbeOptimizer(Optimizer):
         fail_on: str | None = None,
         fail_goal: str = "",
         sleep_s: float = 0.0,
+        sleep_goal: str = "",
         llm: bool = False,
         wrong_post: bool = False,
     ) -> None:
@@ -62,11 +64,13 @@ class ProbeOptimizer(Optimizer):
         self.fail_on = fail_on
         self.fail_goal = fail_goal
         self.sleep_s = sleep_s
+        self.sleep_goal = sleep_goal
         self.use_llm = llm
         self.wrong_post = wrong_post
         self.run_number = 0
         self.offered: dict[str, Any] = {}
         self.fails = False
+        self.sleeps = False
 
     async def initialize(
         self,
@@ -77,6 +81,7 @@ class ProbeOptimizer(Optimizer):
     ) -> None:
         await super().initialize(goal, controllables, observables, llm_client)
         self.fails = self.fail_goal in goal.description
+        self.sleeps = self.sleep_goal in goal.description
         self.offered = {
             "goal": goal.description,
             "controllables": [[c.name, _chain(c.security_domain), c.description, c.value_type] for c in controllables],
@@ -104,15 +109,15 @@ class ProbeOptimizer(Optimizer):
             elif isinstance(item, RunEndEvent):
                 ok = None if item.evaluation is None else item.evaluation.success
                 seen.append([type(item).__name__, None, _chain(item.security_domain), ok])
-            else:
+            elif isinstance(item, ControllableInjection | ControllableNoInjection):
                 # A response: its event must be the very object seen earlier on this view.
-                same = any(e is item.event for e in items)  # type: ignore[attr-defined]
+                same = any(e is item.event for e in items)
                 value = getattr(item, "value", None)
-                seen.append([type(item).__name__, item.controllable.name, same, value])  # type: ignore[attr-defined]
+                seen.append([type(item).__name__, item.controllable.name, same, value])
         return seen
 
     async def on_event(self, event: Event) -> EventResponse:
-        if self.sleep_s:
+        if self.sleep_s and self.sleeps:
             await asyncio.sleep(self.sleep_s)
         self._maybe_fail(type(event).__name__)
         if isinstance(event, RunStartEvent):
