@@ -79,7 +79,12 @@ export async function readOptimizerManifest(url: string, options: ServedOptimize
   return { client, manifest }
 }
 
-export async function connectServedOptimizer(url: string, name: string, kwargs: Readonly<Record<string, unknown>>,
+/**
+ * `kwargs` may be worked out from the served optimizer (the run console reads its form against the schema the
+ * server publishes); a function that throws stops the connection with its error.
+ */
+export async function connectServedOptimizer(url: string, name: string,
+  kwargsOf: Readonly<Record<string, unknown>> | ((served: ServedOptimizer) => Readonly<Record<string, unknown>>),
   options: ServedOptimizerOptions = {}): Promise<ServedOptimizerSource> {
   const { client, manifest } = await readOptimizerManifest(url, options)
   const served = manifest.optimizers.find((o) => o.name === name)
@@ -87,6 +92,7 @@ export async function connectServedOptimizer(url: string, name: string, kwargs: 
     const names = manifest.optimizers.map((o) => o.name).join(', ') || 'none'
     throw new ServedOptimizerError(`${client.endpoint('GET', '/optimizers')}: serves no optimizer named '${name}' (it serves: ${names})`)
   }
+  const kwargs = typeof kwargsOf === 'function' ? kwargsOf(served) : kwargsOf
   try {
     await client.call('POST', `/optimizers/${encodeURIComponent(name)}/kwargs`, { kwargs }, KwargsAnswerSchema)
   } catch (e) {
