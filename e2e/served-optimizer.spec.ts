@@ -73,7 +73,8 @@ test('PAIR served by the bridge attacks the bridged chatbot from the run console
   await page.getByRole('button', { name: 'Run threat model' }).click()
   await waitForState(page, 'Finished', 90_000)
   const lane = page.getByTestId('lane')
-  await expect(lane).toContainText('PAIROptimizer · chatbot')
+  // The label: the served optimizer's name and a hash of its configuration (server, ref, version, kwargs, model).
+  await expect(lane).toContainText(/PAIROptimizer-[0-9a-f]{8} · chatbot/)
   await expect(lane).toContainText('openai/gpt-4o-mini')
   // The goal that says the trigger word leaks on PAIR's first prompt; the other never does, and PAIR stops after
   // its two iterations (the session's kwargs over the bridge's three).
