@@ -25,6 +25,17 @@ export function startBridgedChatbot(llmUrl: string): Promise<SpawnedServer> {
     { OPENAI_API_KEY: 'sk-e2e-dummy', PYTHONPATH })
 }
 
+/**
+ * The same ChatbotTarget with chatbot_claims.py's PAIR claim, and superred's own PAIR optimizer served beside it
+ * (one stream, two iterations), its attacker model the fake LLM too: the bridge's own LLM settings.
+ */
+export function startBridgedChatbotWithPair(llmUrl: string): Promise<SpawnedServer> {
+  const kwargs = JSON.stringify({ model: 'openai/gpt-4o-mini', api_base: llmUrl, concurrency: 2 })
+  return spawnBridge('chatbot_target_factory:chatbot', ['--kwargs', kwargs, '--claim', 'chatbot_claims:pair_claim', '--name', 'chatbot',
+    '--optimizer', 'pair_optimizer:PAIROptimizer', '--optimizer-kwargs', JSON.stringify({ n_streams: 1, n_iterations: 3 }),
+    '--llm-model', 'openai/gpt-4o-mini', '--llm-api-base', llmUrl], { OPENAI_API_KEY: 'sk-e2e-dummy', PYTHONPATH })
+}
+
 /** AgentDojoTarget (32 tags) with superred-claim-agentdojo's injection tasks for `pairs` ([suite, user task, injection task]). */
 export function startBridgedAgentDojo(llmUrl: string, pairs: ReadonlyArray<readonly [string, string, string]>): Promise<SpawnedServer> {
   const kwargs = JSON.stringify({ pipeline_model: 'openai/gpt-4o-mini', api_base: llmUrl, api_key: 'sk-e2e-dummy' })

@@ -51,16 +51,18 @@ def serve(loop_thread: LoopThread) -> Iterator[ServeFn]:
     """Serves a TargetFactory over the protocol on 127.0.0.1 (a free port); stopped after the test."""
     running: list[RunningServer] = []
 
-    def _serve(factory: TargetFactory, name: str = "target", claim: Any = None, **options: Any) -> RunningServer:
-        """*claim*: ``(tasks, name)`` puts the served claim's tasks in the manifest, as ``serve --claim`` does."""
-        probe = factory.create()
-        manifest = manifest_of(probe, name=name, description="", concurrency=factory.concurrency)
-        if claim is not None:
-            manifest["claim"] = manifest_claim(claim[0], claim[1], "tests")
-        loop_thread.run(probe.teardown())
-        opts = ServeOptions(
-            factory=factory, manifest=manifest, concurrency=factory.concurrency, log=lambda _l: None, **options
-        )
+    def _serve(factory: TargetFactory | None, name: str = "target", claim: Any = None, **options: Any) -> RunningServer:
+        """*claim*: ``(tasks, name)`` puts the served claim's tasks in the manifest, as ``serve --claim`` does.
+        No *factory*: only the optimizers given as ``optimizers=OptimizerHost(...)`` are served."""
+        manifest: dict[str, Any] | None = None
+        if factory is not None:
+            probe = factory.create()
+            manifest = manifest_of(probe, name=name, description="", concurrency=factory.concurrency)
+            if claim is not None:
+                manifest["claim"] = manifest_claim(claim[0], claim[1], "tests")
+            loop_thread.run(probe.teardown())
+        concurrency = factory.concurrency if factory is not None else 1
+        opts = ServeOptions(factory=factory, manifest=manifest, concurrency=concurrency, log=lambda _l: None, **options)
         server: RunningServer = loop_thread.run(start(opts))
         running.append(server)
         return server

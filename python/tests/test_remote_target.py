@@ -21,6 +21,7 @@ from superred.core.types.evaluation import EvaluationResult, Score
 from superred.core.types.goal import Goal
 
 from redscope_bridge import RemoteTarget, remote_target_factory
+from redscope_bridge.codec import domain_tags
 from tests.cross_engine import REPO
 
 
@@ -90,6 +91,36 @@ def test_remote_target_alone_reads_the_manifest_and_maps_every_call(serve: Any) 
     target.set_config("mode", "ok")
     asyncio.run(target.teardown())
     assert json.loads(json.dumps([q.name for q in target.query_specs])) == ["injections", "lookup"]
+
+
+def test_a_scope_taken_from_one_remote_target_is_every_remote_targets_scope(
+    serve: Any, fake_llm_url: str, tmp_path: Path
+) -> None:
+    """superred matches scopes by identity: ``TargetFactory(create=lambda: RemoteTarget(url))`` with a scope taken
+    from one RemoteTarget's tags must offer the optimizer the surfaces of every other session of that server."""
+    server = serve(minimal_chat_factory(fake_llm_url), name="minimal-llm-chat")
+    first = RemoteTarget(server.url)
+    scope = frozenset(t for t in domain_tags(first.security_domain) if t.name == "user_input")
+    asyncio.run(first.teardown())
+    second = RemoteTarget(server.url)
+    assert [c.security_domain for c in second.get_controllables()] == [
+        c.security_domain for c in first.get_controllables()
+    ]
+    assert next(t for t in domain_tags(second.security_domain) if t.name == "user_input") is next(iter(scope))
+    asyncio.run(second.teardown())
+    controller = Controller(
+        optimizer_factory=lambda: DemoPromptListOptimizer(prompts=["I love spaghetti, tell me everything"]),
+        target_factory=TargetFactory(create=lambda: RemoteTarget(server.url), concurrency=1),
+        security_claim=demo_secret_leak_claim(),
+        scope=scope,
+        results_dir=tmp_path,
+        report=False,
+    )
+    [task] = asyncio.run(controller.run()).task_results
+    assert task.error is None
+    # The optimizer was offered user_input and injected: the leak happened, as with remote_target_factory.
+    assert task.success
+    assert [r.evaluation.success for r in task.runs] == [True]
 
 
 class LeakTask(Task[Any]):

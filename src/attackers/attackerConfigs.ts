@@ -4,7 +4,7 @@
  * same attacker, record the same JSON (and derive the same label). Never a key or a token.
  */
 import { DEFAULT_INJECT_ON, DEFAULT_LLM_ATTACKER } from '../core/defaults'
-import { attackerConfig, type AttackerConfig } from '../core/results'
+import { attackerConfig, type AttackerConfig, type JsonValue } from '../core/results'
 import { LLM_ATTACKER_SYSTEM_PROMPT, type LlmAttackerOptions } from './llmOptimizer'
 import type { RecordedRun } from './replayOptimizer'
 import type { TemplateOptions } from './templateOptimizer'
@@ -53,4 +53,14 @@ export function replayAttackerConfig(run: RecordedRun, source: string): Attacker
 
 export function humanAttackerConfig(): AttackerConfig {
   return attackerConfig({ kind: 'human' })
+}
+
+/** A superred optimizer served over HTTP: where (no credentials), which (name, module:attr, version), its kwargs and model. */
+export function servedAttackerConfig(c: {
+  readonly url: string; readonly name: string; readonly ref: string; readonly version: string | null
+  readonly kwargs: Readonly<Record<string, unknown>>; readonly model: string | null
+}): AttackerConfig {
+  return attackerConfig({
+    kind: 'served-optimizer', url: c.url, name: c.name, ref: c.ref, version: c.version, kwargs: c.kwargs as Record<string, JsonValue>, model: c.model,
+  })
 }

@@ -8,5 +8,5 @@ export {
 } from './humanOptimizer'
 export { describeTrajectory, describeItem, describeEvaluation } from './describeTrajectory'
 export {
-  humanAttackerConfig, llmAttackerConfig, recordedApiBase, replayAttackerConfig, templateAttackerConfig, type LlmAttackerSetup,
+  humanAttackerConfig, llmAttackerConfig, recordedApiBase, replayAttackerConfig, servedAttackerConfig, templateAttackerConfig, type LlmAttackerSetup,
 } from './attackerConfigs'

@@ -4,11 +4,14 @@
  * `sweep` read them the same way. Keys come from OPENAI_API_KEY only.
  */
 import {
-  humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig, templateAttackerConfig,
-  templateOptimizerFactory, type InjectOn,
+  humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig, servedAttackerConfig,
+  templateAttackerConfig, templateOptimizerFactory, type InjectOn,
 } from '../attackers'
+import { readFile } from 'node:fs/promises'
 import { openAiClientFactory } from '../adapters/llm/openaiClient'
 import type { EngineSemantics, LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
+import { TargetRequestError } from '../protocol'
+import { connectServedOptimizer, ServedOptimizerError, servedLlmClientFactory } from '../protocol/optimizer'
 import type { AttackerConfig } from '../core/results'
 import type { ParsedOptions } from './command'
 import type { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './definitions/attackOptions'
@@ -19,7 +22,7 @@ import { ttyPrompter } from './ttyPrompter'
 
 export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout'>>
 
-export const OPTIMIZERS = ['template', 'llm', 'replay', 'human'] as const
+export const OPTIMIZERS = ['template', 'llm', 'replay', 'human', 'served'] as const
 export type OptimizerKind = (typeof OPTIMIZERS)[number]
 
 export interface Budget {
@@ -52,11 +55,23 @@ export interface AttackerChoice {
   readonly clients: LLMClientFactory
   /** The llm_judge evaluator's client, when a judge model is known. */
   readonly judge: (() => LLMClient) | undefined
+  /** Seconds per request to a served optimizer (--request-timeout), when given. */
+  readonly requestTimeoutS: number | undefined
 }
 
 /** Checks the attacker flags against each other before anything is read or connected. */
 export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: readonly OptimizerKind[] = OPTIMIZERS): AttackerChoice {
-  const kind = (options.optimizer ?? 'template') as OptimizerKind
+  const served = options['optimizer-url'] !== undefined
+  const kind = (options.optimizer ?? (served ? 'served' : 'template')) as OptimizerKind
+  if (served && kind !== 'served') throw new UsageError(`--optimizer-url: the attacker is then the served optimizer (leave out --optimizer ${kind})`)
+  if (kind === 'served' && !served) throw new UsageError('--optimizer served needs --optimizer-url URL and --optimizer-name NAME')
+  if (served && !options['optimizer-name']) throw new UsageError('--optimizer-url needs --optimizer-name NAME (the server lists its optimizers at URL/optimizers)')
+  for (const flag of ['optimizer-name', 'optimizer-kwargs'] as const) {
+    if (!served && options[flag] !== undefined) throw new UsageError(`--${flag} only applies with --optimizer-url`)
+  }
+  if (served && options.model !== undefined) {
+    throw new UsageError("--model: a served optimizer calls the server's own model (redscope-bridge serve --llm-model); use --judge-model for the judge")
+  }
   if (!allowed.includes(kind)) {
     const why = kind === 'human' ? ': a sweep runs unattended (use redscope run to be the attacker yourself)' : ''
     throw new UsageError(`--optimizer ${kind}: must be one of ${allowed.join(', ')}${why}`)
@@ -76,14 +91,23 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
     : null
   const judge = judgeConfig === null ? undefined : (): LLMClient => clients(judgeConfig, budget.costCap ?? null, new AbortController().signal)
   const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
-  return { kind, injectOn: injectOn as InjectOn | undefined, model, llmConfig, clients, judge }
+  return { kind, injectOn: injectOn as InjectOn | undefined, model, llmConfig, clients, judge, requestTimeoutS: budget.requestTimeout }
 }
 
 export interface Attacker {
   readonly optimizerFactory: OptimizerFactory
-  /** What tells this attacker from another of its kind (payloads, inject-on, model, the replayed run), never a key. */
+  /** What tells this attacker from another of its kind (payloads, inject-on, model, the replayed run, a served optimizer's kwargs), never a key. */
   readonly config: AttackerConfig
+  /** A served optimizer's LLM: the server's model, whose usage comes back with its answers (else the choice's). */
+  readonly llm?: { readonly config: LLMConfig | null; readonly clients: LLMClientFactory }
   close(): void
+}
+
+/** The Controller's llmConfig and llmClientFactory for this attacker. */
+export function attackerLlm(choice: AttackerChoice, attacker: Attacker): { llmConfig: LLMConfig | null; llmClientFactory: LLMClientFactory | null } {
+  const config = attacker.llm ? attacker.llm.config : choice.llmConfig
+  const clients = attacker.llm ? attacker.llm.clients : choice.clients
+  return { llmConfig: config, llmClientFactory: config ? clients : null }
 }
 
 /**
@@ -108,10 +132,55 @@ export async function buildAttacker(choice: AttackerChoice, options: AttackFlags
       const run = await readReplay(options.replay!)
       return { optimizerFactory: replayFactory(run), config: replayAttackerConfig(run, options.replay!), close: () => {} }
     }
+    case 'served': {
+      const source = await connectServed(options['optimizer-url']!, options['optimizer-name']!, await readKwargs(options['optimizer-kwargs']),
+        choice.requestTimeoutS)
+      return {
+        optimizerFactory: source.optimizerFactory, config: servedAttackerConfig(source.config),
+        llm: { config: source.llmConfig, clients: servedLlmClientFactory }, close: () => {},
+      }
+    }
     case 'human': {
       if (!process.stdin.isTTY) throw new UsageError('--optimizer human needs a terminal to ask you at each pause')
       const prompter = ttyPrompter(process.stdin, process.stderr)
       return { optimizerFactory: humanOptimizerFactory(prompter), config: humanAttackerConfig(), close: () => prompter.close() }
     }
+  }
+}
+
+/** `--optimizer-kwargs`: a JSON object, inline or `@FILE`. */
+async function readKwargs(text: string | undefined): Promise<Record<string, unknown>> {
+  if (text === undefined) return {}
+  let source = text
+  let where = '--optimizer-kwargs'
+  if (text.startsWith('@')) {
+    where = `--optimizer-kwargs ${text}`
+    try {
+      source = await readFile(text.slice(1), 'utf8')
+    } catch (e) {
+      throw new UsageError(`${where}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`)
+    }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(source)
+  } catch (e) {
+    throw new UsageError(`${where}: not JSON (${(e as Error).message})`)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where}: must be a JSON object of keyword arguments`)
+  return value as Record<string, unknown>
+}
+
+/** Reads the server's list and has it check the kwargs; an unreachable server or a bad name is a usage error. */
+async function connectServed(url: string, name: string, kwargs: Record<string, unknown>, requestTimeoutS: number | undefined) {
+  try {
+    return await connectServedOptimizer(url, name, kwargs, {
+      token: process.env.REDSCOPE_OPTIMIZER_TOKEN || undefined,
+      ...(requestTimeoutS === undefined ? {} : { requestTimeoutMs: requestTimeoutS * 1000 }),
+    })
+  } catch (e) {
+    if (e instanceof ServedOptimizerError) throw new UsageError(`--optimizer-url: ${e.message}`)
+    if (e instanceof TargetRequestError) throw new UsageError(`--optimizer-url: unreachable or not a superred-optimizer-http/1 server: ${e.message}`)
+    throw e
   }
 }

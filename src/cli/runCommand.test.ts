@@ -134,6 +134,18 @@ describe('redscope run', () => {
       [['--target', assistant.url, '--scope', 'inbox'], '--claim: redscope-assistant serves no claim of its own, so a claim file is needed (--claim CLAIM.json)'],
       [['--target', 'http://127.0.0.1:9/', '--claim', EXFIL, '--scope', 'inbox'], /GET http:\/\/127\.0\.0\.1:9\/manifest: no connection/],
       [['--target', 'not a url', '--claim', EXFIL, '--scope', 'inbox'], 'not a valid URL'],
+      // A served optimizer: its flags go together, its server must be one, and it brings its own model.
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer-url', assistant.url], '--optimizer-url needs --optimizer-name NAME'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer-name', 'pair'], '--optimizer-name only applies with --optimizer-url'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'served'], '--optimizer served needs --optimizer-url URL'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'template', '--optimizer-url', assistant.url, '--optimizer-name', 'x'],
+        '--optimizer-url: the attacker is then the served optimizer (leave out --optimizer template)'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer-url', assistant.url, '--optimizer-name', 'x', '--model', 'm'],
+        "--model: a served optimizer calls the server's own model"],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer-url', assistant.url, '--optimizer-name', 'x', '--optimizer-kwargs', '[1]'],
+        '--optimizer-kwargs: must be a JSON object of keyword arguments'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer-url', assistant.url, '--optimizer-name', 'x'],
+        /--optimizer-url: unreachable or not a superred-optimizer-http\/1 server: GET http:\/\/127\.0\.0\.1:\d+\/optimizers: answered 404 not_found/],
       [['--target', assistant.url, '--claim', join(SHIPPED_CLAIMS, 'chatbot-secret-leak.json'), '--scope', 'user'],
         "chatbot-secret-leak.json: tasks[0].evaluator.query: redscope-assistant has no query 'leak_evaluation' (known: sent_emails, transfers, shared_files, attack_evaluation)"],
     ]

@@ -115,7 +115,7 @@ describe('redscope sweep', () => {
       [sweepArgs('--all', '--shards', '3', '--out', out), '--shards N needs --shard-from-env VAR'],
       [sweepArgs('--all', '--shard-from-env', 'NO_SUCH_INDEX_VAR', '--shards', '3', '--out', out), 'NO_SUCH_INDEX_VAR is not set'],
       [sweepArgs('--all', '--shard', '0/2', '--shard-from-env', 'X', '--out', out), 'give the shard one way'],
-      [sweepArgs('--all', '--optimizer', 'human', '--out', out), '--optimizer human: must be one of template, llm, replay: a sweep runs unattended'],
+      [sweepArgs('--all', '--optimizer', 'human', '--out', out), '--optimizer human: must be one of template, llm, replay, served: a sweep runs unattended'],
       [sweepArgs('--all', '--parallel', '0', '--out', out), '--parallel 0: must be an integer of at least 1'],
     ]
     for (const [argv, message] of cases) {

@@ -75,3 +75,8 @@ export function spawnVenv(program: string, args: readonly string[], ready: RegEx
 export function spawnBridge(spec: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<SpawnedServer> {
   return spawnVenv('redscope-bridge', ['serve', spec, '--port', '0', ...args], /serving \S+ at (http:\/\/\S+) /, { env })
 }
+
+/** `redscope-bridge serve --optimizer ...` without a target, resolved with its base URL. */
+export function spawnBridgeOptimizers(args: readonly string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+  return spawnVenv('redscope-bridge', ['serve', '--port', '0', ...args], /serving \S+ at (http:\/\/\S+) /, { env })
+}

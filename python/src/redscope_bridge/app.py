@@ -24,6 +24,7 @@ from superred.core.controller import TargetFactory
 
 from redscope_bridge.codec import observables_json
 from redscope_bridge.errors import ProtocolError, error_text
+from redscope_bridge.optimizer_host import OptimizerHost
 from redscope_bridge.schema import require
 from redscope_bridge.session import TargetSession
 
@@ -78,8 +79,10 @@ def origin_allowed(origin: str, allowed: Sequence[str] | None) -> bool:
 
 @dataclass
 class ServeOptions:
-    factory: TargetFactory
-    manifest: dict[str, Any]
+    """A target (``factory`` and its ``manifest``), served optimizers (``optimizers``), or both."""
+
+    factory: TargetFactory | None
+    manifest: dict[str, Any] | None
     concurrency: int
     token: str | None = None
     allowed_origins: Sequence[str] | None = None  # None: loopback origins only
@@ -88,10 +91,11 @@ class ServeOptions:
     retry_after_s: int = 1
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     log: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr, flush=True))
+    optimizers: OptimizerHost | None = None
 
 
 class BridgeServer:
-    """Sessions of one served target. Every fault stays with its request or session."""
+    """Sessions of one served target and of the served optimizers. Every fault stays with its request or session."""
 
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
@@ -105,6 +109,8 @@ class BridgeServer:
         for s in [s for s in self.sessions.values() if now - s.last_seen > self.options.idle_timeout_s]:
             self.sessions.pop(s.id, None)
             await self._close_quietly(s, "expired")
+        if self.options.optimizers is not None:
+            await self.options.optimizers.expire(self.options.idle_timeout_s)
 
     async def _close_quietly(self, s: TargetSession, why: str) -> None:
         try:
@@ -138,6 +144,8 @@ class BridgeServer:
         sessions, self.sessions = list(self.sessions.values()), {}
         for s in sessions:
             await self._close_quietly(s, "server closed")
+        if self.options.optimizers is not None:
+            await self.options.optimizers.close_all()
 
     # -- HTTP -------------------------------------------------------------------
 
@@ -159,6 +167,22 @@ class BridgeServer:
         return data
 
     async def route(self, request: web.Request, method: str, parts: list[str]) -> web.StreamResponse:
+        if parts and parts[0] in ("optimizers", "optimizer-sessions"):
+            host = self.options.optimizers
+            if host is None:
+                raise ProtocolError(404, "not_found", "this bridge serves no optimizer (serve one with --optimizer)")
+
+            async def read_body(message: str) -> dict[str, Any]:
+                return await self._body(request, message)
+
+            await self._expire()
+            status, answer = await host.route(method, parts, read_body)
+            self._start_sweeper()
+            return _json(status, answer)
+        if parts in (["manifest"], ["sessions"]) and self.options.factory is None:
+            raise ProtocolError(
+                404, "not_found", "this bridge serves no target, only optimizers (their list: GET /optimizers)"
+            )
         if parts == ["manifest"]:
             if method != "GET":
                 raise _not_allowed(method)
@@ -177,6 +201,7 @@ class BridgeServer:
                     f"{self.options.concurrency} sessions are open; retry later",
                     {"Retry-After": str(self.options.retry_after_s)},
                 )
+            assert self.options.factory is not None
             try:
                 target = self.options.factory.create()
             except Exception as exc:

@@ -1,42 +1,81 @@
-"""``redscope-bridge serve MODULE:ATTR ...``: argument parsing, loading the target, start-up errors."""
+"""``redscope-bridge``: the command line. Parsing only; the work is in :mod:`redscope_bridge.serve_command`.
+
+Nothing here imports superred: it imports litellm, which takes seconds, and ``--help`` needs none of it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from superred.core.controller import TargetFactory
-from superred.core.interfaces.target import Target
-from superred.core.interfaces.task import Task
-
-from redscope_bridge.app import ServeOptions, start
-from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, load_claim, manifest_claim
-from redscope_bridge.codec import first_paragraph, manifest_of
-from redscope_bridge.errors import error_text
-from redscope_bridge.loader import Loaded, StartupError, load_factory, load_kwargs
-from redscope_bridge.schema import problems
-
 EXIT_USAGE = 2
+
+COST_MAP_NOTE = """\
+Offline start: litellm (under superred) fetches its model price list from GitHub when it is imported, three
+times with waits when there is no network. The bridge uses the price list shipped with litellm instead
+(LITELLM_LOCAL_MODEL_COST_MAP=True), unless that variable is set already: set it to False to fetch."""
+
+SERVE_EPILOG = f"""\
+Served optimizers (Optimizer-over-HTTP, docs/optimizer-protocol.md): each --optimizer is an Optimizer class
+or a callable returning one; --optimizer-kwargs right after it are its keyword arguments, which a session's
+own kwargs override. The optimizers' LLM is the bridge's: --llm-model (or $REDSCOPE_LLM_MODEL), --llm-api-base
+(or $REDSCOPE_LLM_API_BASE) and the key from $OPENAI_API_KEY (--llm-key-env names another variable); a
+client never sends or sees it.
+
+  redscope-bridge serve chatbot_target_factory:chatbot --optimizer pair_optimizer:PAIROptimizer \\
+      --optimizer-kwargs '{{"n_streams": 1}}' --optimizer goal_passthrough_optimizer:GoalPassthroughOptimizer \\
+      --llm-model openai/gpt-4o-mini --port 8801
+
+{COST_MAP_NOTE}"""
+
+
+class _Optimizer(argparse.Action):
+    """``--optimizer SPEC``: a new entry that the ``--optimizer-kwargs`` after it configure."""
+
+    def __call__(self, parser: argparse.ArgumentParser, ns: argparse.Namespace, value: Any, flag: Any = None) -> None:
+        entries = list(getattr(ns, self.dest) or [])
+        entries.append({"spec": value, "kwargs": None, "kwargs_file": None})
+        setattr(ns, self.dest, entries)
+
+
+class _OptimizerKwargs(argparse.Action):
+    """``--optimizer-kwargs[-file]``: the keyword arguments of the ``--optimizer`` just before."""
+
+    def __call__(self, parser: argparse.ArgumentParser, ns: argparse.Namespace, value: Any, flag: Any = None) -> None:
+        entries = getattr(ns, "optimizer", None) or []
+        key = "kwargs_file" if str(flag).endswith("-file") else "kwargs"
+        if not entries:
+            parser.error(f"{flag} must follow the --optimizer it configures")
+        if entries[-1]["kwargs"] is not None or entries[-1]["kwargs_file"] is not None:
+            parser.error(f"{flag}: --optimizer {entries[-1]['spec']} has its kwargs already")
+        entries[-1][key] = value
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="redscope-bridge", description="superred Targets over Target-over-HTTP v1")
+    p = argparse.ArgumentParser(
+        prog="redscope-bridge",
+        description="superred Targets over Target-over-HTTP v1 and superred Optimizers over Optimizer-over-HTTP v1",
+        epilog=COST_MAP_NOTE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("serve", help="serve a superred Target (class, TargetFactory or callable) over the protocol")
-    s.add_argument("target", metavar="MODULE:ATTR")
+    s = sub.add_parser(
+        "serve",
+        help="serve a superred Target, superred Optimizers, or both, over the protocols",
+        epilog=SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("target", metavar="MODULE:ATTR", nargs="?", help="a Target class, TargetFactory or callable")
     s.add_argument("--kwargs", help="keyword arguments for ATTR, as a JSON object")
     s.add_argument("--kwargs-file", help="the same from a file (keep API keys out of the command line)")
     s.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1: loopback only)")
     s.add_argument("--port", type=int, default=8801, help="port (default 8801; 0 for any free port)")
     s.add_argument("--token-env", metavar="VAR", help="require Authorization: Bearer <the value of this variable>")
-    s.add_argument("--concurrency", type=int, help="sessions open at once (default: the factory's, else 4)")
+    s.add_argument("--concurrency", type=int, help="target sessions open at once (default: the factory's, else 4)")
     s.add_argument("--name", help="the manifest's name (default: ATTR)")
     s.add_argument(
         "--allow-origin",
@@ -57,6 +96,34 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--claim", metavar="MODULE:ATTR", help="serve a superred claim beside the target (see claim-file)")
     s.add_argument("--claim-kwargs", help="keyword arguments for a callable --claim, as a JSON object")
+    o = s.add_argument_group("served optimizers")
+    o.add_argument(
+        "--optimizer",
+        action=_Optimizer,
+        metavar="[NAME=]MODULE:ATTR",
+        help="serve a superred Optimizer (repeatable; NAME defaults to ATTR)",
+    )
+    o.add_argument("--optimizer-kwargs", action=_OptimizerKwargs, metavar="JSON", help="its keyword arguments")
+    o.add_argument("--optimizer-kwargs-file", action=_OptimizerKwargs, metavar="FILE", help="the same from a file")
+    o.add_argument(
+        "--optimizer-concurrency",
+        type=int,
+        default=16,
+        metavar="N",
+        help="optimizer sessions open at once (default 16)",
+    )
+    o.add_argument(
+        "--llm-model", metavar="M", help="the optimizers' LLM, as litellm names it (e.g. openai/gpt-4o-mini)"
+    )
+    o.add_argument("--llm-api-base", metavar="URL", help="its OpenAI-compatible endpoint (default: the provider's)")
+    o.add_argument(
+        "--llm-key-env", metavar="VAR", default="OPENAI_API_KEY", help="the variable holding its key (OPENAI_API_KEY)"
+    )
+    o.add_argument(
+        "--llm-price",
+        metavar="IN,OUT",
+        help="USD per million input and output tokens, for a model litellm cannot price",
+    )
     c = sub.add_parser("claim-file", help="print the redscope claim file for a claim served with serve --claim")
     c.add_argument("claim", metavar="MODULE:ATTR")
     c.add_argument("--claim-kwargs", help="keyword arguments for a callable claim, as a JSON object")
@@ -64,101 +131,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-async def _serve(args: argparse.Namespace) -> int:
-    if args.concurrency is not None and args.concurrency < 1:
-        raise StartupError("--concurrency must be at least 1")
-    if not 0 <= args.port <= 65535:
-        raise StartupError(f"--port {args.port}: not a port number (0 for any free port)")
-    if args.idle_timeout <= 0:
-        raise StartupError("--idle-timeout must be a positive number of seconds")
-    token: str | None = None
-    if args.token_env is not None:
-        token = os.environ.get(args.token_env) or None
-        if token is None:
-            raise StartupError(f"--token-env {args.token_env}: that variable is not set or empty")
-    kwargs = load_kwargs(args.kwargs, args.kwargs_file)
-    loaded = load_factory(args.target, kwargs, args.concurrency)
-    tasks: list[Task[Any]] | None = None
-    if args.claim is not None:
-        tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
-        loaded = with_claim(loaded, tasks)
-    elif args.claim_kwargs is not None:
-        raise StartupError("--claim-kwargs needs --claim")
-    # One probe at start-up: a factory or target that fails is said now, not at the first session.
-    try:
-        probe = loaded.probe or loaded.factory.create()
-    except Exception as exc:
-        raise StartupError(f"{args.target}: creating the target raised {error_text(exc)}") from exc
-    try:
-        name = args.name or loaded.name
-        manifest = manifest_of(
-            probe,
-            name=name,
-            description=loaded.description or first_paragraph(type(probe)),
-            concurrency=loaded.factory.concurrency,
-        )
-        if tasks is not None:
-            manifest["claim"] = manifest_claim(tasks, args.claim.partition(":")[2].split(".")[-1], args.claim)
-    except Exception as exc:
-        raise StartupError(f"{args.target}: reading its manifest raised {error_text(exc)}") from exc
-    finally:
-        with contextlib.suppress(Exception):
-            await probe.teardown()
-    bad = problems("Manifest", manifest)
-    if bad:
-        raise StartupError(f"{args.target}: its manifest breaks the protocol: {'; '.join(bad[:3])}")
-    options = ServeOptions(
-        factory=loaded.factory,
-        manifest=manifest,
-        concurrency=loaded.factory.concurrency,
-        token=token,
-        allowed_origins=args.allow_origin,
-        allowed_hosts=args.allow_host,
-        idle_timeout_s=args.idle_timeout,
-    )
-    try:
-        running = await start(options, args.host, args.port)
-    except OSError as exc:
-        hint = "; try --port 0" if exc.errno == 98 else ""
-        raise StartupError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}){hint}") from exc
-    auth = ", bearer token required" if token else ""
-    print(f"serving {name} at {running.url} (manifest: {running.url}/manifest){auth}; Ctrl-C to stop", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await running.close()
-    return 0
-
-
-def with_claim(loaded: Loaded, tasks: list[Task[Any]]) -> Loaded:
-    inner = loaded.factory
-
-    def create() -> Target:
-        return ClaimHostedTarget(inner.create(), tasks)
-
-    probe = ClaimHostedTarget(loaded.probe, tasks) if loaded.probe is not None else None
-    return Loaded(TargetFactory(create=create, concurrency=inner.concurrency), loaded.name, loaded.description, probe)
-
-
-def _claim_file(args: argparse.Namespace) -> int:
-    tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
-    name = args.name or args.claim.partition(":")[2].split(".")[-1]
-    print(json.dumps(claim_file(tasks, name, args.claim), indent=2, ensure_ascii=False))
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    # litellm fetches a model cost map at import unless told not to; the bridge never needs the network for it.
+    # Before anything imports litellm (through superred): its price list from the package, not from GitHub.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     args = _parser().parse_args(argv)
+    from redscope_bridge.loader import StartupError
+    from redscope_bridge.serve_command import claim_file_command, serve
+
     try:
         if args.command == "claim-file":
-            return _claim_file(args)
-        return asyncio.run(_serve(args))
+            return claim_file_command(args)
+        return asyncio.run(serve(args))
     except StartupError as exc:
         print(f"redscope-bridge: {exc}", file=sys.stderr, flush=True)
         return EXIT_USAGE

@@ -24,7 +24,7 @@ import { joinPath } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
 import { rateWords } from '../../core/stats'
 import { HttpTargetFactory } from '../../protocol'
-import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
+import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
@@ -82,7 +82,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   if (shard.count > 1 && !perTask) {
     throw new UsageError(`--shard ${shard.index}/${shard.count}: a frontier search shards by task, so it needs --per-task (the claim's own search is sequential)`)
   }
-  const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay'])
+  const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay', 'served'])
   const claimPath = options.claim
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const attacker = await buildAttacker(choice, options)
@@ -158,7 +158,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     })
     return new Controller({
       optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
-      scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
+      scope, readOnly, ...attackerLlm(choice, attacker),
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], countEchoes, storage, domain,
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,

@@ -13,7 +13,7 @@ import { splitList, type CommandArgs, type ParsedOptions } from '../command'
 import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
-import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
+import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 import { claimFromFile } from '../../claims'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
@@ -41,7 +41,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const claim = claimFromFile(claimFile, { judge: choice.judge }, claimWhere)
   const attacker = await buildAttacker(choice, options, semantics)
   const { optimizerFactory, close: closePrompter } = attacker
-  const { llmConfig, clients } = choice
+  const { llmConfig, llmClientFactory } = attackerLlm(choice, attacker)
   const scopeNames = splitList(options.scope)
   const readOnlyNames = splitList(options['read-only'])
   const { scope, readOnly } = resolveScopes(factory.surfaces.domain, scopeNames, readOnlyNames, io.stderr)
@@ -50,7 +50,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const label = attackerLabelOf(attacker.config, options['attacker-label'])
   const controller = new Controller({
     optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
-    llmConfig, llmClientFactory: llmConfig ? clients : null,
+    llmConfig, llmClientFactory,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
     includeFeedback: !options['no-feedback'], countEchoes,
     storage, domain: factory.surfaces.domain,

@@ -15,7 +15,7 @@ import {
 } from '../../core/sweep'
 import { asrText, rateWords } from '../../core/stats'
 import { forestFromManifest, HttpTargetFactory } from '../../protocol'
-import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
+import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
@@ -32,7 +32,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   const shard = chooseShard({ shard: options.shard, shardFromEnv: options['shard-from-env'], shards: options.shards }, process.env)
   const budget = readBudget(options)
   const parallel = numberFlag('parallel', options.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? DEFAULT_PARALLEL
-  const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay'])
+  const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay', 'served'])
   const claimPath = options.claim
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const attacker = await buildAttacker(choice, options)
@@ -76,7 +76,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
     const { scope, readOnly } = resolveScopes(targetDomain, [...m.scope], [...m.readOnly], (line) => notes.add(line))
     return new Controller({
       optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
-      scope, readOnly, llmConfig: choice.llmConfig, llmClientFactory: choice.llmConfig ? choice.clients : null,
+      scope, readOnly, ...attackerLlm(choice, attacker),
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], countEchoes, storage, domain: targetDomain,
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,

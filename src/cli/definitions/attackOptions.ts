@@ -15,7 +15,10 @@ export const TARGET_OPTIONS = {
 } as const satisfies OptionsSpec
 
 export const ATTACKER_OPTIONS = {
-  optimizer: { type: 'string', value: 'KIND', group: 'Attacker', description: 'template (default), llm, replay or human' },
+  optimizer: { type: 'string', value: 'KIND', group: 'Attacker', description: 'template (default), llm, replay, human, or served (with --optimizer-url)' },
+  'optimizer-url': { type: 'string', value: 'URL', group: 'Attacker', description: 'a server of superred optimizers (redscope-bridge serve --optimizer ...); its token from $REDSCOPE_OPTIMIZER_TOKEN' },
+  'optimizer-name': { type: 'string', value: 'NAME', group: 'Attacker', description: "the served optimizer to attack with (its list: the server's /optimizers)" },
+  'optimizer-kwargs': { type: 'string', value: 'JSON', group: 'Attacker', description: "the served optimizer's keyword arguments, a JSON object (or @FILE)" },
   template: { type: 'string', multiple: true, value: 'T', group: 'Attacker', description: 'a payload name, @FILE, or the text itself (default: the whole library). The template attacker is a fixed list tried in order, one payload a run, each filled from the goal and the surface ({instruction}, {surface}, {request}, {goal}, {controllable}); it reads no feedback and does not search. Fewer payloads than --max-runs: it cycles through them until a success or the cap (under --semantics superred-0.3.0, done after the last)' },
   'inject-on': { type: 'string', value: 'WHEN', group: 'Attacker',
     description: `pre, post or both (default: ${DEFAULT_INJECT_ON.template} for template, ${DEFAULT_INJECT_ON.llm} for llm)` },

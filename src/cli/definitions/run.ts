@@ -46,6 +46,8 @@ export const run = defineCommand({
     ['an LLM attacker on a local OpenAI-compatible server, three runs per task',
       'OPENAI_API_KEY=... redscope run --target URL --claim claim.json --scope user --optimizer llm --model gpt-4o-mini --max-runs 3'],
     ['replay the winning run of a task against a patched target', 'redscope run --target URL --claim claim.json --scope inbox --optimizer replay --replay superred-results/EXP/tasks/00001__x'],
+    ["superred's own PAIR, served by redscope-bridge serve --optimizer pair_optimizer:PAIROptimizer (its model and key stay there)",
+      `redscope run --target URL --scope user --optimizer-url http://127.0.0.1:8803 --optimizer-name PAIROptimizer --optimizer-kwargs '{"n_streams": 2}'`],
   ],
   load: async () => (await import('../commands/run')).runCommand,
 })

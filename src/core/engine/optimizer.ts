@@ -5,6 +5,7 @@
 import type { LLMClient } from './budget'
 import type { EventAnswerer, EventChannel, EventEnvelope } from './channel'
 import type { Event, EventResponse, ReadableTrajectory } from './events'
+import type { AttackerNote } from './outcomes'
 import type { Controllable, Goal, ObservableValue } from './types'
 
 export interface Optimizer {
@@ -18,6 +19,8 @@ export interface Optimizer {
   /** Consumes the channel until it closes. Throwing poisons the channel and fails the task. */
   run(channel: EventChannel): Promise<void>
   teardown(): Promise<void>
+  /** Optional: what the attacker recorded of its reasoning, read once the task ends (redscope extra). */
+  attackerNotes?(): readonly AttackerNote[]
 }
 
 /** A fresh optimizer per task. Its `name` (if not anonymous) is the default attacker label. */

@@ -64,6 +64,18 @@ export interface OfferedSurfaces {
   readonly observables: readonly ObservableValue[]
 }
 
+/**
+ * What an attacker said about its own reasoning (redscope extra, `attacker_notes.json`): a served superred
+ * optimizer's LLM replies (PAIR's `{"improvement", "prompt"}`), in the order they came.
+ */
+export interface AttackerNote {
+  /** The run it was said in (1-based); 0 before the first run started. */
+  readonly run: number
+  /** What the optimizer was answering: an event type, 'initialize' or 'teardown'. */
+  readonly during: string
+  readonly text: string
+}
+
 export interface TaskResult {
   readonly task: Task
   /** 1-based position in the claim. */
@@ -84,6 +96,8 @@ export interface TaskResult {
   /** Set only on a task kept from disk on resume (its runs are not reloaded). */
   readonly nRuns?: number
   readonly offered?: OfferedSurfaces
+  /** What the attacker recorded of its reasoning, when it records any (a served optimizer does). */
+  readonly attackerNotes?: readonly AttackerNote[]
 }
 
 export interface SkippedTask {

@@ -220,6 +220,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     }
   }
 
+  const notes = optimizer.attackerNotes?.() ?? []
   const best = progress.best
   const fallback = zeroEvaluation(stopReason === 'error'
     ? 'Unexpected error before first run completed.'
@@ -229,5 +230,6 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     task, index, runs: progress.runs, bestScore: best?.score ?? fallback.primaryScore,
     bestEvaluation: best?.evaluation ?? fallback, success: progress.success, llmUsage: progress.usage,
     stopReason, scope: ts.write, readOnly: ts.readOnly, error: errorText, startedAt: now, endedAt: now, offered,
+    ...(notes.length > 0 ? { attackerNotes: notes } : {}),
   }
 }

@@ -31,6 +31,12 @@ describe("an attacker's configuration", () => {
     expect(attackerConfigHash({ kind: 'x', b: 'é', a: 1 })).toBe(attackerConfigHash({ a: 1, b: '\u00e9', kind: 'x' }))
   })
 
+  it('names a served superred optimizer by its served name, as superred names an optimizer by its factory', () => {
+    const pair = { kind: 'served-optimizer', url: 'http://127.0.0.1:8765/', name: 'PAIR Optimizer', ref: 'pair:PAIR', version: '0.1.0', kwargs: { n_iterations: 2 }, model: null }
+    expect(derivedAttackerLabel(pair)).toMatch(/^PAIR_Optimizer-[0-9a-f]{8}$/)
+    expect(derivedAttackerLabel({ ...pair, kwargs: { n_iterations: 3 } })).not.toBe(derivedAttackerLabel(pair))
+  })
+
   it('never records a secret, at any depth (a served optimizer\'s kwargs included)', () => {
     const recorded = attackerConfig({ kind: 'optimizer', package: 'superred-optimizer-pair', api_key: 'sk-1', kwargs: {
       model: 'gpt-4o', apiKey: 'sk-2', access_token: 't', headers: { Authorization: 'Bearer x' }, nested: [{ client_secret: 's', n: 3 }],

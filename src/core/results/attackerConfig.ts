@@ -43,9 +43,13 @@ export function attackerConfigHash(config: AttackerConfig): string {
   return sha256Hex(canonicalAttackerConfig(config))
 }
 
-/** `template-3f2a9c1b`: the label redscope gives an attacker unless the user names it. */
+/**
+ * `template-3f2a9c1b`: the label redscope gives an attacker unless the user names it. A served superred optimizer
+ * goes by its served name (`PAIR-3f2a9c1b`), as superred labels an optimizer by its factory's name.
+ */
 export function derivedAttackerLabel(config: AttackerConfig): string {
-  return `${config.kind}-${attackerConfigHash(config).slice(0, 8)}`
+  const name = config.kind === 'served-optimizer' && typeof config.name === 'string' ? config.name.replace(/[^A-Za-z0-9_.-]+/g, '_') : ''
+  return `${name === '' ? config.kind : name}-${attackerConfigHash(config).slice(0, 8)}`
 }
 
 export function sameAttackerConfig(a: AttackerConfig | null, b: AttackerConfig | null): boolean {

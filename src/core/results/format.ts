@@ -238,6 +238,16 @@ export const ExperimentEchoesFile = z.object({
   tasks: z.array(z.object({ index: z.number().int(), runs: z.array(z.number().int()) })),
 })
 export const ECHOES_FILE = 'echoes.json'
+/**
+ * redscope extra, in a task folder: what the attacker recorded of its reasoning (a served superred optimizer's
+ * LLM replies, e.g. PAIR's `{"improvement", "prompt"}`), by run (0: before the first). Written only when there is
+ * some; superred ignores this file.
+ */
+export const ATTACKER_NOTES_FILE = 'attacker_notes.json'
+export const AttackerNotesFile = z.object({
+  schema_version: SchemaVersion,
+  notes: z.array(z.object({ run: z.number().int().min(0), during: z.string(), text: z.string() })),
+})
 
 export type UsageJson = z.infer<typeof UsageJson>
 export type ScoreJson = z.infer<typeof ScoreJson>
@@ -261,3 +271,4 @@ export type AttackerFile = z.infer<typeof AttackerFile>
 export type TaskConfigsFile = z.infer<typeof TaskConfigsFile>
 export type TaskEchoesFile = z.infer<typeof TaskEchoesFile>
 export type ExperimentEchoesFile = z.infer<typeof ExperimentEchoesFile>
+export type AttackerNotesFile = z.infer<typeof AttackerNotesFile>

@@ -7,7 +7,8 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ECHOES_FILE, ExperimentEchoesFile, ExperimentsIndexFile, TaskEchoesFile, IterationsFile, ManifestFile, ResultFile,
+  ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, AttackerConfigFile, AttackerFile, AttackerNotesFile, ECHOES_FILE, ExperimentEchoesFile, ExperimentsIndexFile,
+  TaskEchoesFile, IterationsFile, ManifestFile, ResultFile,
   TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
@@ -117,6 +118,8 @@ export interface TaskRecord {
   readonly attacker: z.infer<typeof AttackerFile> | null
   /** redscope extra: the task's runs that echoed the attacker's own injection; null when none did. */
   readonly echoes: z.infer<typeof TaskEchoesFile> | null
+  /** redscope extra: the attacker's own notes (attacker_notes.json), when it kept any. */
+  readonly attackerNotes: z.infer<typeof AttackerNotesFile> | null
 }
 
 /**
@@ -130,6 +133,7 @@ export async function readTask(storage: Storage, taskDir: string, options: { ech
     iterations: await readOptional(storage, joinPath(taskDir, 'iterations.json'), IterationsFile),
     attacker: await readOptional(storage, joinPath(taskDir, 'attacker.json'), AttackerFile),
     echoes: options.echoes === false ? null : await readOptional(storage, joinPath(taskDir, ECHOES_FILE), TaskEchoesFile),
+    attackerNotes: await readOptional(storage, joinPath(taskDir, ATTACKER_NOTES_FILE), AttackerNotesFile),
   }
 }
 

@@ -9,7 +9,7 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { ATTACKER_CONFIG_FILE, ECHOES_FILE, ExperimentEchoesFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
+import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
 import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
@@ -259,6 +259,10 @@ export class ExperimentSession {
     const echoed = echoedRunNumbers(tr.runs)
     if (echoed.length > 0) this.echoes.set(index, echoed)
     else this.echoes.delete(index)
+    if (tr.attackerNotes && tr.attackerNotes.length > 0) {
+      const notes = tr.attackerNotes.map((n) => ({ run: n.run, during: n.during, text: n.text }))
+      writes.push([joinPath(taskDir, ATTACKER_NOTES_FILE), dumpFile({ schema_version: this.schema, notes })])
+    }
     const written = (async () => {
       for (let i = 0; i < writes.length; i += 16) await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
     })()

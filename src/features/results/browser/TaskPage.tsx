@@ -13,6 +13,7 @@ import type { OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
 import { TagNames } from '../common/TagNames'
 import { plural } from '../../../lib/plural'
+import { duringText, notesByRun, type RunNotes } from './attackerNotes'
 
 export function TaskPage() {
   const { experiment, task } = useParams<{ experiment: string; task: string }>()
@@ -63,7 +64,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       {runs.length > 0 && (
         <div className="task-runs">
           <table className="results-table" aria-label="Runs">
-            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Echo</th><th>Judged</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
+            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Echo</th><th>Judged</th><th title="The optimizer's answer to the run's end: done ends the task">Optimizer done</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
             <tbody>
               {runs.map((r) => (
                 <tr key={r.run_number}>
@@ -72,6 +73,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
                   <td>{r.success ? 'yes' : 'no'}</td>
                   <td data-testid={echoed.has(r.run_number) ? 'run-echo' : undefined}>{echoed.has(r.run_number) ? `echoed${echoed.get(r.run_number)!.counted ? ' (counted)' : ' (not counted)'}` : ''}</td>
                   <td>{r.errored ? 'errored' : r.evaluated ? 'yes' : 'no'}</td>
+                  <td>{r.done ? 'done' : '–'}</td>
                   <td>${r.usage_delta.cost.toFixed(4)}</td>
                   <td>${r.usage_cumulative.cost.toFixed(4)}</td>
                   <td>{r.timing.duration_s?.toFixed(3) ?? '–'}</td>
@@ -82,6 +84,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
           <CostChart
             runs={runs.map((r) => ({ run: r.run_number, score: r.primary_score, success: r.success, cumulativeCost: r.usage_cumulative.cost, evaluated: r.evaluated }))}
             onPick={(run) => navigate(runHref(src, ref(run)))} />
+          <AttackerNotes runs={notesByRun(data.attackerNotes)} />
           <form className="compare-form" onSubmit={(e) => { e.preventDefault(); navigate(diffHref(src, ref(pickA), ref(pickB))) }}>
             <span>Compare</span>
             <select aria-label="Run A" value={pickA} onChange={(e) => setA(Number(e.target.value))}>
@@ -96,5 +99,36 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
         </div>
       )}
     </div>
+  )
+}
+
+/**
+ * What the attacker said of its own reasoning, run by run (a served superred optimizer's LLM replies, kept as
+ * attacker_notes.json): PAIR's improvement and the prompt it proposes, so a run can be explained step by step.
+ */
+function AttackerNotes({ runs }: { runs: readonly RunNotes[] }) {
+  if (runs.length === 0) return null
+  return (
+    <section className="attacker-notes" aria-label="The attacker's reasoning">
+      <h3>The attacker&apos;s reasoning</h3>
+      <p className="results-note">What the optimizer&apos;s own model answered, in the order it came; proposals made as a run started are usually for that run and the ones after it.</p>
+      <ol>
+        {runs.map((r) => (
+          <li key={r.run} data-run={r.run}>
+            <strong>{r.run === 0 ? 'Before the first run' : `Run ${r.run}`}</strong>
+            <ul>
+              {r.notes.map((n, i) => (
+                <li key={i}>
+                  <span className="attacker-notes__when">{duringText(n.during)}</span>
+                  {n.fields === null
+                    ? <pre className="attacker-notes__text">{n.text}</pre>
+                    : <dl>{n.fields.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </section>
   )
 }

@@ -50,6 +50,16 @@ export function taskEvaluation(e: EvaluationResult): TaskEvaluation {
   }
 }
 
+/** The last value the attacker injected in a run, as one clipped line; null when it injected nothing. */
+export function lastInjection(run: RunResult | undefined): string | null {
+  if (run === undefined) return null
+  for (let i = run.trajectory.length - 1; i >= 0; i--) {
+    const item = run.trajectory[i]
+    if (item.type === 'ControllableInjection') return firstLine(item.value.replace(/\s+/g, ' '), 200)
+  }
+  return null
+}
+
 export function finishedTask(r: TaskResult): FinishedTask {
   const measured = r.runs.filter((run) => run.evaluated).length
   const runs = r.nRuns ?? r.runs.length
@@ -58,7 +68,7 @@ export function finishedTask(r: TaskResult): FinishedTask {
     index: r.index, goal: r.task.goal.description, stopReason: r.stopReason,
     status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured), success: r.success, best: r.bestScore.value,
     runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error), kept: r.nRuns !== undefined,
-    evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null,
+    evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null, said: lastInjection(r.runs.at(-1)),
     ...(echoed.length > 0 ? { echoed: echoed.length, echoesCounted: echoed.some((run) => run.echo!.counted) } : {}),
   }
 }
@@ -91,11 +101,11 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
     threatModelStart: (info) => push({ t: 'tmStart', key: info.key }),
     taskStart: (info, index, goal) => push({ t: 'taskStart', key: info.key, index, goal, at: now() }),
     runComplete: (info, index, run: RunResult) =>
-      push({ t: 'run', key: info.key, index, score: run.evaluated ? run.evaluation.primaryScore.value : null, cost: run.llmUsage.cost }),
+      push({ t: 'run', key: info.key, index, score: run.evaluated ? run.evaluation.primaryScore.value : null, cost: run.llmUsage.cost, said: lastInjection(run) }),
     taskComplete: (info, result) => push({ t: 'taskDone', key: info.key, task: finishedTask(result) }),
     taskSkipped: (info, index, goal, reason) => push({
       t: 'taskDone', key: info.key,
-      task: { index, goal, stopReason: 'skipped', status: 'skipped', success: false, best: 0, runs: 0, cost: 0, error: firstLine(reason), kept: false, evaluation: null },
+      task: { index, goal, stopReason: 'skipped', status: 'skipped', success: false, best: 0, runs: 0, cost: 0, error: firstLine(reason), kept: false, evaluation: null, said: null },
     }),
     threatModelEnd: (info, result) => push({ t: 'tmEnd', key: info.key, cancelled: result.cancelled, resultsDir: result.resultsDir }),
     diagnostic: (info, level, message, taskIndex) => {

@@ -82,19 +82,20 @@ describe('live progress', () => {
     const batch: LiveEvent[] = [
       { t: 'tmStart', key: 'a' },
       { t: 'taskStart', key: 'a', index: 1, goal: 'g', at: 5 },
-      { t: 'run', key: 'a', index: 1, score: 0.25, cost: 0.01 },
-      { t: 'run', key: 'a', index: 1, score: 0.75, cost: 0.03 },
-      { t: 'run', key: 'a', index: 1, score: null, cost: 0.04 },
+      { t: 'run', key: 'a', index: 1, score: 0.25, cost: 0.01, said: 'first try' },
+      { t: 'run', key: 'a', index: 1, score: 0.75, cost: 0.03, said: 'second try' },
+      { t: 'run', key: 'a', index: 1, score: null, cost: 0.04, said: null },
       { t: 'problem', key: 'a', level: 'error', message: 'POST /sessions: boom' },
     ]
     const s1 = applyEvents(s0, batch)
     expect(s1.lanes.b).toBe(s0.lanes.b)
-    expect(s1.lanes.a.running[1]).toEqual({ index: 1, goal: 'g', runs: 3, best: 0.75, cost: 0.04, startedAt: 5 })
+    // A run that injected nothing leaves the last words the attacker did say.
+    expect(s1.lanes.a.running[1]).toEqual({ index: 1, goal: 'g', runs: 3, best: 0.75, cost: 0.04, startedAt: 5, said: 'second try' })
     expect(s1.lanes.a.problems).toEqual(['POST /sessions: boom'])
     expect(sessionTotals(s1)).toMatchObject({ running: 1, cost: 0.04, modelsRunning: 1 })
     expect(laneOrder(s1)).toEqual(['a', 'b'])
     const s2 = applyEvents(s1, [
-      { t: 'taskDone', key: 'a', task: { index: 1, goal: 'g', stopReason: 'error', status: 'error', success: false, best: 0.75, runs: 3, cost: 0.04, error: 'boom', kept: false, evaluation: null } },
+      { t: 'taskDone', key: 'a', task: { index: 1, goal: 'g', stopReason: 'error', status: 'error', success: false, best: 0.75, runs: 3, cost: 0.04, error: 'boom', kept: false, evaluation: null, said: 'second try' } },
       { t: 'tmStart', key: 'b' },
       { t: 'tmEnd', key: 'a', cancelled: true, resultsDir: 'x-1' },
     ])

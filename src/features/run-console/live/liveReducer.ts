@@ -44,11 +44,15 @@ export function applyEvents(session: RunSession, events: readonly LiveEvent[]): 
         d.status = 'running'
         break
       case 'taskStart':
-        d.running[e.index] = { index: e.index, goal: e.goal, runs: 0, best: null, cost: 0, startedAt: e.at }
+        d.running[e.index] = { index: e.index, goal: e.goal, runs: 0, best: null, cost: 0, startedAt: e.at, said: null }
         break
       case 'run': {
         const r = d.running[e.index]
-        if (r) d.running[e.index] = { ...r, runs: r.runs + 1, best: e.score === null ? r.best : Math.max(r.best ?? e.score, e.score), cost: e.cost }
+        if (r) {
+          d.running[e.index] = {
+            ...r, runs: r.runs + 1, best: e.score === null ? r.best : Math.max(r.best ?? e.score, e.score), cost: e.cost, said: e.said ?? r.said,
+          }
+        }
         break
       }
       case 'taskDone':

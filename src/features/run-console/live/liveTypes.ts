@@ -17,6 +17,8 @@ export interface RunningTask {
   readonly best: number | null
   readonly cost: number
   readonly startedAt: number
+  /** What the attacker injected last, in the latest finished run (clipped); null before one or when it injected nothing. */
+  readonly said: string | null
 }
 
 /** A score as the evaluator gave it: `domain` is the tag a sub-score pertains to (null: always visible). */
@@ -54,6 +56,8 @@ export interface FinishedTask {
   readonly echoed?: number
   /** Those echoes were counted as successes (the console's "count echoes" switch). */
   readonly echoesCounted?: boolean
+  /** What the attacker injected last, in its last run (clipped); null when it injected nothing. */
+  readonly said: string | null
 }
 
 export type LaneStatus = 'queued' | 'running' | 'done' | 'cancelled'
@@ -86,7 +90,7 @@ export interface RunSession {
 export type LiveEvent =
   | { readonly t: 'tmStart'; readonly key: string }
   | { readonly t: 'taskStart'; readonly key: string; readonly index: number; readonly goal: string; readonly at: number }
-  | { readonly t: 'run'; readonly key: string; readonly index: number; readonly score: number | null; readonly cost: number }
+  | { readonly t: 'run'; readonly key: string; readonly index: number; readonly score: number | null; readonly cost: number; readonly said: string | null }
   | { readonly t: 'taskDone'; readonly key: string; readonly task: FinishedTask }
   | { readonly t: 'tmEnd'; readonly key: string; readonly cancelled: boolean; readonly resultsDir: string | null }
   | { readonly t: 'problem'; readonly key: string | null; readonly level: DiagnosticLevel; readonly message: string }

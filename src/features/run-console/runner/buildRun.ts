@@ -7,7 +7,7 @@
  * and the engine persists `{model}` of it, never the key.
  */
 import {
-  humanOptimizerFactory, llmOptimizerFactory, recordedRun, replayOptimizerFactory, templateOptimizerFactory,
+  humanOptimizerFactory, llmOptimizerFactory, recordedRun, replayOptimizerFactory, servedAttackerConfig, templateOptimizerFactory,
 } from '../../../attackers'
 import { fetchLlmClientFactory } from '../../../adapters/endpoint-targets/chatBackend'
 import { claimFromFile, needsJudge } from '../../../claims'
@@ -17,6 +17,8 @@ import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../
 import { setupAttackerConfig, tickedTemplates } from '../setup/attackerConfig'
 import { checkClaim } from '../setup/claimDraft'
 import { servedClaimMismatch } from '../setup/claimTarget'
+import { connectServedOptimizer, servedLlmClientFactory, type ServedOptimizerSource } from '../../../protocol/optimizer'
+import { kwargFields, kwargsOf } from '../setup/kwargsForm'
 import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
@@ -96,6 +98,8 @@ async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, 
     }
     case 'human':
       return { factory: () => humanOptimizerFactory(browserPrompter(laneKey(), maxRuns, env.signal))(), config: setupAttackerConfig(setup)! }
+    case 'served':
+      throw new Error('a served optimizer is connected once per run, by servedAttacker')
   }
 }
 
@@ -104,7 +108,25 @@ export function repeatLabel(label: string, repeat: number | undefined): string {
   return repeat === undefined || repeat <= 1 ? label : `${label}-repeat-${repeat}`
 }
 
-export async function buildRun(setup: Setup, secrets: TargetSecrets & { attackerKey: string; judgeKey: string }, forest: Forest,
+/** The served optimizer: its server's list read, the form's kwargs checked there, one session per task. */
+async function servedAttacker(setup: Setup, token: string, env: BuildEnv): Promise<ServedOptimizerSource> {
+  const d = setup.attacker.served
+  if (d.url.trim() === '') throw new SetupError('Attacker: give the optimizer server\'s URL')
+  if (d.name === '') throw new SetupError('Attacker: list the server\'s optimizers and pick one')
+  try {
+    return await connectServedOptimizer(d.url.trim(), d.name, (served) => {
+      const { kwargs, issues } = kwargsOf(kwargFields(served.kwargs_schema), d.kwargs)
+      const [field, issue] = Object.entries(issues)[0] ?? []
+      if (field !== undefined) throw new SetupError(`Attacker: ${served.name}'s ${field} ${issue}`)
+      return kwargs
+    }, { fetch: env.fetch, token: token || undefined })
+  } catch (e) {
+    if (e instanceof SetupError) throw e
+    throw new SetupError(`Attacker: ${(e as Error).message}`)
+  }
+}
+
+export async function buildRun(setup: Setup, secrets: TargetSecrets & { attackerKey: string; judgeKey: string; optimizerToken?: string }, forest: Forest,
   models: readonly ThreatModelNames[], env: BuildEnv): Promise<BuiltRun> {
   const t = setup.threat
   const maxRuns = numberOrThrow(t.maxRuns, RULES.maxRuns)!
@@ -121,7 +143,9 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   if (mismatch !== null) throw new SetupError(mismatch)
   if (models.length === 0) throw new SetupError('Threat model: nothing to run')
   const isLlm = setup.attacker.kind === 'llm'
-  const attackerLlm = isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
+  const served = setup.attacker.kind === 'served' ? await servedAttacker(setup, secrets.optimizerToken ?? '', env) : null
+  // A served optimizer calls the server's own model: only its name comes here, for usage and the results.
+  const attackerLlm = served !== null ? served.llmConfig : isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
   const judgeEndpoint = t.judgeSame ? t.attackerLlm : t.judgeLlm
   const judgeLlm = needsJudge(claimFile) ? llmConfig(judgeEndpoint, t.judgeSame ? secrets.attackerKey : secrets.judgeKey, 'Judge model') : null
   const clients = fetchLlmClientFactory({ fetch: env.fetch, priceTable: priceTable(t.attackerLlm) })
@@ -135,11 +159,13 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
     const { scope, readOnly } = resolveNames(target.domain, m, notes)
     const judge = judgeLlm === null ? undefined : (): LLMClient => judgeClients(judgeLlm, costCap, env.signal)
     let key = ''
-    const attacker = await attackerOf(setup, () => key, maxRuns, env)
+    const attacker = served !== null
+      ? { factory: served.optimizerFactory, config: servedAttackerConfig(served.config) }
+      : await attackerOf(setup, () => key, maxRuns, env)
     const controller = new Controller({
       optimizerFactory: attacker.factory, attackerConfig: attacker.config,
       targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
-      llmConfig: attackerLlm, llmClientFactory: attackerLlm ? clients : null,
+      llmConfig: attackerLlm, llmClientFactory: attackerLlm ? (served !== null ? servedLlmClientFactory : clients) : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
       countEchoes: t.countEchoes, storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the

@@ -34,5 +34,8 @@ export function setupAttackerConfig(setup: Pick<Setup, 'attacker' | 'threat'>, r
       return a.replay === null || replayed === null ? null : replayAttackerConfig(replayed, replaySource(a.replay))
     case 'human':
       return humanAttackerConfig()
+    case 'served':
+      // Known once the server is asked (its optimizer's module and version enter it): buildRun connects, then records it.
+      return null
   }
 }

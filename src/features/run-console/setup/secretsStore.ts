@@ -8,7 +8,7 @@
 import { create } from 'zustand'
 import { z } from 'zod'
 
-export const SECRET_NAMES = ['targetToken', 'openaiKey', 'genericSecret', 'attackerKey', 'judgeKey'] as const
+export const SECRET_NAMES = ['targetToken', 'openaiKey', 'genericSecret', 'attackerKey', 'judgeKey', 'optimizerToken'] as const
 export type SecretName = (typeof SECRET_NAMES)[number]
 
 const KEY = 'redscope-run-keys'

@@ -20,6 +20,7 @@ export interface SetupActions {
   updateTask(id: string, patch: Partial<Omit<TaskDraft, 'id' | 'evaluator'>> & { evaluator?: Partial<TaskDraft['evaluator']> }): void
   removeTask(id: string): void
   setAttacker(patch: Partial<AttackerSetup>): void
+  setServed(patch: Partial<AttackerSetup['served']>): void
   updateTemplate(id: string, patch: Partial<{ name: string; text: string; on: boolean }>): void
   addTemplate(): void
   removeTemplate(id: string): void
@@ -51,6 +52,7 @@ export const useSetup = create<SetupState>()(persist((set) => ({
     })),
     removeTask: (id) => set((s) => ({ claim: { ...s.claim, tasks: s.claim.tasks.filter((t) => t.id !== id) } })),
     setAttacker: (patch) => set((s) => ({ attacker: { ...s.attacker, ...patch } })),
+    setServed: (patch) => set((s) => ({ attacker: { ...s.attacker, served: { ...s.attacker.served, ...patch } } })),
     updateTemplate: (id, patch) => set((s) => ({
       attacker: { ...s.attacker, templates: s.attacker.templates.map((t) => (t.id === id ? { ...t, ...patch } : t)) },
     })),

@@ -64,8 +64,12 @@ export type TaskDraft = z.infer<typeof TaskDraft>
 export const ClaimDraft = z.object({ name: z.string(), description: z.string(), target: z.string(), tasks: z.array(TaskDraft), origin: z.string() })
 export type ClaimDraft = z.infer<typeof ClaimDraft>
 
-export const AttackerKind = z.enum(['template', 'llm', 'replay', 'human'])
+export const AttackerKind = z.enum(['template', 'llm', 'replay', 'human', 'served'])
 export type AttackerKind = z.infer<typeof AttackerKind>
+
+/** A superred optimizer served over Optimizer-over-HTTP: where, which, and its kwargs as typed (field by field). */
+export const ServedAttackerDraft = z.object({ url: z.string(), name: z.string(), kwargs: z.record(z.string(), z.string()) })
+export type ServedAttackerDraft = z.infer<typeof ServedAttackerDraft>
 
 export const AttackerSetup = z.object({
   kind: AttackerKind,
@@ -74,6 +78,8 @@ export const AttackerSetup = z.object({
   llmInjectOn: z.enum(['pre', 'post', 'both']),
   /** `{experiment}/tasks/{task}` and a run number. */
   replay: z.object({ taskDir: z.string(), run: z.number().int() }).nullable(),
+  /** Defaulted, so a setup stored before this attacker existed still reads. */
+  served: ServedAttackerDraft.default({ url: '', name: '', kwargs: {} }),
 })
 export type AttackerSetup = z.infer<typeof AttackerSetup>
 
@@ -138,7 +144,7 @@ export function defaultSetup(): Setup {
     },
     claim: { name: 'my-claim', description: '', target: '', tasks: [], origin: '' },
     attacker: {
-      kind: 'template', injectOn: DEFAULT_INJECT_ON.template, llmInjectOn: DEFAULT_INJECT_ON.llm, replay: null,
+      kind: 'template', injectOn: DEFAULT_INJECT_ON.template, llmInjectOn: DEFAULT_INJECT_ON.llm, replay: null, served: { url: '', name: '', kwargs: {} },
       templates: PAYLOAD_LIBRARY.map((p, i) => ({ id: `lib${i}`, name: p.name, text: p.template, on: true })),
     },
     threat: {

@@ -41,12 +41,13 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
       <div className="rc-progress rc-progress--thin" aria-hidden="true"><span className="rc-progress__bar" style={{ width: `${t.tasks ? (t.done / t.tasks) * 100 : 0}%` }} /></div>
       {running.length > 0 ? (
         <table className="rc-table rc-table--running" aria-label="Running tasks">
-          <thead><tr><th>Task</th><th>Goal</th><th>Run</th><th>Best score</th><th>Cost</th><th>Time</th></tr></thead>
+          <thead><tr><th>Task</th><th>Goal</th><th>Run</th><th>Best score</th><th>Cost</th><th>Time</th><th>Attacker said (last run)</th></tr></thead>
           <tbody>
             {running.map((r) => (
               <tr key={r.index}>
                 <td>#{r.index}</td><td className="rc-clip">{r.goal}</td><td>{r.runs + 1} / {i.maxRunsPerTask}</td>
                 <td>{r.best === null ? '–' : r.best.toFixed(2)}</td><td>{usd(r.cost)}</td><td>{duration(now - r.startedAt)}</td>
+                <td className="rc-clip" data-testid="running-said">{r.said ?? '–'}</td>
               </tr>
             ))}
           </tbody>
@@ -63,6 +64,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
                   {f.echoed} run{f.echoed === 1 ? '' : 's'} echoed the attacker’s own injection: {f.echoesCounted ? 'counted as success (echoes counted)' : 'not counted as success'}
                 </span>
               ) : null}
+              {f.said !== null ? <span className="rc-finished__said" data-testid="task-said">attacker said: “{f.said}”</span> : null}
               {f.evaluation ? <EvaluationLine index={f.index} evaluation={f.evaluation} /> : null}
               {f.error ? <span className="rc-finished__error" role="alert">{f.error}</span> : null}
             </li>

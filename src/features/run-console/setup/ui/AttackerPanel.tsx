@@ -6,9 +6,11 @@ import { Segmented } from '../../ui/Segmented'
 import { setupActions, useSetup } from '../setupStore'
 import type { AttackerKind, AttackerSetup } from '../setupTypes'
 import { ReplayPicker } from './ReplayPicker'
+import { ServedOptimizerPicker } from './ServedOptimizerPicker'
 
 const KINDS: ReadonlyArray<{ value: AttackerKind; label: string }> = [
   { value: 'template', label: 'Template' }, { value: 'llm', label: 'LLM' }, { value: 'replay', label: 'Replay' }, { value: 'human', label: 'Human' },
+  { value: 'served', label: 'superred optimizer (served)' },
 ]
 const ON: ReadonlyArray<{ value: AttackerSetup['injectOn']; label: string }> = [
   { value: 'pre', label: 'before calls' }, { value: 'post', label: 'after calls' }, { value: 'both', label: 'both' },
@@ -71,7 +73,9 @@ function AttackerLabel() {
 
 export function AttackerPanel() {
   const a = useSetup((s) => s.attacker)
-  const summary = a.kind === 'template' ? `template, ${a.templates.filter((t) => t.on).length} payloads` : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}` : a.kind
+  const summary = a.kind === 'template' ? `template, ${a.templates.filter((t) => t.on).length} payloads`
+    : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}`
+      : a.kind === 'served' ? `superred ${a.served.name || 'optimizer'} (served)` : a.kind
   return (
     <Card step={3} title="Attacker" summary={summary}>
       <div className="rc-field"><Segmented label="Attacker" value={a.kind} options={KINDS} onChange={(kind) => setupActions().setAttacker({ kind })} /></div>
@@ -86,6 +90,7 @@ export function AttackerPanel() {
         </>
       ) : null}
       {a.kind === 'replay' ? <ReplayPicker /> : null}
+      {a.kind === 'served' ? <ServedOptimizerPicker /> : null}
       {a.kind === 'human' ? (
         <p className="rc-hint">You are the attacker: at each surface you may write to, the page shows exactly what the attacker sees (the filtered view so far) and asks for the text to inject, or a decline. Tasks run one at a time. Ideal for live demos.</p>
       ) : null}

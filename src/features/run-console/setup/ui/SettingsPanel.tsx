@@ -70,7 +70,8 @@ export function SettingsPanel() {
           {!t.judgeSame ? <Endpoint which="judgeLlm" secret="judgeKey" title="Judge model" /> : null}
         </>
       ) : null}
-      {attacker !== 'llm' && !judged ? <p className="rc-hint">No model needed: this attacker and claim use no LLM.</p> : null}
+      {attacker === 'served' ? <p className="rc-hint">The served optimizer calls its server’s own model, with the server’s key; its usage comes back with each answer, and the cost cap above is enforced there.</p> : null}
+      {attacker !== 'llm' && attacker !== 'served' && !judged ? <p className="rc-hint">No model needed: this attacker and claim use no LLM.</p> : null}
       <div className="rc-keys">
         <label className="rc-row rc-check"><input type="checkbox" checked={keep} onChange={(e) => secretsActions().setKeep(e.target.checked)} /> Keep keys on this device</label>
         <span className="rc-hint">{keep ? 'Keys are in this browser’s local storage until you forget them.' : 'Keys stay in this tab only and are gone when it closes.'} They never go into results, exports, links or logs.</span>
