@@ -24,6 +24,7 @@ from superred.core.controller import TargetFactory
 
 from redscope_bridge.codec import observables_json
 from redscope_bridge.errors import ProtocolError, error_text
+from redscope_bridge.guard import check_content_type, check_depth, forbidden_origin, same_origin
 from redscope_bridge.schema import require
 from redscope_bridge.session import TargetSession
 
@@ -148,13 +149,18 @@ class BridgeServer:
             raise ProtocolError(
                 413, "payload_too_large", f"request body over {self.options.max_body_bytes} bytes"
             ) from exc
+        check_content_type(request.headers.get("Content-Type"), bool(raw.strip()))
         data: object = {}
-        if raw.strip():
-            try:
+        try:
+            if raw.strip():
+                check_depth(raw)
                 data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise ProtocolError(400, "bad_request", f"body is not JSON: {exc}") from exc
-        require(message, data)
+            require(message, data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ProtocolError(400, "bad_request", f"body is not JSON: {exc}") from exc
+        except RecursionError as exc:
+            # Within the limit, but deeper than this stack decodes (or validates): still the client's fault.
+            raise ProtocolError(400, "bad_request", "body is JSON nested too deeply to decode") from exc
         assert isinstance(data, dict)
         return data
 
@@ -244,6 +250,10 @@ class BridgeServer:
             if not host_ok:
                 host = json.dumps(request.headers.get("Host", ""))
                 raise ProtocolError(403, "forbidden_host", f"host {host} is not allowed here")
+            refused = origin is not None and not cors_ok and not same_origin(origin, request.headers.get("Host"))
+            if refused and method != "OPTIONS":
+                assert origin is not None
+                raise forbidden_origin(origin)  # before the token, the body or the route: no effect at all
             if method == "OPTIONS":
                 response = web.Response(status=204)
                 if cors_ok:

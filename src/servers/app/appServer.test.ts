@@ -130,4 +130,18 @@ describe('the app server', () => {
     expect(r.status).toBe(200)
     expect(JSON.parse(r.body).name).toBe('redscope-chatbot')
   })
+
+  it("the reference targets act for the app's own page only: another origin's simple POST is 403 and opens no session", async () => {
+    const url = await serve({ token: 's3cret', allowedHosts: true })
+    const auth = { Authorization: 'Bearer s3cret' }
+    for (let i = 0; i < 10; i++) {
+      const evil = await raw(url, '/targets/chatbot/sessions', { ...auth, Origin: 'https://evil.example', 'Content-Type': 'text/plain' }, 'POST')
+      expect(evil.status).toBe(403)
+      expect(JSON.parse(evil.body).error.code).toBe('forbidden_origin')
+    }
+    // The app's own page, served beyond loopback under its own name, is same-origin: its sessions open.
+    const own = await raw(url, '/targets/chatbot/sessions',
+      { ...auth, Host: 'lab.example:8080', Origin: 'http://lab.example:8080', 'Content-Type': 'application/json' }, 'POST')
+    expect(own.status).toBe(201)
+  })
 })

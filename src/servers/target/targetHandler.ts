@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Target } from '../../core/engine'
 import { ConfigBodySchema, EmptyBodySchema, QueryBodySchema, ResponseBodySchema, type Manifest } from '../../protocol/schemas'
-import { applyCors, isLoopbackOrigin, type OriginPolicy } from '../http/cors'
+import { applyCors, isLoopbackOrigin, requestOriginAllowed, type OriginPolicy } from '../http/cors'
 import { hostAllowed, type HostPolicy } from '../http/hostCheck'
 import { decodedSegments, pathOf } from '../http/requestPath'
 import { bearerMatches } from '../http/token'
@@ -208,6 +208,12 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     }
     if (applyCors(req, res, origins)) return
     const path = pathOf(req.url ?? '/')
+    if (!requestOriginAllowed(req, origins)) {
+      // Before the token, the body or the route: a page on another origin gets no effect at all.
+      sendError(res, new ProtocolHttpError(403, 'forbidden_origin', `origin ${JSON.stringify(req.headers.origin)} is not allowed here (a page is, from a loopback origin or one given with --allow-origin)`))
+      options.log?.(`${method} ${path} 403`)
+      return
+    }
     const handled = serve(req, res, method, path)
     // No promise per request for a log nobody reads.
     const log = options.log
