@@ -24,7 +24,8 @@ from superred.core.controller import TargetFactory
 
 from redscope_bridge.codec import observables_json
 from redscope_bridge.errors import ProtocolError, error_text
-from redscope_bridge.guard import check_content_type, check_depth, forbidden_origin, same_origin
+from redscope_bridge.guard import WrongTokens, check_content_type, check_depth, forbidden_origin, same_origin
+from redscope_bridge.redact import Redactor
 from redscope_bridge.schema import require
 from redscope_bridge.session import TargetSession
 
@@ -89,6 +90,8 @@ class ServeOptions:
     retry_after_s: int = 1
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     log: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr, flush=True))
+    #: Masked out of every answer and log line (redact.py): the keys the target was given, the token.
+    secrets: Sequence[str] = ()
 
 
 class BridgeServer:
@@ -98,6 +101,11 @@ class BridgeServer:
         self.options = options
         self.sessions: dict[str, TargetSession] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._redact = Redactor(options.secrets)
+        self._wrong_tokens = WrongTokens()
+
+    def _log(self, line: str) -> None:
+        self.options.log(self._redact(line))
 
     # -- sessions ---------------------------------------------------------------
 
@@ -111,7 +119,7 @@ class BridgeServer:
         try:
             await s.close(f"session {why}")
         except ProtocolError as exc:
-            self.options.log(f"session {s.id[:8]} ({why}): {exc.message}")
+            self._log(f"session {s.id[:8]} ({why}): {exc.message}")
 
     async def _sweep(self) -> None:
         period = max(0.01, min(self.options.idle_timeout_s / 2, 30.0))
@@ -262,7 +270,13 @@ class BridgeServer:
                     response.headers["Access-Control-Max-Age"] = "600"
             else:
                 token = self.options.token
-                if token is not None and not _bearer_matches(request.headers.get("Authorization"), token):
+                header = request.headers.get("Authorization")
+                address = request.remote or ""
+                if token is not None:
+                    self._wrong_tokens.check(address)
+                if token is not None and not _bearer_matches(header, token):
+                    if header is not None:  # a missing header is no guess
+                        self._wrong_tokens.failed(address)
                     raise ProtocolError(
                         401,
                         "unauthorized",
@@ -282,8 +296,11 @@ class BridgeServer:
             response.headers["Access-Control-Allow-Origin"] = origin
             response.headers["Access-Control-Expose-Headers"] = "Retry-After"
         response.headers["Vary"] = "Origin"
+        if self._redact and isinstance(response, web.Response) and response.text:
+            # Every answer, whatever wrote it (a run's error, an observation, a query's value): one place.
+            response.text = self._redact(response.text)
         # One line per request: never headers or bodies, which may hold tokens or payloads.
-        self.options.log(f"{method} {path} {response.status}")
+        self._log(f"{method} {path} {response.status}")
         return response
 
     def application(self) -> web.Application:

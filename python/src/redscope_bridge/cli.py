@@ -21,6 +21,8 @@ from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, load_claim
 from redscope_bridge.codec import first_paragraph, manifest_of
 from redscope_bridge.errors import error_text
 from redscope_bridge.loader import Loaded, StartupError, load_factory, load_kwargs
+from redscope_bridge.logs import one_line_logging
+from redscope_bridge.redact import Redactor, secrets_in
 from redscope_bridge.schema import problems
 
 EXIT_USAGE = 2
@@ -76,7 +78,24 @@ async def _serve(args: argparse.Namespace) -> int:
         token = os.environ.get(args.token_env) or None
         if token is None:
             raise StartupError(f"--token-env {args.token_env}: that variable is not set or empty")
+    if token is None and not _is_loopback(args.host):
+        # Beyond loopback, anyone who can reach the port could drive the target (serve-target and view refuse too).
+        raise StartupError(
+            f"--host {args.host} listens beyond this machine: give a token (--token-env VAR), "
+            "which clients send as a bearer token"
+        )
     kwargs = load_kwargs(args.kwargs, args.kwargs_file)
+    secrets = [*secrets_in(kwargs), *([token] if token else [])]
+    redact = Redactor(secrets)
+    one_line_logging(redact)
+    try:
+        return await _serve_loaded(args, kwargs, token, secrets)
+    except StartupError as exc:
+        # A factory whose login failed may quote its key in the message.
+        raise StartupError(redact(str(exc))) from None
+
+
+async def _serve_loaded(args: argparse.Namespace, kwargs: dict[str, Any], token: str | None, secrets: list[str]) -> int:
     loaded = load_factory(args.target, kwargs, args.concurrency)
     tasks: list[Task[Any]] | None = None
     if args.claim is not None:
@@ -115,6 +134,7 @@ async def _serve(args: argparse.Namespace) -> int:
         allowed_origins=args.allow_origin,
         allowed_hosts=args.allow_host,
         idle_timeout_s=args.idle_timeout,
+        secrets=secrets,
     )
     try:
         running = await start(options, args.host, args.port)
@@ -132,6 +152,11 @@ async def _serve(args: argparse.Namespace) -> int:
     finally:
         await running.close()
     return 0
+
+
+def _is_loopback(host: str) -> bool:
+    name = host.strip().lower().strip("[]")
+    return name in ("localhost", "::1") or name.endswith(".localhost") or name.startswith("127.")
 
 
 def with_claim(loaded: Loaded, tasks: list[Task[Any]]) -> Loaded:

@@ -8,7 +8,10 @@ not from the missing CORS headers of the answer.
 from __future__ import annotations
 
 import json
+import math
 import re
+import time
+from collections.abc import Callable
 
 from redscope_bridge.errors import ProtocolError
 
@@ -74,3 +77,39 @@ def check_depth(raw: bytes) -> None:
         raise ProtocolError(
             400, "bad_request", f"body is JSON nested deeper than {MAX_JSON_DEPTH:,} levels (refused unparsed)"
         )
+
+
+class WrongTokens:
+    """Wrong tokens per client address as a bucket: ten at once, then one a second (as the TypeScript servers).
+
+    An address that has spent them gets 429 without its token being read; a right token spends nothing, and a
+    missing one is no guess. A page on another origin is refused before the token is read, so only a program
+    that can reach the port can spend an address's tries.
+    """
+
+    def __init__(self, burst: int = 10, per_second: float = 1.0, now: Callable[[], float] = time.monotonic) -> None:
+        self._burst = burst
+        self._rate = per_second
+        self._now = now
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def _left(self, address: str) -> float:
+        left, at = self._buckets.get(address, (float(self._burst), 0.0))
+        return min(float(self._burst), left + (self._now() - at) * self._rate)
+
+    def check(self, address: str) -> None:
+        left = self._left(address)
+        if left < 1:
+            wait = math.ceil((1 - left) / self._rate)
+            raise ProtocolError(
+                429,
+                "too_many_attempts",
+                f"too many wrong tokens from this address: retry in {wait} s",
+                {"Retry-After": str(wait)},
+            )
+
+    def failed(self, address: str) -> None:
+        self._buckets[address] = (self._left(address) - 1, self._now())
+        if len(self._buckets) > 1024:  # addresses whose tries have all come back are forgotten
+            for a in [a for a in self._buckets if self._left(a) >= self._burst]:
+                del self._buckets[a]
