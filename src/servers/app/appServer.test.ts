@@ -124,6 +124,15 @@ describe('the app server', () => {
     expect((await raw(url, '/api/results/files/experiments.json', { Authorization: basic })).status).toBe(200)
   })
 
+  it('wrong tokens: ten, then 429 with Retry-After; a request without one (a browser before its prompt) is no guess', async () => {
+    const url = await serve({ token: 's3cret-token' })
+    for (let i = 0; i < 12; i++) expect((await raw(url, '/')).status).toBe(401)
+    const basic = (p: string) => `Basic ${Buffer.from(`me:${p}`).toString('base64')}`
+    for (let i = 0; i < 10; i++) expect((await raw(url, '/', { Authorization: basic(`guess-${i}`) })).status).toBe(401)
+    const locked = await raw(url, '/', { Authorization: basic('s3cret-token') })
+    expect([locked.status, locked.headers['retry-after']]).toEqual([429, '1'])
+  })
+
   it('serves the reference targets over the protocol', async () => {
     const url = await serve()
     const r = await raw(url, '/targets/chatbot/manifest')
