@@ -7,7 +7,7 @@
  * and a finished experiment is read back instead of rerun.
  */
 import { setMaxListeners } from 'node:events'
-import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
+import { resultsStorage } from '../heldSecrets'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../core/frontier'
 import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
 import { experimentDirName, ManifestFile, readOptional } from '../../core/results'
-import { joinPath } from '../../core/results/storage'
+import { joinPath, type Storage } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
 import { rateWords } from '../../core/stats'
 import { HttpTargetFactory } from '../../protocol'
@@ -71,7 +71,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
     claim: options['claim-label'] ?? claimFile.name,
   }
   const out = options.out ?? './superred-frontier'
-  const storages = Array.from({ length: repeat }, (_, r) => new NodeFsStorage(r === 0 ? out : `${out}/repeat-${r + 1}`))
+  const storages = Array.from({ length: repeat }, (_, r) => resultsStorage(r === 0 ? out : `${out}/repeat-${r + 1}`))
   const root = storages[0]
   const search: FrontierSearchJson = {
     target: labels.target, claim: labels.claim, attacker: labels.attacker,
@@ -99,7 +99,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   }
 
   const notes = new Set<string>()
-  const controllerFor = (scopeNames: readonly string[], readOnlyNames: readonly string[], storage: NodeFsStorage) => {
+  const controllerFor = (scopeNames: readonly string[], readOnlyNames: readonly string[], storage: Storage) => {
     // "X is writable inside the read-only Y" is what a read-only search asks for on purpose: not worth a line per run.
     const { scope, readOnly } = resolveScopes(domain, [...scopeNames], [...readOnlyNames], (line) => {
       if (!line.startsWith('note: info:')) notes.add(line)

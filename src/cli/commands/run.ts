@@ -6,7 +6,6 @@
  */
 import { setMaxListeners } from 'node:events'
 import { join } from 'node:path'
-import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { combineReporters, Controller, ENGINE_SEMANTICS, isResultsWriteFailure, type EngineSemantics } from '../../core/engine'
 import type { Storage } from '../../core/results'
 import { splitList, type CommandArgs, type ParsedOptions } from '../command'
@@ -16,6 +15,7 @@ import { lineReporter, summaryLines } from '../runReporter'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
 import { claimFromFile } from '../../claims'
+import { resultsStorage } from '../heldSecrets'
 
 /** What the command builds that a test may replace (a storage that fills up). */
 export interface RunDeps {
@@ -48,7 +48,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     llmConfig, llmClientFactory: llmConfig ? clients : null,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
     includeFeedback: !options['no-feedback'],
-    storage: deps.storage ? deps.storage(out) : new NodeFsStorage(out), domain: factory.surfaces.domain,
+    storage: deps.storage ? deps.storage(out) : resultsStorage(out), domain: factory.surfaces.domain,
     attackerLabel: options['attacker-label'] ?? null,
     targetLabel: options['target-label'] ?? factory.manifest.name,
     claimLabel: options['claim-label'] ?? null,

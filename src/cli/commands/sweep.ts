@@ -5,7 +5,7 @@
  * file turns flags into its inputs and its progress into lines.
  */
 import { setMaxListeners } from 'node:events'
-import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
+import { resultsStorage } from '../heldSecrets'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, DEFAULT_MAX_RUNS_PER_TASK, isResultsWriteFailure } from '../../core/engine'
 import { experimentDirName } from '../../core/results'
@@ -66,7 +66,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
     claim: options['claim-label'] ?? claimFile.name,
   }
   const out = options.out ?? './superred-results'
-  const storage = new NodeFsStorage(out)
+  const storage = resultsStorage(out)
   const notes = new Set<string>()
   const controllerFor = (m: SelectedModel) => {
     const { scope, readOnly } = resolveScopes(targetDomain, [...m.scope], [...m.readOnly], (line) => notes.add(line))

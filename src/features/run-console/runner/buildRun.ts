@@ -19,7 +19,8 @@ import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
 import { browserPrompter } from './humanBridge'
-import { resultsStorage } from '../../../lib/browserResults'
+import { resultsStorage, resultsWriter } from '../../../lib/browserResults'
+import { holdSecrets } from '../../../lib/heldSecrets'
 
 export interface ThreatModelNames {
   readonly scope: readonly string[]
@@ -105,6 +106,8 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   }
   const claimFile = check.file
   if (models.length === 0) throw new SetupError('Threat model: nothing to run')
+  // Whatever the model, the judge or the target echoes of them is masked where results are written.
+  holdSecrets(Object.values(secrets))
   const isLlm = setup.attacker.kind === 'llm'
   const attackerLlm = isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
   const judgeEndpoint = t.judgeSame ? t.attackerLlm : t.judgeLlm
@@ -125,7 +128,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
       llmConfig: attackerLlm, llmClientFactory: attackerLlm ? clients : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
-      storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
+      storage: resultsWriter(), overwrite: t.overwrite, domain: target.domain,
       attackerLabel: setup.attacker.kind, targetLabel: target.label, claimLabel: claimFile.name,
     })
     key = controller.info().key
