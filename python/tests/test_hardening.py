@@ -118,3 +118,22 @@ def test_the_bucket_refills_one_try_a_second() -> None:
     limiter.check("b")
     now[0] += 1.0
     limiter.check("a")
+
+
+@pytest.mark.parametrize("depth", [980, 5_000, 400_000])
+def test_json_nested_deeply_is_400_not_500(serve: Any, depth: int) -> None:
+    """Point 7: ~980 levels (under 2 KB) made json.loads raise RecursionError, answered 500; depth is bounded first."""
+    server = serve(TargetFactory(create=ProbeTarget, concurrency=1))
+    sid = session(server.url)
+    nested = b'{"name": "mode", "value": ' + b"[" * depth + b"]" * depth + b"}"
+    req = urllib.request.Request(
+        f"{server.url}/sessions/{sid}/config", data=nested, method="POST", headers={"Content-Type": "application/json"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(req, timeout=20)
+    body = json.loads(refused.value.read())
+    assert (refused.value.code, body["error"]["code"]) == (400, "bad_request")
+    assert "nested" in body["error"]["message"]
+    # The server still answers, the session too.
+    assert call(server.url, "GET", "/manifest")[0] == 200
+    assert call(server.url, "DELETE", f"/sessions/{sid}")[0] == 204
