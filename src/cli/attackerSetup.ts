@@ -13,7 +13,7 @@ import { numberFlag, readReplay, replayFactory } from './runSetup'
 import { resolveTemplates } from './templates'
 import { ttyPrompter } from './ttyPrompter'
 
-export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout'>>
+export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout' | 'capacity-wait'>>
 
 export const OPTIMIZERS = ['template', 'llm', 'replay', 'human'] as const
 export type OptimizerKind = (typeof OPTIMIZERS)[number]
@@ -25,6 +25,7 @@ export interface Budget {
   readonly timeCap?: number
   readonly requestTimeout?: number
   readonly llmTimeout?: number
+  readonly capacityWait?: number
 }
 
 export function readBudget(options: AttackFlags): Budget {
@@ -36,6 +37,7 @@ export function readBudget(options: AttackFlags): Budget {
     timeCap: numberFlag('time-cap', options['time-cap'], (n) => n > 0, 'a positive number of seconds'),
     requestTimeout: numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds'),
     llmTimeout: numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds'),
+    capacityWait: numberFlag('capacity-wait', options['capacity-wait'], (n) => n >= 0, 'a non-negative number of seconds'),
   }
 }
 

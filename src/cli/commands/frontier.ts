@@ -25,7 +25,7 @@ import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { chooseShard } from '../sweepSelection'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
+import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
 /** Beyond this many threat models, counting what is decided is a scan per question: done once, at the end. */
@@ -49,13 +49,14 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const claimPath = options.claim
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const attacker = await buildAttacker(choice, options)
-  const probe = await connectTarget(options.target!, budget.requestTimeout, undefined)
+  const capacity = capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope frontier: ${line}\n`))
+  const probe = await connectTarget(options.target!, budget.requestTimeout, undefined, capacity)
   const manifest = probe.manifest
   // Without --claim, the claim the target serves itself (as run and sweep do).
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, manifest, claimWhere)
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
-  const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: sessions })
+  const factory = new HttpTargetFactory(probe.client, manifest, { ...capacity, maxConcurrency: sessions })
   // superred matches tags by identity: the lattice is built on the factory's own tag objects.
   const domain = factory.surfaces.domain
   const scopeOnly = new ThreatModelLattice(domain)

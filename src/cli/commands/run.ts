@@ -13,7 +13,7 @@ import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
+import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes } from '../runSetup'
 import { claimFromFile } from '../../claims'
 import { resultsStorage } from '../heldSecrets'
 
@@ -32,7 +32,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   // A claim file is read (and refused) before the target is asked anything.
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const { semantics, resultsSchema } = readCompatibility(options, timeCap)
-  const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
+  const factory = await connectTarget(targetUrl, requestTimeout, concurrency, capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope run: ${line}\n`)))
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, factory.manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, factory.manifest, claimWhere)
   const claim = claimFromFile(claimFile, { judge: choice.judge }, claimWhere)
@@ -63,6 +63,9 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   setMaxListeners(0, cancel.signal)
   const onSigint = () => cancel.abort(new Error('interrupted'))
   process.once('SIGINT', onSigint)
+  // A run stopped by SIGTERM (a pod's or a service's stop) closes its sessions as Ctrl-C does: left open, they would
+  // hold the target's capacity until its idle timeout, and a resume would wait on them.
+  process.once('SIGTERM', onSigint)
   // A results file that could not be written (disk full, quota) is said at once and fails the command:
   // the engine goes on with the attack, but the tree on disk is not the whole story.
   const writeFailures: string[] = []
@@ -82,6 +85,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     return EXIT_FINDINGS
   } finally {
     process.off('SIGINT', onSigint)
+    process.off('SIGTERM', onSigint)
     closePrompter()
   }
   if (writeFailures.length > 0) {

@@ -20,7 +20,7 @@ import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
+import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes } from '../runSetup'
 import { chooseSelection, chooseShard } from '../sweepSelection'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
@@ -40,7 +40,8 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   // Replicas of one target: this shard's sessions all go to one of them.
   const targets = options.target!
   const targetUrl = targets[shard.index % targets.length]
-  const probe = await connectTarget(targetUrl, budget.requestTimeout, undefined)
+  const capacity = capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope sweep: ${line}\n`))
+  const probe = await connectTarget(targetUrl, budget.requestTimeout, undefined, capacity)
   const manifest = probe.manifest
   // Without --claim, the claim the target serves itself.
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
@@ -48,7 +49,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   // The run console's split: the models at once share the target's sessions, so none waits on 503s.
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
   const share = Math.max(1, Math.floor(sessions / parallel))
-  const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: share })
+  const factory = new HttpTargetFactory(probe.client, manifest, { ...capacity, maxConcurrency: share })
   // Scopes must name this factory's own tag objects: superred matches tags by identity, not by name.
   const targetDomain = factory.surfaces.domain
   if (forestFile) {

@@ -9,6 +9,7 @@ export const TARGET_OPTIONS = {
   target: { type: 'string', value: 'URL', group: 'Target and claim', description: 'the target server (Target-over-HTTP); its token from $REDSCOPE_TARGET_TOKEN' },
   claim: { type: 'string', value: 'CLAIM.json', group: 'Target and claim', description: "the claim file: tasks, their config and evaluator (default: the claim the target serves, if it serves one)" },
   'request-timeout': { type: 'string', value: 'S', group: 'Target and claim', description: 'seconds before a target request fails its task' },
+  'capacity-wait': { type: 'string', value: 'S', group: 'Target and claim', description: "seconds to wait for a free session while the target answers 503 capacity, said on stderr, before the task gives up (default 600)" },
 } as const satisfies OptionsSpec
 
 export const ATTACKER_OPTIONS = {
