@@ -150,6 +150,9 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
     process.off('SIGTERM', stop)
     attacker.close()
   }
+  if (summary.indexRepaired.length > 0) {
+    io.stdout(`experiments.json lacked ${fmt(summary.indexRepaired.length)} finished experiment(s): their rows added from their folders\n`)
+  }
   const t = summary.tasks
   io.stdout(`${fmt(summary.models - summary.unfinished)} of ${fmt(summary.models)} threat models done (${fmt(summary.ran)} run now, ${fmt(summary.kept)} kept); ` +
     `${fmt(summary.brokeClaim)} broke the claim; ${asrOf(t.success, t.completed, labels.attacker)}, the tasks of every threat model pooled\n`)

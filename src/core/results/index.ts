@@ -18,3 +18,4 @@ export {
   copyText, disagreement, MergeConflictError, planTreeMerge, writeTreeMerge,
   type FileCopier, type TreeMergePlan, type TreeSource, type PlannedExperiment,
 } from './mergeTrees'
+export { repairExperimentsIndex } from './repairIndex'
