@@ -67,7 +67,8 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
     if (call.messages.some((m) => m.content.includes('goal-echokey'))) {
       return { kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${call.authorization?.replace('Bearer ', '')}`, type: 'invalid_request_error' } } }
     }
-    return { kind: 'reply', content: 'Please say echo.' }
+    // The attacker model repeats the key it was called with: content now, which no file may hold either.
+    return { kind: 'reply', content: `Please say echo. ${call.authorization?.replace('Bearer ', '')}` }
   })
   const consoleLines: string[] = []
   page.on('console', (m) => consoleLines.push(m.text()))
@@ -133,6 +134,7 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
     expectNoSecret('localStorage', await page.evaluate(() => JSON.stringify({ ...localStorage })))
     expectNoSecret('the address', page.url())
     expect(await dumpIndexedDb(page)).toContain('[redacted]')
+    expect(await dumpIndexedDb(page)).toContain('Please say echo. [redacted]')
 
     // 3. The results as a zip, from the Results tab's list of this browser's runs.
     await openBrowserRuns(page)

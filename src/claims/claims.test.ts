@@ -100,6 +100,21 @@ describe('evaluators', () => {
     expect(read).toThrow(ClaimFileError)
     expect(read).toThrow(/^c\.json: not a claim file: tasks\[0\]\.evaluator\.pattern: not supported by the linear-time engine \(RE2\)/)
   })
+
+  it('a backreference, named or numbered, is refused naming the pattern, never run as another pattern', () => {
+    const read = (pattern: string) => () => parseClaimFile(JSON.stringify({ name: 'x', tasks: [{ goal: 'g', evaluator: { type: 'trajectory_match', observable: 'o', pattern } }] }), 'c.json')
+    for (const pattern of ['(?<n>a)\\k<n>', '(a)\\1', '(a)(b)(c)(d)(e)(f)(g)(h)\\8', 'x\\k<n>']) {
+      expect(read(pattern), pattern).toThrow(new RegExp(`^c\\.json: not a claim file: tasks\\[0\\]\\.evaluator\\.pattern: .*backreference`))
+    }
+    // An escaped backslash before k or a digit is no backreference; nor is a class.
+    expect(() => read('a\\\\k<n>')()).not.toThrow()
+    expect(() => read('[\\k<]')()).not.toThrow()
+  })
+
+  it('a "__proto__" config name is refused like any name the schema would not keep', () => {
+    const text = '{"name": "x", "tasks": [{"goal": "g", "config": {"__proto__": "on"}, "evaluator": {"type": "query_evaluation", "query": "q"}}]}'
+    expect(() => parseClaimFile(text, 'c.json')).toThrow(/^c\.json: not a claim file: tasks\[0\]\.config\.__proto__: /)
+  })
 })
 
 describe('evidence and the goal check (the echo rule)', () => {

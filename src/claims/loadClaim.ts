@@ -1,5 +1,6 @@
 /** A claim file turned into the engine's SecurityClaim: one Task per entry, config applied before the runs. */
 import { SecurityClaim, servesTasks, type Task } from '../core/engine'
+import { protoKeyPath } from '../core/json'
 import { formatPath } from '../core/tags'
 import { makeEvaluator, type EvaluatorDeps } from './evaluators'
 import { ClaimFileSchema, type ClaimFile } from './schema'
@@ -19,6 +20,9 @@ export function parseClaimFile(text: string, where: string): ClaimFile {
   } catch (e) {
     throw new ClaimFileError(`${where}: not valid JSON (${(e as Error).message})`)
   }
+  // A "__proto__" name would vanish in parsing (see protoKeyPath) where any other unknown name is refused.
+  const proto = protoKeyPath(json)
+  if (proto !== null) throw new ClaimFileError(`${where}: not a claim file: ${formatPath(proto)}: not a name a claim file can use`)
   const parsed = ClaimFileSchema.safeParse(json)
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 4).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')

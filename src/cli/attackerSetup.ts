@@ -20,7 +20,7 @@ import { numberFlag, readReplay, replayFactory } from './runSetup'
 import { resolveTemplates } from './templates'
 import { ttyPrompter } from './ttyPrompter'
 
-export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout'>>
+export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout' | 'capacity-wait'>>
 
 export const OPTIMIZERS = ['template', 'llm', 'replay', 'human', 'served'] as const
 export type OptimizerKind = (typeof OPTIMIZERS)[number]
@@ -32,6 +32,7 @@ export interface Budget {
   readonly timeCap?: number
   readonly requestTimeout?: number
   readonly llmTimeout?: number
+  readonly capacityWait?: number
 }
 
 export function readBudget(options: AttackFlags): Budget {
@@ -43,6 +44,7 @@ export function readBudget(options: AttackFlags): Budget {
     timeCap: numberFlag('time-cap', options['time-cap'], (n) => n > 0, 'a positive number of seconds'),
     requestTimeout: numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds'),
     llmTimeout: numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds'),
+    capacityWait: numberFlag('capacity-wait', options['capacity-wait'], (n) => n >= 0, 'a non-negative number of seconds'),
   }
 }
 

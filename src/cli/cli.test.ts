@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'redscope-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const file = (name: string, content: unknown) => {
   const path = join(dir, name)
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  writeFileSync(path, typeof content === 'string' || content instanceof Buffer ? content : JSON.stringify(content))
   return path
 }
 const chatbot = file('chatbot.json', CHATBOT_FOREST)
@@ -76,6 +76,9 @@ describe('bad input: one line on stderr naming the file, exit 2, nothing on stdo
   const cases: Array<[string, string, RegExp]> = [
     ['missing file', join(dir, 'absent.json'), /absent\.json: no such file/],
     ['not JSON', file('broken.json', '{"tags": ['), /broken\.json: not valid JSON/],
+    // Latin-1 "café": a lenient reader would take U+FFFD for é and go on with another tag's name.
+    ['not UTF-8', file('latin1.json', Buffer.from('{"tags": [{"name": "caf\xe9", "parent": null}]}', 'latin1')),
+      /latin1\.json: not UTF-8 text: the byte 0xe9 at offset 23 begins no valid UTF-8 character/],
     ['wrong shape', file('shape.json', { tags: [{ name: 7 }] }), /shape\.json: not a forest file: tags\[0\]\.name/],
     ['duplicate', file('dup.json', { tags: [{ name: 'a', parent: null }, { name: 'a', parent: null }] }), /dup\.json: Duplicate tag name: 'a'/],
     ['dangling parent', file('dangling.json', { tags: [{ name: 'c', parent: 'p' }] }), /dangling\.json: Tag 'c' has parent 'p' which is not in the domain/],

@@ -1,20 +1,22 @@
 import { readFile } from 'node:fs/promises'
+import { decodeUtf8, InvalidUtf8Error } from '../core/json'
 import { buildDomain, describeForestIssues, ForestSchema, SecurityDomainError, type Forest, type SecurityDomain } from '../core/tags'
 import { UsageError } from './io'
 
 /** Reads FOREST.json; every failure becomes one line naming the file and the problem. */
 export async function readForestFile(path: string): Promise<{ forest: Forest; domain: SecurityDomain }> {
-  let text: string
+  let bytes: Uint8Array
   try {
-    text = await readFile(path, 'utf8')
+    bytes = await readFile(path)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a forest file' : `cannot be read (${code ?? String(e)})`}`)
   }
   let json: unknown
   try {
-    json = JSON.parse(text)
+    json = JSON.parse(decodeUtf8(bytes))
   } catch (e) {
+    if (e instanceof InvalidUtf8Error) throw new UsageError(`${path}: ${e.message}`)
     throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`)
   }
   const parsed = ForestSchema.safeParse(json)

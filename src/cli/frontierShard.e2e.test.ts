@@ -7,10 +7,11 @@
  * shard cut short makes an incomplete merge that completes once the shard is
  * rerun (it resumes).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FrontierFile } from '../core/frontier'
 import { readFrontier, runMain as run, servedAssistant } from '../testing/servedAssistant'
+import { treeText } from '../testing/threatModelHarness'
 
 const served = servedAssistant('redscope-frontier-shard-')
 const dir = served.dir
@@ -53,6 +54,11 @@ describe('redscope frontier --shard and redscope merge', () => {
     expect(new Set(f.evaluations.map((e) => e.index))).toEqual(shardEvals)
     for (const e of f.evaluations) expect(existsSync(join(merged, e.runs[0], 'manifest.json'))).toBe(true)
     for (const w of f.claim.minimal_wins) expect(m.stdout).toContain(`#${w.index} ${w.words} wins`)
+    // Merged again with the earlier merge among the inputs (a glob that takes --out in): nothing changes.
+    const before = treeText(merged)
+    const again = await run('merge', ...shards, merged, '--out', merged)
+    expect(again.code, again.stderr).toBe(0)
+    expect(treeText(merged)).toBe(before)
   }, 420_000)
 
   it('a shard cut short makes an incomplete merge (exit 1, named); rerun, it resumes and the merge completes', async () => {
@@ -79,6 +85,22 @@ describe('redscope frontier --shard and redscope merge', () => {
     const done = await run('merge', a, b, '--out', merged)
     expect(done.code).toBe(0)
     expect(answerOf(readFrontier(merged))).toEqual(answerOf(readFrontier(join(dir, 'whole'))))
+  }, 420_000)
+
+  it('a damaged file in a shard\'s repeat-2 tree is refused before anything is written, repeat-1 included', async () => {
+    const shards = [0, 1].map((i) => join(dir, `rep-${i}`))
+    for (const [i, out] of shards.entries()) {
+      expect((await run('frontier', '--target', served.target, ...ATTACKER, '--repeat', '2', '--shard', `${i}/2`, '--out', out)).code).toBe(0)
+    }
+    const exp = readdirSync(join(shards[1], 'repeat-2')).find((d) => existsSync(join(shards[1], 'repeat-2', d, 'result.json')))!
+    const damaged = join(shards[1], 'repeat-2', exp, 'result.json')
+    writeFileSync(damaged, '{"schema_version": 5, "cut')
+    const out = join(dir, 'rep-merged')
+    const r = await run('merge', ...shards, '--out', out)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`${shards[1]}/repeat-2/${exp}/result.json: `)
+    expect(r.stderr).toContain('(nothing was written)')
+    expect(existsSync(out)).toBe(false)
   }, 420_000)
 
   it('refuses --shard without --per-task: the claim\'s own search is sequential', async () => {

@@ -4,11 +4,14 @@
  * one line on stderr and exit 2.
  */
 import { commandHelp, overviewHelp } from './help'
+import { maskedIo } from './heldSecrets'
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io'
 import { asksForHelp, parseCommandLine } from './parse'
 import { COMMANDS, findCommand } from './registry'
 
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], out: CliIo): Promise<number> {
+  // Whatever a command prints (a task's error, a judge's rationale), the keys this process holds are masked.
+  const io = maskedIo(out)
   const [name, ...rest] = argv
   if (name === undefined) {
     io.stderr(overviewHelp(COMMANDS))

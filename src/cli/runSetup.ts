@@ -8,7 +8,7 @@ import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import { formatPath } from '../core/tags'
 import type { EvaluatorDeps } from '../claims'
-import { connectHttpTarget, TargetRequestError, type HttpTargetFactory, type Manifest } from '../protocol'
+import { connectHttpTarget, TargetRequestError, type CapacityWait, type HttpTargetFactory, type HttpTargetOptions, type Manifest } from '../protocol'
 import { UsageError } from './io'
 
 export async function readClaim(path: string, deps: EvaluatorDeps) {
@@ -133,13 +133,38 @@ export function checkClaimAgainstManifest(file: ClaimFile, manifest: Manifest, w
   })
 }
 
+/** How often a wait on a full target is said again while it lasts. */
+const CAPACITY_NOTE_EVERY_MS = 30_000
+
+/**
+ * What every factory of one command does on a 503 `capacity`: wait up to `--capacity-wait` seconds, and say
+ * so on stderr at once and every 30 s after, never once per task (a sweep's many sessions wait together).
+ */
+export function capacityOptions(waitS: number | undefined, say: (line: string) => void): Pick<HttpTargetOptions, 'capacityWaitMs' | 'onCapacityWait'> {
+  let lastSaid = -Infinity
+  return {
+    capacityWaitMs: waitS === undefined ? undefined : waitS * 1000,
+    onCapacityWait: (w: CapacityWait) => {
+      const now = Date.now()
+      if (now - lastSaid < CAPACITY_NOTE_EVERY_MS) return
+      const first = lastSaid === -Infinity
+      lastSaid = now
+      say(first
+        ? `the target has no free session (503 capacity: ${JSON.stringify(w.message)}): retrying every ${w.waitS} s, for up to ${w.limitS} s before giving up (--capacity-wait)`
+        : `still waiting for a free session of the target (${w.waitedS} s of ${w.limitS} s)`)
+    },
+  }
+}
+
 /** Reads the target's manifest; an unreachable or foreign server is a usage error naming the endpoint. */
-export async function connectTarget(url: string, requestTimeoutS: number | undefined, concurrency: number | undefined): Promise<HttpTargetFactory> {
+export async function connectTarget(url: string, requestTimeoutS: number | undefined, concurrency: number | undefined,
+  capacity: Pick<HttpTargetOptions, 'capacityWaitMs' | 'onCapacityWait'> = {}): Promise<HttpTargetFactory> {
   try {
     return await connectHttpTarget(url, {
       token: process.env.REDSCOPE_TARGET_TOKEN || undefined,
       requestTimeoutMs: requestTimeoutS === undefined ? undefined : requestTimeoutS * 1000,
       maxConcurrency: concurrency,
+      ...capacity,
     })
   } catch (e) {
     if (e instanceof TargetRequestError) throw new UsageError(`target unreachable or not a superred-target-http/1 target: ${e.message}`)

@@ -4,7 +4,7 @@
  * assistant on a real loopback server: what they print, write and refuse.
  * The multi-process run (workers killed and restarted) is cluster.e2e.test.ts.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SweepRecordSchema } from '../core/sweep'
@@ -171,5 +171,63 @@ describe('redscope merge', () => {
     expect(conflict.code).toBe(2)
     expect(conflict.stderr).toContain(`${a} and ${twin} disagree about experiment ${exp}: task 2's status is`)
     expect((await run('merge', join(dir, 'nope'), '--out', join(dir, 'm-x'))).stderr).toContain('nope: no such folder')
+  }, 120_000)
+
+  it('refuses a damaged shard naming the file, and writes nothing', async () => {
+    const good = join(dir, 'd-good')
+    expect((await run(...sweepArgs('--indices', '1-3', '--out', good))).code).toBe(0)
+    const exp = record(good).models[0].dir
+    const task = readdirSync(join(good, exp, 'tasks'))[0]
+    const files = {
+      result: join(exp, 'result.json'), task: join(exp, 'tasks', task, 'task.json'), manifest: join(exp, 'manifest.json'),
+      run: join(exp, 'tasks', task, 'trajectories', 'run_00001.json'), domain: join(exp, 'domain.json'),
+      iterations: join(exp, 'tasks', task, 'iterations.json'),
+    }
+    const damages: Array<[string, string, (text: string) => string | Buffer, RegExp]> = [
+      ['truncated', files.result, (t) => t.slice(0, t.length / 2), /not JSON/],
+      ['empty', files.task, () => '', /not JSON/],
+      ['garbage', files.run, () => '\u0000\u0001 garbage', /not JSON/],
+      ['wrong shape', files.iterations, () => JSON.stringify({ schema_version: 5, index: 'one', goal: 'g', runs: {} }), /index: /],
+      ['deeply nested', files.result, () => `${'['.repeat(5000)}${']'.repeat(5000)}`, /nested deeper than 1,000 levels/],
+      ['invalid UTF-8', files.domain, (t) => Buffer.concat([Buffer.from(t.slice(0, 20)), Buffer.from([0xff, 0xfe]), Buffer.from(t.slice(20))]),
+        /not UTF-8 text: the byte 0xff at offset 20/],
+      ['wrong shape manifest', files.manifest, () => JSON.stringify({ status: 'complete' }), /manifest\.json: /],
+    ]
+    for (const [label, file, damage, problem] of damages) {
+      const shard = join(dir, `d-${label.replace(/ /g, '-')}`)
+      cpSync(good, shard, { recursive: true })
+      writeFileSync(join(shard, file), damage(readFileSync(join(shard, file), 'utf8')))
+      const out = join(dir, `d-out-${label.replace(/ /g, '-')}`)
+      const r = await run('merge', good, shard, '--out', out)
+      expect(r.code, `${label}: ${r.stderr}`).toBe(2)
+      expect(r.stderr, label).toContain(`${shard}/${file}: `)
+      expect(r.stderr, label).toMatch(problem)
+      expect(r.stderr, label).toContain('(nothing was written)')
+      expect(existsSync(out), label).toBe(false)
+      // Merged into itself (an earlier merge in --out), the damage is refused too, and the folder left as it was.
+      const before = treeText(shard)
+      expect((await run('merge', shard, '--out', shard)).code, label).toBe(2)
+      expect(treeText(shard), label).toBe(before)
+    }
+  }, 120_000)
+
+  it('never merges a folder into itself: --out the only input, the same folder by another path, or one inside the other', async () => {
+    const a = join(dir, 'self-a')
+    expect((await run(...sweepArgs('--indices', '1-2', '--out', a))).code).toBe(0)
+    const before = treeText(a)
+    const alias = join(dir, 'self-alias')
+    symlinkSync(a, alias)
+    const cases: Array<[string[], string]> = [
+      [['merge', a, '--out', a], `--out ${a} is the only input: a folder is never merged into itself`],
+      [['merge', alias, '--out', a], `${alias} is --out ${a} (the same folder)`],
+      [['merge', a, '--out', join(a, 'merged')], `--out ${join(a, 'merged')} is inside the input ${a}`],
+      [['merge', join(a, record(a).models[0].dir), '--out', a], `is inside --out ${a}`],
+    ]
+    for (const [argv, message] of cases) {
+      const r = await run(...argv)
+      expect(r.code, argv.join(' ')).toBe(2)
+      expect(r.stderr, argv.join(' ')).toContain(message)
+      expect(treeText(a)).toBe(before)
+    }
   }, 120_000)
 })

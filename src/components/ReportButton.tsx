@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { buildReport, reportHtml, type ReportOptions } from '../core/report'
 import type { Forest } from '../core/tags'
 import { downloadText } from '../lib/download'
-import type { Storage } from '../core/results'
+import { redactingReader, type Storage } from '../core/results'
+import { exportMask } from '../lib/heldSecrets'
 
 interface Props {
   /** Where the results are read from, and how the user knows that place (a folder's name, "this browser"). */
@@ -37,7 +38,7 @@ export function ReportButton({ storage, sourceLabel, dirs, kind, title, fileName
     setBusy(true)
     setError(null)
     try {
-      const report = await buildReport(storage, dirs, { kind, title, source: sourceLabel, now: new Date(), forest, frontier })
+      const report = await buildReport(redactingReader(storage, exportMask()), dirs, { kind, title, source: sourceLabel, now: new Date(), forest, frontier })
       downloadText(reportFileName(fileName), reportHtml(report), 'text/html')
     } catch (e) {
       setError(`The report could not be made: ${(e as Error).message}`)

@@ -6,7 +6,8 @@
  * database could interleave their read-modify-writes.
  */
 import { IndexedDbStorage } from '../adapters/storage/indexedDbStorage'
-import type { Storage } from '../core/results'
+import { redactingStorage, type Storage } from '../core/results'
+import { pageSecrets } from './heldSecrets'
 
 /** This browser's runs: the one name of their database, for the run console that writes and the viewer that reads. */
 export const RESULTS_DB = 'redscope-results'
@@ -19,6 +20,11 @@ let sweeps: IndexedDbStorage | null = null
 export function resultsStorage(): Storage {
   results ??= new IndexedDbStorage(RESULTS_DB)
   return results
+}
+
+/** This browser's runs as a run writes them: the keys the page holds are masked out of every file (lib/heldSecrets.ts). */
+export function resultsWriter(): Storage {
+  return redactingStorage(resultsStorage(), pageSecrets)
 }
 
 export function sweepsStorage(): Storage {

@@ -1,5 +1,5 @@
 import { AGENTDOJO_FOREST, CHATBOT_FOREST } from '../core/tags'
-import { ForestFileError, forestToJson, parseForestJson } from './forestJson'
+import { fileText, ForestFileError, forestToJson, parseForestJson } from './forestJson'
 import { decodePermalink, encodePermalink, permalinkPayload, PermalinkError } from './permalink'
 
 const message = (fn: () => unknown) => {
@@ -47,5 +47,14 @@ describe('permalink', () => {
     expect(message(() => decodePermalink(good.slice(0, 20)))).toMatch(/damaged/)
     const bad = encodePermalink({ forest: { tags: [{ name: 'a', parent: 'b', description: '' }] }, scope: [], readOnly: [] })
     expect(message(() => decodePermalink(bad.slice(6)))).toBe("This link's forest is not valid: Tag 'a' has parent 'b' which is not in the domain")
+  })
+})
+
+describe('a FOREST.json file as bytes', () => {
+  it('is decoded strictly: a byte that is not UTF-8 is refused by offset, never read as U+FFFD', async () => {
+    const latin1 = new Uint8Array([...new TextEncoder().encode('{"tags": [{"name": "caf'), 0xe9, ...new TextEncoder().encode('", "parent": null}]}')])
+    await expect(fileText(new Blob([latin1]))).rejects.toThrow(new ForestFileError('not UTF-8 text: the byte 0xe9 at offset 23 begins no valid UTF-8 character'))
+    const good = new TextEncoder().encode('{"tags": [{"name": "café", "parent": null}]}')
+    expect(parseForestJson(await fileText(new Blob([good]))).tags[0].name).toBe('café')
   })
 })

@@ -4,6 +4,7 @@
  * line and column of a syntax error, or the field (`tags[3].parent`) of a
  * wrong value, or the tag superred would refuse.
  */
+import { decodeUtf8, InvalidUtf8Error } from '../core/json'
 import { buildDomain, describeForestIssues, ForestSchema, SecurityDomainError, type Forest } from '../core/tags'
 
 export class ForestFileError extends Error {
@@ -31,6 +32,16 @@ export function parseJsonText(text: string): unknown {
     const where = lc ? `line ${lc[1]}, column ${lc[2]}` : pos ? lineColumn(text, Number(pos[1])) : null
     const what = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '').replace(/^JSON\.parse: /, '')
     throw new ForestFileError(`not valid JSON${where ? ` at ${where}` : ''}: ${what}`)
+  }
+}
+
+/** A file's text, decoded strictly: a byte that is not UTF-8 is refused by offset, never read as U+FFFD. */
+export async function fileText(file: Blob): Promise<string> {
+  try {
+    return decodeUtf8(new Uint8Array(await file.arrayBuffer()))
+  } catch (e) {
+    if (e instanceof InvalidUtf8Error) throw new ForestFileError(e.message)
+    throw e
   }
 }
 

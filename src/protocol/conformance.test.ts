@@ -231,6 +231,47 @@ describe.each(kinds)('Target-over-HTTP conformance: %s', (_kind, start) => {
     expect(hostile.headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  it('a page on another origin changes nothing: its requests are 403 forbidden_origin, a non-JSON body 415, before any effect', async () => {
+    // A "simple" cross-origin request needs no preflight: the browser sends it, only the answer is hidden from the page.
+    const evil = { Origin: 'https://evil.example', 'Content-Type': 'text/plain' }
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${servers.expiring}/sessions`, { method: 'POST', headers: evil, body: '{}' })
+      expectError({ status: r.status, json: await r.json() }, 403, 'forbidden_origin', /origin "https:\/\/evil\.example" is not allowed/)
+    }
+    // Without a body and with a JSON type, the origin alone refuses it; GETs too (nothing of the target is read).
+    expectError(await call(servers.expiring, 'POST', '/sessions', undefined, { Origin: 'null' }), 403, 'forbidden_origin')
+    expectError(await call(servers.main, 'GET', '/manifest', undefined, { ...AUTH, Origin: 'https://evil.example' }), 403, 'forbidden_origin')
+    // A text/plain or form body is refused even without an Origin (a client that is not a browser must say JSON).
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const r = await fetch(`${servers.expiring}/sessions`, { method: 'POST', headers: { 'Content-Type': type }, body: '{}' })
+      expectError({ status: r.status, json: await r.json() }, 415, 'unsupported_media_type', /Content-Type: application\/json/)
+    }
+    // The one slot of the expiring server is still free: the next real client (an allowed origin, JSON) gets it.
+    const real = await call(servers.expiring, 'POST', '/sessions', {}, { Origin: 'http://127.0.0.1:5173' })
+    expect(real.status).toBe(201)
+    expect(real.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173')
+    // A JSON type with parameters is JSON; an empty body needs no type at all.
+    const plain = await fetch(`${servers.main}/sessions`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json; charset=utf-8' }, body: '{}' })
+    expect(plain.status).toBe(201)
+    open.push(SessionCreatedSchema.parse(await plain.json()).session_id)
+    const bare = await fetch(`${servers.main}/sessions`, { method: 'POST', headers: AUTH })
+    expect(bare.status).toBe(201)
+    open.push(SessionCreatedSchema.parse(await bare.json()).session_id)
+    await call(servers.expiring, 'DELETE', `/sessions/${real.json.session_id}`, undefined, {})
+  })
+
+  it('JSON nested deeper than 1,000 levels is 400 bad_request, unparsed, however short', async () => {
+    const sid = await session()
+    for (const depth of [1_001, 5_000, 400_000]) {
+      const value = `${'['.repeat(depth)}${']'.repeat(depth)}`
+      const r = await call(servers.main, 'POST', `/sessions/${sid}/config`, `{"name": "mode", "value": ${value}}`)
+      expectError(r, 400, 'bad_request', /nested deeper than 1,000 levels/)
+    }
+    // Within the limit: still a 400 (the wrong shape, or too deep for Python's decoder), never a 500.
+    const near = await call(servers.main, 'POST', `/sessions/${sid}/config`, `{"name": "mode", "value": ${'['.repeat(998)}${']'.repeat(998)}}`)
+    expectError(near, 400, 'bad_request')
+  })
+
   it('Host check: a non-loopback Host is 403 forbidden_host (DNS rebinding)', async () => {
     const bad = await rawGet(servers.main, '/manifest', 'rebind.evil.example:80')
     expect(bad.status).toBe(403)

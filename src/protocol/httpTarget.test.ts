@@ -136,7 +136,7 @@ describe('HttpTarget against the server library', () => {
     const server = await probeServer(undefined, { concurrency: 1, retryAfterSeconds: 0.05 })
     const factory = await connectHttpTarget(server.url, { capacityWaitMs: 200 })
     await factory.create()
-    await expect(factory.create()).rejects.toThrow(/POST .*\/sessions: still at capacity after 0 s of retries .*answered 503 capacity/)
+    await expect(factory.create()).rejects.toThrow(/POST .*\/sessions: every session of the target stayed taken \(503 capacity\) for 0.2 s, the limit: gave up .*the target said: "/)
   })
 
   it('sends the bearer token to its target only, and never shows it', async () => {

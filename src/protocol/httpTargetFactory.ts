@@ -14,6 +14,20 @@ export interface HttpTargetOptions extends ProtocolClientOptions {
   readonly maxConcurrency?: number
   /** How long `create()` keeps retrying on 503 `capacity`. Default 10 minutes. */
   readonly capacityWaitMs?: number
+  /**
+   * Told before each wait on a 503 `capacity`, so that a caller can say why nothing moves: sessions a killed
+   * run left open hold a target's capacity until its idle timeout, and a silent wait looks like a hang.
+   */
+  readonly onCapacityWait?: (wait: CapacityWait) => void
+}
+
+export interface CapacityWait {
+  /** The target's own message with its 503 (at most 200 characters). */
+  readonly message: string
+  /** This wait, then how long this session has waited so far, and the limit, in seconds. */
+  readonly waitS: number
+  readonly waitedS: number
+  readonly limitS: number
 }
 
 const DEFAULT_CAPACITY_WAIT_MS = 10 * 60 * 1000
@@ -28,6 +42,7 @@ export class HttpTargetFactory implements TargetFactory {
   readonly concurrency: number
   readonly client: ProtocolClient
   private readonly capacityWaitMs: number
+  private readonly onCapacityWait: ((wait: CapacityWait) => void) | undefined
 
   constructor(client: ProtocolClient, manifest: Manifest, options: HttpTargetOptions = {}) {
     this.client = client
@@ -35,6 +50,7 @@ export class HttpTargetFactory implements TargetFactory {
     this.surfaces = new RemoteSurfaces(manifest)
     this.concurrency = Math.max(1, Math.min(manifest.concurrency, options.maxConcurrency ?? Infinity))
     this.capacityWaitMs = options.capacityWaitMs ?? DEFAULT_CAPACITY_WAIT_MS
+    this.onCapacityWait = options.onCapacityWait
   }
 
   get url(): string {
@@ -43,7 +59,8 @@ export class HttpTargetFactory implements TargetFactory {
 
   /** Opens a session: one fresh target instance on the server. */
   async create(): Promise<HttpTarget> {
-    const deadline = Date.now() + this.capacityWaitMs
+    const started = Date.now()
+    const deadline = started + this.capacityWaitMs
     for (;;) {
       try {
         const { session_id } = await this.client.call('POST', '/sessions', {}, SessionCreatedSchema)
@@ -51,9 +68,14 @@ export class HttpTargetFactory implements TargetFactory {
       } catch (e) {
         if (!(e instanceof TargetRequestError) || e.status !== 503) throw e
         const waitMs = Math.min(e.retryAfterSeconds ?? 1, MAX_RETRY_AFTER_S) * 1000
+        const limitS = Math.round(this.capacityWaitMs / 100) / 10
+        // The target's own words, cut short: they are shown on a terminal, and the target may be hostile.
+        const said = (e.serverMessage ?? e.message).slice(0, 200)
         if (Date.now() + waitMs > deadline) {
-          throw new TargetRequestError(e.endpoint, `still at capacity after ${Math.round(this.capacityWaitMs / 1000)} s of retries (${e.message})`, { status: 503, code: e.code ?? undefined })
+          throw new TargetRequestError(e.endpoint, `every session of the target stayed taken (503 capacity) for ${limitS} s, the limit: ` +
+            `gave up (another client, or a run that was killed, holds them until the target's idle timeout; the target said: ${JSON.stringify(said)})`, { status: 503, code: e.code ?? undefined })
         }
+        this.onCapacityWait?.({ message: said, waitS: waitMs / 1000, waitedS: Math.round((Date.now() - started) / 1000), limitS })
         await sleep(waitMs)
       }
     }

@@ -24,7 +24,9 @@ from superred.core.controller import TargetFactory
 
 from redscope_bridge.codec import observables_json
 from redscope_bridge.errors import ProtocolError, error_text
+from redscope_bridge.guard import WrongTokens, check_content_type, check_depth, forbidden_origin, same_origin
 from redscope_bridge.optimizer_host import OptimizerHost
+from redscope_bridge.redact import Redactor
 from redscope_bridge.schema import require
 from redscope_bridge.session import TargetSession
 
@@ -92,6 +94,8 @@ class ServeOptions:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     log: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr, flush=True))
     optimizers: OptimizerHost | None = None
+    #: Masked out of every answer and log line (redact.py): the keys the target was given, the token.
+    secrets: Sequence[str] = ()
 
 
 class BridgeServer:
@@ -101,6 +105,11 @@ class BridgeServer:
         self.options = options
         self.sessions: dict[str, TargetSession] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._redact = Redactor(options.secrets)
+        self._wrong_tokens = WrongTokens()
+
+    def _log(self, line: str) -> None:
+        self.options.log(self._redact(line))
 
     # -- sessions ---------------------------------------------------------------
 
@@ -116,7 +125,7 @@ class BridgeServer:
         try:
             await s.close(f"session {why}")
         except ProtocolError as exc:
-            self.options.log(f"session {s.id[:8]} ({why}): {exc.message}")
+            self._log(f"session {s.id[:8]} ({why}): {exc.message}")
 
     async def _sweep(self) -> None:
         period = max(0.01, min(self.options.idle_timeout_s / 2, 30.0))
@@ -156,13 +165,18 @@ class BridgeServer:
             raise ProtocolError(
                 413, "payload_too_large", f"request body over {self.options.max_body_bytes} bytes"
             ) from exc
+        check_content_type(request.headers.get("Content-Type"), bool(raw.strip()))
         data: object = {}
-        if raw.strip():
-            try:
+        try:
+            if raw.strip():
+                check_depth(raw)
                 data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise ProtocolError(400, "bad_request", f"body is not JSON: {exc}") from exc
-        require(message, data)
+            require(message, data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ProtocolError(400, "bad_request", f"body is not JSON: {exc}") from exc
+        except RecursionError as exc:
+            # Within the limit, but deeper than this stack decodes (or validates): still the client's fault.
+            raise ProtocolError(400, "bad_request", "body is JSON nested too deeply to decode") from exc
         assert isinstance(data, dict)
         return data
 
@@ -269,6 +283,10 @@ class BridgeServer:
             if not host_ok:
                 host = json.dumps(request.headers.get("Host", ""))
                 raise ProtocolError(403, "forbidden_host", f"host {host} is not allowed here")
+            refused = origin is not None and not cors_ok and not same_origin(origin, request.headers.get("Host"))
+            if refused and method != "OPTIONS":
+                assert origin is not None
+                raise forbidden_origin(origin)  # before the token, the body or the route: no effect at all
             if method == "OPTIONS":
                 response = web.Response(status=204)
                 if cors_ok:
@@ -277,7 +295,13 @@ class BridgeServer:
                     response.headers["Access-Control-Max-Age"] = "600"
             else:
                 token = self.options.token
-                if token is not None and not _bearer_matches(request.headers.get("Authorization"), token):
+                header = request.headers.get("Authorization")
+                address = request.remote or ""
+                if token is not None:
+                    self._wrong_tokens.check(address)
+                if token is not None and not _bearer_matches(header, token):
+                    if header is not None:  # a missing header is no guess
+                        self._wrong_tokens.failed(address)
                     raise ProtocolError(
                         401,
                         "unauthorized",
@@ -297,8 +321,11 @@ class BridgeServer:
             response.headers["Access-Control-Allow-Origin"] = origin
             response.headers["Access-Control-Expose-Headers"] = "Retry-After"
         response.headers["Vary"] = "Origin"
+        if self._redact and isinstance(response, web.Response) and response.text:
+            # Every answer, whatever wrote it (a run's error, an observation, a query's value): one place.
+            response.text = self._redact(response.text)
         # One line per request: never headers or bodies, which may hold tokens or payloads.
-        self.options.log(f"{method} {path} {response.status}")
+        self._log(f"{method} {path} {response.status}")
         return response
 
     def application(self) -> web.Application:

@@ -24,8 +24,10 @@ from redscope_bridge.codec import first_paragraph, manifest_of
 from redscope_bridge.errors import error_text
 from redscope_bridge.llm import LlmSettings
 from redscope_bridge.loader import Loaded, StartupError, load_factory, load_kwargs
+from redscope_bridge.logs import one_line_logging
 from redscope_bridge.optimizer_host import OptimizerHost
 from redscope_bridge.optimizer_loader import ServedOptimizer, load_optimizer
+from redscope_bridge.redact import Redactor, secrets_in
 from redscope_bridge.schema import problems
 
 
@@ -36,6 +38,28 @@ async def serve(args: argparse.Namespace) -> int:
         token = os.environ.get(args.token_env) or None
         if token is None:
             raise StartupError(f"--token-env {args.token_env}: that variable is not set or empty")
+    if token is None and not _is_loopback(args.host):
+        # Beyond loopback, anyone who can reach the port could drive the target (serve-target and view refuse too).
+        raise StartupError(
+            f"--host {args.host} listens beyond this machine: give a token (--token-env VAR), "
+            "which clients send as a bearer token"
+        )
+    # Every secret the bridge holds is masked out of its answers and log lines (redact.py): the target's kwargs,
+    # the optimizers' kwargs and LLM key, the token. Known before anything is loaded, so start-up errors are masked too.
+    secrets = [*secrets_in(load_kwargs(args.kwargs, args.kwargs_file)), *([token] if token else [])]
+    for entry in args.optimizer or []:
+        where = f"--optimizer {entry['spec']} --optimizer-kwargs"
+        secrets += secrets_in(load_kwargs(entry["kwargs"], entry["kwargs_file"], where))
+    redact = Redactor(secrets)
+    one_line_logging(redact)
+    try:
+        return await _serve_loaded(args, token, secrets)
+    except StartupError as exc:
+        # A factory whose login failed may quote its key in the message.
+        raise StartupError(redact(str(exc))) from None
+
+
+async def _serve_loaded(args: argparse.Namespace, token: str | None, secrets: list[str]) -> int:
     target = await _target(args) if args.target is not None else None
     if target is None:
         for flag in ("kwargs", "kwargs_file", "claim", "claim_kwargs", "name", "concurrency"):
@@ -45,6 +69,7 @@ async def serve(args: argparse.Namespace) -> int:
     if target is None and host is None:
         raise StartupError("nothing to serve: give a target (MODULE:ATTR), --optimizer MODULE:ATTR, or both")
     factory, manifest = target if target is not None else (None, None)
+    held = [*secrets, *([host.llm.api_key] if host is not None and host.llm is not None and host.llm.api_key else [])]
     options = ServeOptions(
         factory=factory,
         manifest=manifest,
@@ -54,9 +79,11 @@ async def serve(args: argparse.Namespace) -> int:
         allowed_hosts=args.allow_host,
         idle_timeout_s=args.idle_timeout,
         optimizers=host,
+        secrets=held,
     )
     if host is not None:
-        host.log = options.log
+        mask = Redactor(held)
+        host.log = lambda line: options.log(mask(line))
         if host.llm is not None and host.llm.api_key is None:
             options.log(f"note: ${args.llm_key_env} is not set: the optimizers' LLM calls go without a key")
     try:
@@ -81,6 +108,11 @@ async def serve(args: argparse.Namespace) -> int:
     finally:
         await running.close()
     return 0
+
+
+def _is_loopback(host: str) -> bool:
+    name = host.strip().lower().strip("[]")
+    return name in ("localhost", "::1") or name.endswith(".localhost") or name.startswith("127.")
 
 
 def _check_numbers(args: argparse.Namespace) -> None:

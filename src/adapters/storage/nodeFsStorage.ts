@@ -55,6 +55,17 @@ export class NodeFsStorage implements Storage {
     }
   }
 
+  async readBytes(path: string): Promise<Uint8Array> {
+    const file = this.abs(path)
+    await this.settled(file)
+    try {
+      return await fs.readFile(file)
+    } catch (error) {
+      if (isNotFound(error)) throw new StorageNotFoundError(path)
+      throw error
+    }
+  }
+
   async writeTextAtomic(path: string, text: string): Promise<void> {
     return fsWriteThread.write(this.abs(path), text, true)
   }

@@ -10,7 +10,7 @@
  * run k under --out/repeat-k as with --repeat.
  */
 import { setMaxListeners } from 'node:events'
-import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
+import { resultsStorage } from '../heldSecrets'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../core/frontier'
 import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
 import { experimentDirName, ManifestFile, readOptional, slugOf } from '../../core/results'
-import { joinPath } from '../../core/results/storage'
+import { joinPath, type Storage } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
 import { rateWords } from '../../core/stats'
 import { HttpTargetFactory } from '../../protocol'
@@ -30,7 +30,9 @@ import type { CommandArgs } from '../command'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { chooseShard } from '../sweepSelection'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
+import {
+  capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes,
+} from '../runSetup'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
 /** Beyond this many threat models, counting what is decided is a scan per question: done once, at the end. */
@@ -86,7 +88,8 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   const claimPath = options.claim
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const attacker = await buildAttacker(choice, options)
-  const probe = await connectTarget(options.target!, budget.requestTimeout, undefined)
+  const capacity = capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope frontier: ${line}\n`))
+  const probe = await connectTarget(options.target!, budget.requestTimeout, undefined, capacity)
   const manifest = probe.manifest
   // Without --claim, the claim the target serves itself (as run and sweep do).
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
@@ -97,7 +100,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   // With a test, repeats run side by side: as many runs of the claim at once as the target's sessions allow, each
   // with its share (a run opens a session per task it runs at once). Without one, one run at a time, as ever.
   const atOnce = test === undefined ? 1 : Math.max(1, Math.floor(sessions / Math.min(claimFile.tasks.length, sessions)))
-  const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: Math.max(1, Math.floor(sessions / atOnce)) })
+  const factory = new HttpTargetFactory(probe.client, manifest, { ...capacity, maxConcurrency: Math.max(1, Math.floor(sessions / atOnce)) })
   // superred matches tags by identity: the lattice is built on the factory's own tag objects.
   const domain = factory.surfaces.domain
   const scopeOnly = new ThreatModelLattice(domain)
@@ -118,8 +121,8 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   // different draws, kept apart so that `redscope merge` pools them instead of finding them in conflict.
   const firstRepeat = test !== undefined && shardJson !== null ? shard.index * repeat : 0
   const treeOf = (r: number) => (firstRepeat + r === 0 ? '' : `repeat-${firstRepeat + r + 1}`)
-  const storages = Array.from({ length: repeat }, (_, r) => new NodeFsStorage(treeOf(r) === '' ? out : `${out}/${treeOf(r)}`))
-  const root = treeOf(0) === '' ? storages[0] : new NodeFsStorage(out)
+  const storages = Array.from({ length: repeat }, (_, r) => resultsStorage(treeOf(r) === '' ? out : `${out}/${treeOf(r)}`))
+  const root = treeOf(0) === '' ? storages[0] : resultsStorage(out)
   const search: FrontierSearchJson = {
     target: labels.target, claim: labels.claim, attacker: labels.attacker,
     // How the claim is judged: its file, its judge, and (only when set, so earlier searches keep their digest) echoes counted.
@@ -151,7 +154,7 @@ export async function frontierCommand({ options }: CommandArgs<FrontierOptions>,
   }
 
   const notes = new Set<string>()
-  const controllerFor = (scopeNames: readonly string[], readOnlyNames: readonly string[], storage: NodeFsStorage) => {
+  const controllerFor = (scopeNames: readonly string[], readOnlyNames: readonly string[], storage: Storage) => {
     // "X is writable inside the read-only Y" is what a read-only search asks for on purpose: not worth a line per run.
     const { scope, readOnly } = resolveScopes(domain, [...scopeNames], [...readOnlyNames], (line) => {
       if (!line.startsWith('note: info:')) notes.add(line)

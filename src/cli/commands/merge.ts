@@ -4,8 +4,8 @@
  * filesystem). Refusals change nothing; an incomplete sweep is merged and
  * named, and exits 1.
  */
-import { stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { realpath, stat } from 'node:fs/promises'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { nodeFsCopier } from '../../adapters/storage/nodeFsCopy'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { FrontierMergeError } from '../../core/frontier'
@@ -26,6 +26,19 @@ async function isFolder(path: string): Promise<boolean | null> {
   }
 }
 
+/** The real path of a folder that may not exist yet: its nearest existing ancestor's, then the rest. */
+async function realPathOf(path: string): Promise<string> {
+  const full = resolve(path)
+  try {
+    return await realpath(full)
+  } catch {
+    const parent = dirname(full)
+    return parent === full ? full : join(await realPathOf(parent), basename(full))
+  }
+}
+
+const inside = (child: string, parent: string) => child.startsWith(parent.endsWith(sep) ? parent : parent + sep)
+
 /** A list for a message: the first few, and how many more. */
 function some(items: readonly string[], max = 5): string {
   return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${fmt(items.length - max)} more`
@@ -39,23 +52,34 @@ export async function mergeCommand({ positionals, options }: CommandArgs<typeof 
   const outStorage = new NodeFsStorage(out)
   const sources: PathSource[] = []
   const seen = new Set<string>()
+  // A merge writes into --out while it reads its inputs: one folder must never be both, under any spelling.
+  const realOut = await realPathOf(out)
+  let outNamed = false
   for (const dir of positionals) {
     const path = resolve(dir)
     if (seen.has(path)) continue
     seen.add(path)
-    if (path === outPath) continue // --out among the inputs: added below, as the output itself
+    if (path === outPath) {
+      outNamed = true
+      continue // --out among the inputs (a glob that takes it in): an earlier merge, added below as the output itself
+    }
     const kind = await isFolder(dir)
     if (kind === null) throw new UsageError(`${dir}: no such folder`)
     if (!kind) throw new UsageError(`${dir}: not a folder (give the results folder of each shard)`)
+    const real = await realpath(path)
+    if (real === realOut) throw new UsageError(`${dir} is --out ${out} (the same folder): a folder is never merged into itself`)
+    if (inside(realOut, real)) throw new UsageError(`--out ${out} is inside the input ${dir}: give a folder beside the inputs`)
+    if (inside(real, realOut)) throw new UsageError(`the input ${dir} is inside --out ${out}: give a folder beside the inputs`)
     sources.push({ label: dir, storage: new NodeFsStorage(dir), path: dir })
   }
+  if (outNamed && sources.length === 0) throw new UsageError(`--out ${out} is the only input: a folder is never merged into itself`)
   // An earlier merge in --out is one of the inputs: kept in place, and merged as if afresh.
   if (outKind && (await outStorage.list('')).length > 0) sources.push({ label: out, storage: outStorage, path: out })
   if (sources.length === 0) throw new UsageError('nothing to merge: give the shards\' folders')
   let report
   try {
     const shards = await frontierShards(sources)
-    if (shards.length > 0) return await mergeFrontierShards(sources, shards, out, io)
+    if (shards.length > 0) return await mergeFrontierShards(sources, shards, out, outStorage, io)
     report = await mergeSweepTrees(sources, outStorage, nodeFsCopier)
   } catch (e) {
     if (e instanceof MergeConflictError || e instanceof SweepMismatchError || e instanceof ResultsFormatError || e instanceof FrontierMergeError) {

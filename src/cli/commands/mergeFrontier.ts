@@ -11,7 +11,7 @@ import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { describeModel } from '../../core/lattice'
 import { FRONTIER_FILE, FrontierFileSchema, mergeFrontierFiles, type FrontierFile } from '../../core/frontier'
 import { readOptional, ResultsFormatError, type TreeSource } from '../../core/results'
-import { mergeSweepTrees } from '../../core/sweep'
+import { prepareSweepMerge, type PreparedSweepMerge } from '../../core/sweep'
 import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io'
 
 export interface PathSource extends TreeSource {
@@ -36,23 +36,32 @@ export async function frontierShards(sources: readonly PathSource[]): Promise<Ar
 
 const isFolder = async (path: string) => (await stat(path).catch(() => null))?.isDirectory() === true
 
+/** `outStorage`: the output's storage, the same object as the source that is an earlier merge in --out (if any). */
 export async function mergeFrontierShards(sources: readonly PathSource[], shards: Array<{ label: string; file: FrontierFile }>,
-  out: string, io: CliIo): Promise<number> {
+  out: string, outStorage: NodeFsStorage, io: CliIo): Promise<number> {
   const merged = mergeFrontierFiles(shards)
-  const outStorage = new NodeFsStorage(out)
   // The trees: the first run of every evaluation at the top, run k under repeat-k, as one search writes them.
-  let experiments = 0
   // With a test, shard I's repeats are numbered from I × max repeats + 1 (so that shards never collide): every shard's range.
   const trees = merged.file.search.repeat * (merged.file.search.confidence === undefined ? 1 : merged.file.merged_from ?? 1)
+  // Every repeat-k tree read and checked before any is written: damage in repeat-3 leaves repeat-1 untouched too.
+  const prepared: PreparedSweepMerge[] = []
   for (let r = 1; r <= trees; r++) {
     const sub = r === 1 ? '' : `repeat-${r}`
     const subSources: TreeSource[] = []
+    // The output's own repeat-k tree, one object whether it is written or read: the merge knows what is in place by it.
+    const outSub = r === 1 ? outStorage : new NodeFsStorage(join(out, sub))
     for (const s of sources) {
       if (r === 1) subSources.push(s)
-      else if (await isFolder(join(s.path, sub))) subSources.push({ label: `${s.label}/${sub}`, storage: new NodeFsStorage(join(s.path, sub)) })
+      else if (await isFolder(join(s.path, sub))) {
+        subSources.push({ label: `${s.label}/${sub}`, storage: s.storage === outStorage ? outSub : new NodeFsStorage(join(s.path, sub)) })
+      }
     }
     if (subSources.length === 0) continue
-    const report = await mergeSweepTrees(subSources, r === 1 ? outStorage : new NodeFsStorage(join(out, sub)), nodeFsCopier)
+    prepared.push(await prepareSweepMerge(subSources, outSub, nodeFsCopier))
+  }
+  let experiments = 0
+  for (const p of prepared) {
+    const report = await p.write()
     for (const note of report.notes) io.stderr(`note: ${note}\n`)
     experiments += report.experiments
   }

@@ -6,7 +6,6 @@
  */
 import { setMaxListeners } from 'node:events'
 import { join } from 'node:path'
-import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { combineReporters, Controller, ENGINE_SEMANTICS, isResultsWriteFailure, type EngineSemantics } from '../../core/engine'
 import { AttackerClashError, slugOf, type Storage } from '../../core/results'
 import { splitList, type CommandArgs, type ParsedOptions } from '../command'
@@ -14,9 +13,10 @@ import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
+import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 import { claimFromFile } from '../../claims'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
+import { resultsStorage } from '../heldSecrets'
 
 /** What the command builds that a test may replace (a storage that fills up). */
 export interface RunDeps {
@@ -33,7 +33,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   // A claim file is read (and refused) before the target is asked anything.
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const { semantics, resultsSchema } = readCompatibility(options, timeCap)
-  const factory = await connectTarget(targetUrl, requestTimeout, concurrency)
+  const factory = await connectTarget(targetUrl, requestTimeout, concurrency, capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope run: ${line}\n`)))
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, factory.manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, factory.manifest, claimWhere)
   warnGoalEchoes(claimFile, claimWhere, 'run', io.stderr)
@@ -46,7 +46,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const readOnlyNames = splitList(options['read-only'])
   const { scope, readOnly } = resolveScopes(factory.surfaces.domain, scopeNames, readOnlyNames, io.stderr)
   const out = options.out ?? './superred-results'
-  const storage = deps.storage ? deps.storage(out) : new NodeFsStorage(out)
+  const storage = deps.storage ? deps.storage(out) : resultsStorage(out)
   const label = attackerLabelOf(attacker.config, options['attacker-label'])
   const controller = new Controller({
     optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
@@ -71,6 +71,9 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   setMaxListeners(0, cancel.signal)
   const onSigint = () => cancel.abort(new Error('interrupted'))
   process.once('SIGINT', onSigint)
+  // A run stopped by SIGTERM (a pod's or a service's stop) closes its sessions as Ctrl-C does: left open, they would
+  // hold the target's capacity until its idle timeout, and a resume would wait on them.
+  process.once('SIGTERM', onSigint)
   // A results file that could not be written (disk full, quota) is said at once and fails the command:
   // the engine goes on with the attack, but the tree on disk is not the whole story.
   const writeFailures: string[] = []
@@ -92,6 +95,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     return EXIT_FINDINGS
   } finally {
     process.off('SIGINT', onSigint)
+    process.off('SIGTERM', onSigint)
     closePrompter()
   }
   if (writeFailures.length > 0) {

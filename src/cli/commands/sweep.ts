@@ -5,7 +5,7 @@
  * file turns flags into its inputs and its progress into lines.
  */
 import { setMaxListeners } from 'node:events'
-import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
+import { resultsStorage } from '../heldSecrets'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, DEFAULT_MAX_RUNS_PER_TASK, isResultsWriteFailure } from '../../core/engine'
 import { experimentDirName, slugOf } from '../../core/results'
@@ -21,7 +21,9 @@ import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
-import { checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
+import {
+  capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes,
+} from '../runSetup'
 import { chooseSelection, chooseShard } from '../sweepSelection'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
@@ -41,7 +43,8 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   // Replicas of one target: this shard's sessions all go to one of them.
   const targets = options.target!
   const targetUrl = targets[shard.index % targets.length]
-  const probe = await connectTarget(targetUrl, budget.requestTimeout, undefined)
+  const capacity = capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope sweep: ${line}\n`))
+  const probe = await connectTarget(targetUrl, budget.requestTimeout, undefined, capacity)
   const manifest = probe.manifest
   // Without --claim, the claim the target serves itself.
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, manifest, { judge: choice.judge })
@@ -51,7 +54,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
   // The run console's split: the models at once share the target's sessions, so none waits on 503s.
   const sessions = Math.min(budget.concurrency ?? manifest.concurrency, manifest.concurrency)
   const share = Math.max(1, Math.floor(sessions / parallel))
-  const factory = new HttpTargetFactory(probe.client, manifest, { maxConcurrency: share })
+  const factory = new HttpTargetFactory(probe.client, manifest, { ...capacity, maxConcurrency: share })
   // Scopes must name this factory's own tag objects: superred matches tags by identity, not by name.
   const targetDomain = factory.surfaces.domain
   if (forestFile) {
@@ -70,7 +73,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
     claim: options['claim-label'] ?? claimFile.name,
   }
   const out = options.out ?? './superred-results'
-  const storage = new NodeFsStorage(out)
+  const storage = resultsStorage(out)
   const notes = new Set<string>()
   const controllerFor = (m: SelectedModel) => {
     const { scope, readOnly } = resolveScopes(targetDomain, [...m.scope], [...m.readOnly], (line) => notes.add(line))
@@ -161,6 +164,9 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)
     attacker.close()
+  }
+  if (summary.indexRepaired.length > 0) {
+    io.stdout(`experiments.json lacked ${fmt(summary.indexRepaired.length)} finished experiment(s): their rows added from their folders\n`)
   }
   const t = summary.tasks
   io.stdout(`${fmt(summary.models - summary.unfinished)} of ${fmt(summary.models)} threat models done (${fmt(summary.ran)} run now, ${fmt(summary.kept)} kept); ` +

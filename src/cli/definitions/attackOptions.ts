@@ -12,6 +12,7 @@ export const TARGET_OPTIONS = {
   'request-timeout': { type: 'string', value: 'S', group: 'Target and claim', description: 'seconds before a target request fails its task' },
   'count-echoes': { type: 'boolean', group: 'Target and claim',
     description: "count an echo as a breach: a success whose evidence (what the check matched) is in the attacker's own injection of that run; by default such a run is marked echoed and judged a failure" },
+  'capacity-wait': { type: 'string', value: 'S', group: 'Target and claim', description: "seconds to wait for a free session while the target answers 503 capacity, said on stderr, before the task gives up (default 600)" },
 } as const satisfies OptionsSpec
 
 export const ATTACKER_OPTIONS = {

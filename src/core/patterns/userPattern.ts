@@ -78,9 +78,34 @@ function compile(source: string, bits: number): RE2JS {
   return re
 }
 
+/**
+ * A backreference outside a character class (`\\k<name>`, `\\1`…`\\9`), or null. RE2 refuses `\\1` itself, but the
+ * translation from JavaScript's syntax turns `\\k<n>` into the text "k<n>" and `\\8` into "8": another pattern,
+ * silently. (Inside a class, `\\1` is an octal escape and `\\k` a plain k, which RE2 reads alike.)
+ */
+function backreferenceIn(source: string): string | null {
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === '\\') {
+      const next = source[i + 1] ?? ''
+      if (!inClass && (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<'))) {
+        return next === 'k' ? source.slice(i, source.indexOf('>', i) + 1 || i + 3) : `\\${next}`
+      }
+      i++
+    } else if (c === '[') inClass = true
+    else if (c === ']') inClass = false
+  }
+  return null
+}
+
 /** Compiles a user's pattern for RE2, or throws a PatternError saying why it cannot run there. */
 export function userPattern(source: string, flags = ''): TextPattern {
   const bits = flagBits(flags)
+  const backreference = backreferenceIn(source)
+  if (backreference !== null) {
+    throw new PatternError('pattern', `not supported by the linear-time engine (RE2) that runs it: the backreference ${backreference} (lookaround and backreferences cannot run in linear time)`)
+  }
   let re: RE2JS
   try {
     re = compile(source, bits)

@@ -9,6 +9,7 @@ export { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './
 export { experimentSlug, goalHash, goalSlug, slugSegment, taskDirName, runFileName } from './slug'
 export { joinPath, parentOf, linkTree, StorageNotFoundError, type Storage, type StorageEntry } from './storage'
 export { MemoryStorage } from './memoryStorage'
+export { redactingReader, redactingStorage } from './redactingStorage'
 export { computeSummary, isKept, taskHeld, type TaskView } from './summary'
 export { pyDumps, pyFloat, pyFloatRepr, PyFloat } from './pyjson'
 export { sha256Hex } from './sha256'
@@ -22,3 +23,4 @@ export {
   canonicalAttackerConfig, derivedAttackerLabel, describeAttackerConfig, differingKeys, findAttackerClashes, readAttackerConfig,
   sameAttackerConfig, type AttackerClash, type ClashQuery,
 } from './attackerConfig'
+export { repairExperimentsIndex } from './repairIndex'

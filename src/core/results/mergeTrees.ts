@@ -15,6 +15,7 @@ import { z } from 'zod'
 import { ManifestFile, SCHEMA_VERSION } from './format'
 import { readJsonFile, ResultsFormatError } from './reader'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
+import { validateExperiment } from './validateExperiment'
 import { dumpFile } from './writer'
 
 export interface TreeSource {
@@ -54,6 +55,8 @@ export interface ExperimentCopy {
   readonly manifestText: string
   /** Its experiments.json row, when the experiment finished. */
   readonly row: Row | null
+  /** Its files (paths from the storage's root), every results file among them checked as its reader reads it. */
+  readonly files: readonly string[]
 }
 
 export interface PlannedExperiment {
@@ -140,17 +143,13 @@ async function readCopies(source: TreeSource, notes: string[]): Promise<Experime
       if (e instanceof StorageNotFoundError) continue
       throw e
     }
-    const parsed = ManifestFile.safeParse((() => {
-      try {
-        return JSON.parse(text)
-      } catch {
-        return undefined
-      }
-    })())
-    if (!parsed.success) throw new ResultsFormatError(`${source.label}/${entry.name}/manifest.json`, 'not a readable manifest (damaged or not a superred results tree)')
+    // Every file as its reader would take it, before anything is written: damage is named, never copied.
+    const files = await filesUnder(source.storage, entry.name)
+    await validateExperiment(source.storage, entry.name, files.map((f) => f.slice(entry.name.length + 1)), source.label)
+    const manifest = ManifestFile.parse(JSON.parse(text))
     const row = rows.get(entry.name) ?? null
     rows.delete(entry.name)
-    out.push({ source, dir: entry.name, manifest: parsed.data, manifestText: text, row })
+    out.push({ source, dir: entry.name, manifest, manifestText: text, row, files })
   }
   for (const dir of rows.keys()) notes.push(`${source.label}/experiments.json lists ${dir}, whose folder is missing: left out`)
   return out
@@ -243,7 +242,7 @@ export async function writeTreeMerge(plan: TreeMergePlan, out: Storage, copy: Fi
     if (chosen.source.storage === out) return
     const from = chosen.source.storage
     await out.remove(dir)
-    const paths = await filesUnder(from, dir)
+    const paths = chosen.files
     const manifest = joinPath(dir, 'manifest.json')
     await eachLimited(paths.filter((p) => p !== manifest), 8, (p) => copy(from, p, out, p))
     await copy(from, manifest, out, manifest)

@@ -29,7 +29,11 @@ function describeIssues(error: z.ZodError): string {
 }
 
 export async function readJsonFile<S extends z.ZodType>(storage: Storage, path: string, schema: S): Promise<z.infer<S>> {
-  const text = await storage.readText(path)
+  return parseJsonFile(await storage.readText(path), path, schema)
+}
+
+/** A results file's text parsed with its schema; every problem a ResultsFormatError naming `path`. */
+export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S): z.infer<S> {
   // Parsed, it would crash the first recursive walk over it (stringify, render) with a stack overflow.
   if (jsonDeeperThan(text, MAX_JSON_DEPTH)) throw new ResultsFormatError(path, `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
   let raw: unknown

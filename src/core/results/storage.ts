@@ -13,6 +13,11 @@ export interface StorageEntry {
 export interface Storage {
   /** Throws StorageNotFoundError when there is no such file. */
   readText(path: string): Promise<string>
+  /**
+   * Optional: the file's bytes, for a reader that must refuse what is not UTF-8 (a merge) where readText
+   * would turn a bad byte into U+FFFD. Throws StorageNotFoundError as readText does.
+   */
+  readBytes?(path: string): Promise<Uint8Array>
   /** Creates parent folders; a reader sees the old text or the new, never a mix. */
   writeTextAtomic(path: string, text: string): Promise<void>
   /** Immediate children, sorted by name; empty when the folder does not exist. */

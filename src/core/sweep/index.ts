@@ -17,7 +17,7 @@ export {
   SweepSelectionSchema, type SweepModelEntry, type SweepPlan, type SweepRecord, type SweepSelection,
 } from './record'
 export { mergeSweepRecords, SweepMismatchError, type LabelledRecord } from './mergeRecords'
-export { isComplete, mergeSweepTrees, type SweepMergeReport } from './mergeSweep'
+export { isComplete, mergeSweepTrees, prepareSweepMerge, type PreparedSweepMerge, type SweepMergeReport } from './mergeSweep'
 export {
   claimSweepFile, isSettled, modelEntry, runSweep, shardRecord,
   type ModelRunOutcome, type RunSweepOptions, type SweepDefinition, type SweepProgress, type SweepRunSummary,

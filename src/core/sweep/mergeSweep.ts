@@ -47,13 +47,16 @@ async function readRecords(sources: readonly TreeSource[]) {
   return withRecord.map((r) => ({ label: r.label, record: r.record! }))
 }
 
+/** A sweep merge read and checked, not yet written: `write` writes it. */
+export interface PreparedSweepMerge {
+  write(): Promise<SweepMergeReport>
+}
+
 /**
- * Merges `sources` into `out`. When `out` already holds a tree (an earlier
- * merge), pass it among the sources with the same Storage object: its
- * experiments are then kept in place and the result is the same as merging
- * everything afresh.
+ * Reads and checks everything a merge of `sources` into `out` needs, writing nothing: a caller that merges
+ * several trees (a frontier search's repeat-k trees) prepares them all before it writes any.
  */
-export async function mergeSweepTrees(sources: readonly TreeSource[], out: Storage, copy: FileCopier = copyText): Promise<SweepMergeReport> {
+export async function prepareSweepMerge(sources: readonly TreeSource[], out: Storage, copy: FileCopier = copyText): Promise<PreparedSweepMerge> {
   if (sources.length === 0) throw new Error('mergeSweepTrees: nothing to merge')
   const records = await readRecords(sources)
   const record = records.length === 0 ? null : mergeSweepRecords(records)
@@ -74,7 +77,21 @@ export async function mergeSweepTrees(sources: readonly TreeSource[], out: Stora
   } else {
     inProgress = plan.experiments.filter((e) => e.chosen.manifest.status === 'in_progress').map((e) => e.dir)
   }
-  const written = await writeTreeMerge(plan, out, copy)
-  if (record !== null) await out.writeTextAtomic(SWEEP_FILE, sweepRecordText(record))
-  return { record, experiments: plan.experiments.length, copied: written.copied, files: written.files, inProgress, notStarted, missingShards, notes }
+  return {
+    async write() {
+      const written = await writeTreeMerge(plan, out, copy)
+      if (record !== null) await out.writeTextAtomic(SWEEP_FILE, sweepRecordText(record))
+      return { record, experiments: plan.experiments.length, copied: written.copied, files: written.files, inProgress, notStarted, missingShards, notes }
+    },
+  }
+}
+
+/**
+ * Merges `sources` into `out`. When `out` already holds a tree (an earlier
+ * merge), pass it among the sources with the same Storage object: its
+ * experiments are then kept in place and the result is the same as merging
+ * everything afresh.
+ */
+export async function mergeSweepTrees(sources: readonly TreeSource[], out: Storage, copy: FileCopier = copyText): Promise<SweepMergeReport> {
+  return (await prepareSweepMerge(sources, out, copy)).write()
 }

@@ -13,6 +13,7 @@
 import type { Controller, ProgressReporter, ThreatModelResult } from '../engine'
 import { ManifestFile } from '../results/format'
 import { readOptional } from '../results/reader'
+import { repairExperimentsIndex } from '../results/repairIndex'
 import { goalHash } from '../results/slug'
 import { joinPath, type Storage } from '../results/storage'
 import { isKept } from '../results/summary'
@@ -148,6 +149,8 @@ export interface SweepRunSummary {
   readonly unfinished: number
   readonly brokeClaim: number
   readonly tasks: { readonly success: number; readonly completed: number; readonly error: number }
+  /** Finished folders experiments.json lacked (a run killed before their rows were written): added before anything ran. */
+  readonly indexRepaired: readonly string[]
 }
 
 function outcomeOf(result: ThreatModelResult): ModelRunOutcome {
@@ -175,6 +178,8 @@ export async function runSweep(o: RunSweepOptions): Promise<SweepRunSummary> {
   let unfinished = 0
   let brokeClaim = 0
   const tasks = { success: 0, completed: 0, error: 0 }
+  // Kept experiments are never reopened, so nothing else would add a row a killed run did not write.
+  const indexRepaired = await repairExperimentsIndex(o.storage)
   const one = async (k: number) => {
     const model = o.models.at(BigInt(k))
     const dir = o.dirOf(model)
@@ -206,5 +211,5 @@ export async function runSweep(o: RunSweepOptions): Promise<SweepRunSummary> {
       await one(next++)
     }
   }))
-  return { models: total, kept, ran, unfinished, brokeClaim, tasks }
+  return { models: total, kept, ran, unfinished, brokeClaim, tasks, indexRepaired }
 }

@@ -3,7 +3,7 @@
  * a target manifest (its forest), and the diagram as SVG or PNG. Every failure
  * becomes one notice that names the line or the field.
  */
-import { ForestFileError, forestToJson, parseForestJson } from '../../lib/forestJson'
+import { fileText, ForestFileError, forestToJson, parseForestJson } from '../../lib/forestJson'
 import { downloadText, safeFileName } from '../../lib/download'
 import { forestToPython } from '../../lib/pythonExport'
 import { parseSecurityTags, PythonImportError, workspaceNameFor } from '../../lib/pythonTags'
@@ -18,8 +18,8 @@ import { plural } from '../../lib/plural'
 export type ImportKind = 'json' | 'python'
 
 export async function importForestFile(file: File, kind: ImportKind): Promise<boolean> {
-  const text = await file.text()
   try {
+    const text = await fileText(file)
     if (kind === 'json') {
       const forest = parseForestJson(text)
       replaceForest(forest)

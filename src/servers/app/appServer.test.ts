@@ -124,10 +124,33 @@ describe('the app server', () => {
     expect((await raw(url, '/api/results/files/experiments.json', { Authorization: basic })).status).toBe(200)
   })
 
+  it('wrong tokens: ten, then 429 with Retry-After; a request without one (a browser before its prompt) is no guess', async () => {
+    const url = await serve({ token: 's3cret-token' })
+    for (let i = 0; i < 12; i++) expect((await raw(url, '/')).status).toBe(401)
+    const basic = (p: string) => `Basic ${Buffer.from(`me:${p}`).toString('base64')}`
+    for (let i = 0; i < 10; i++) expect((await raw(url, '/', { Authorization: basic(`guess-${i}`) })).status).toBe(401)
+    const locked = await raw(url, '/', { Authorization: basic('s3cret-token') })
+    expect([locked.status, locked.headers['retry-after']]).toEqual([429, '1'])
+  })
+
   it('serves the reference targets over the protocol', async () => {
     const url = await serve()
     const r = await raw(url, '/targets/chatbot/manifest')
     expect(r.status).toBe(200)
     expect(JSON.parse(r.body).name).toBe('redscope-chatbot')
+  })
+
+  it("the reference targets act for the app's own page only: another origin's simple POST is 403 and opens no session", async () => {
+    const url = await serve({ token: 's3cret', allowedHosts: true })
+    const auth = { Authorization: 'Bearer s3cret' }
+    for (let i = 0; i < 10; i++) {
+      const evil = await raw(url, '/targets/chatbot/sessions', { ...auth, Origin: 'https://evil.example', 'Content-Type': 'text/plain' }, 'POST')
+      expect(evil.status).toBe(403)
+      expect(JSON.parse(evil.body).error.code).toBe('forbidden_origin')
+    }
+    // The app's own page, served beyond loopback under its own name, is same-origin: its sessions open.
+    const own = await raw(url, '/targets/chatbot/sessions',
+      { ...auth, Host: 'lab.example:8080', Origin: 'http://lab.example:8080', 'Content-Type': 'application/json' }, 'POST')
+    expect(own.status).toBe(201)
   })
 })

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { hostAllowed, isLoopbackHostname, type HostPolicy, type TargetHandler } from '../target'
 import { DEMO_TARGETS_PREFIX, demoTargetHandlers } from '../../reference-targets/vitePlugin'
-import { AUTH_CHALLENGE, tokenPresented } from '../http/token'
+import { AUTH_CHALLENGE, tokenPresented, WrongTokenLimiter } from '../http/token'
 import { CONTENT_SECURITY_POLICY_HEADER } from './contentSecurityPolicy'
 import { pathOf } from '../http/requestPath'
 import { sendText } from './httpAnswers'
@@ -87,6 +87,7 @@ export async function startAppServer(options: AppServerOptions, port = 0, host =
   const hosts: HostPolicy = options.allowedHosts ?? (options.token ? true : [])
   const targets: Map<string, TargetHandler> = options.demoTargets === false ? new Map() : demoTargetHandlers(hosts)
   const app = createStaticApp(realApp)
+  const wrongTokens = new WrongTokenLimiter()
 
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string) => {
     const target = /^\/targets\/([^/]+)(\/.*)?$/.exec(path)
@@ -112,9 +113,19 @@ export async function startAppServer(options: AppServerOptions, port = 0, host =
       sendText(res, 403, `host ${JSON.stringify(req.headers.host ?? '')} is not allowed here\n`)
       return done()
     }
-    if (options.token !== undefined && !tokenPresented(req.headers.authorization, options.token)) {
-      sendText(res, 401, 'this server requires its token (the password; any user name)\n', { 'WWW-Authenticate': AUTH_CHALLENGE })
-      return done()
+    if (options.token !== undefined) {
+      const address = req.socket.remoteAddress ?? ''
+      const wait = wrongTokens.waitSeconds(address)
+      if (wait > 0) {
+        sendText(res, 429, `too many wrong tokens from this address: retry in ${wait} s\n`, { 'Retry-After': String(wait) })
+        return done()
+      }
+      if (!tokenPresented(req.headers.authorization, options.token)) {
+        // A missing header is no guess (a browser's first request); a wrong one spends one of the address's tries.
+        if (req.headers.authorization !== undefined) wrongTokens.failed(address)
+        sendText(res, 401, 'this server requires its token (the password; any user name)\n', { 'WWW-Authenticate': AUTH_CHALLENGE })
+        return done()
+      }
     }
     handle(req, res, path).catch((e: unknown) => {
       if (!res.headersSent) sendText(res, 500, `internal error: ${(e as Error)?.message ?? String(e)}\n`)

@@ -27,6 +27,20 @@ export function originAllowed(policy: OriginPolicy, origin: string): boolean {
   return policy.includes('*') || policy.includes(origin)
 }
 
+/**
+ * May this request act? One without Origin is not a browser's cross-origin call; the page's own origin
+ * (its authority is the Host it sent, which the Host check has already allowed) is same-origin. Anything
+ * else must be allowed by the policy: a browser sends a cross-origin "simple" request (a POST with a
+ * text/plain body) without asking first, so the answer's missing CORS headers alone would come too late.
+ */
+export function requestOriginAllowed(req: IncomingMessage, policy: OriginPolicy): boolean {
+  const origin = req.headers.origin
+  if (origin === undefined) return true
+  if (originAllowed(policy, origin)) return true
+  const host = req.headers.host
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)
+}
+
 // The browser asks before sending Authorization or a JSON content type.
 const ALLOWED_HEADERS = 'authorization, content-type'
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS'

@@ -1,6 +1,7 @@
 /** Reading JSON bodies and writing JSON answers and protocol errors with node:http. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../core/json'
 import { formatPath } from '../../core/tags'
 import { parseWire } from '../../protocol/hotMessages'
 import { VARY, VARY_ORIGIN } from './cors'
@@ -48,11 +49,32 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
   })
 }
 
-/** Parses a JSON body with a schema; an empty body reads as `{}` (the draft's empty bodies). */
+/** `application/json`, with parameters or not, and `…+json` types. */
+function isJsonType(header: string): boolean {
+  const type = header.split(';')[0].trim().toLowerCase()
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+function unsupportedType(what: string): ProtocolHttpError {
+  return new ProtocolHttpError(415, 'unsupported_media_type', `${what}: a body must be sent as Content-Type: application/json`)
+}
+
+/**
+ * Parses a JSON body with a schema; an empty body reads as `{}` (the draft's empty bodies). A body of
+ * another type (text/plain, a form: what a page on another origin may send without a preflight) is 415,
+ * refused before it is read; JSON nested deeper than MAX_JSON_DEPTH is 400, refused before it is parsed.
+ */
 export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S, maxBytes: number): Promise<z.infer<S>> {
+  const type = req.headers['content-type']
+  if (type !== undefined && !isJsonType(type)) throw unsupportedType(`Content-Type ${JSON.stringify(type.slice(0, 100))}`)
   const text = await readBody(req, maxBytes)
   let json: unknown = {}
   if (text.trim() !== '') {
+    if (type === undefined) throw unsupportedType('a body without a Content-Type')
+    // Nesting too deep for that takes two brackets a level: a shorter body (every protocol message) is not scanned.
+    if (text.length >= 2 * (MAX_JSON_DEPTH + 1) && jsonDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new ProtocolHttpError(400, 'bad_request', `body is JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
+    }
     try {
       json = JSON.parse(text)
     } catch (e) {

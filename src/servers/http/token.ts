@@ -33,3 +33,36 @@ export function tokenPresented(header: string | undefined, token: string): boole
 }
 
 export const AUTH_CHALLENGE = 'Basic realm="redscope", charset="UTF-8"'
+
+/**
+ * Wrong tokens, counted per client address as a bucket: ten at once, then one a second. An address that
+ * has spent them gets 429 (with Retry-After) without its token being looked at, so guessing runs at one try
+ * a second whatever the client sends; a right token spends nothing. Only another program on a machine that
+ * can reach the port can spend an address's tries (a page on another origin is refused before the token is
+ * read); the cost of that is a client locked out for a few seconds.
+ */
+export class WrongTokenLimiter {
+  private readonly buckets = new Map<string, { left: number; at: number }>()
+
+  constructor(private readonly burst = 10, private readonly perSecond = 1, private readonly now: () => number = Date.now) {}
+
+  /** Whole seconds this address must wait before its next try, 0 when it may try now. */
+  waitSeconds(address: string): number {
+    const left = this.refilled(address)
+    return left >= 1 ? 0 : Math.ceil((1 - left) / this.perSecond)
+  }
+
+  /** A wrong token from this address. */
+  failed(address: string): void {
+    const left = this.refilled(address)
+    this.buckets.set(address, { left: left - 1, at: this.now() })
+    // Addresses whose tries have all come back are forgotten, so the map stays as small as the guessers.
+    if (this.buckets.size > 1024) for (const a of [...this.buckets.keys()]) if (this.refilled(a) >= this.burst) this.buckets.delete(a)
+  }
+
+  private refilled(address: string): number {
+    const b = this.buckets.get(address)
+    if (b === undefined) return this.burst
+    return Math.min(this.burst, b.left + ((this.now() - b.at) / 1000) * this.perSecond)
+  }
+}

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Target } from '../../core/engine'
 import { ConfigBodySchema, EmptyBodySchema, QueryBodySchema, ResponseBodySchema, type Manifest } from '../../protocol/schemas'
-import { applyCors, isLoopbackOrigin, type OriginPolicy } from '../http/cors'
+import { applyCors, isLoopbackOrigin, requestOriginAllowed, type OriginPolicy } from '../http/cors'
 import { hostAllowed, type HostPolicy } from '../http/hostCheck'
 import { decodedSegments, pathOf } from '../http/requestPath'
-import { bearerMatches } from '../http/token'
+import { bearerMatches, WrongTokenLimiter } from '../http/token'
 import { DEFAULT_MAX_BODY_BYTES, ProtocolHttpError, readJson, sendError, sendJson, sendNoContent } from '../http/jsonIo'
 import { manifestOf, observablesOf } from './manifest'
 import { TargetSession } from './session'
@@ -179,13 +179,24 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     throw new ProtocolHttpError(404, 'not_found', `no endpoint ${method} /${parts.join('/')}`)
   }
 
+  const wrongTokens = new WrongTokenLimiter()
+  function checkToken(req: IncomingMessage, token: string): void {
+    const header = req.headers.authorization
+    const address = req.socket.remoteAddress ?? ''
+    const wait = wrongTokens.waitSeconds(address)
+    if (wait > 0) {
+      throw new ProtocolHttpError(429, 'too_many_attempts', `too many wrong tokens from this address: retry in ${wait} s`, { 'Retry-After': String(wait) })
+    }
+    if (bearerMatches(header, token)) return
+    // A missing header is no guess; a wrong one spends one of the address's tries.
+    if (header !== undefined) wrongTokens.failed(address)
+    throw new ProtocolHttpError(401, 'unauthorized', 'this target requires Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer' })
+  }
+
   /** One request past the Host and CORS checks; never rejects (a failure is answered). No closures per request. */
   async function serve(req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
     try {
-      if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
-        throw new ProtocolHttpError(401, 'unauthorized', 'this target requires Authorization: Bearer <token>',
-          { 'WWW-Authenticate': 'Bearer' })
-      }
+      if (options.token !== undefined) checkToken(req, options.token)
       await route(req, res, method, decodedSegments(path))
     } catch (e) {
       const error = e instanceof ProtocolHttpError ? e : new ProtocolHttpError(500, 'internal', (e as Error)?.message ?? String(e))
@@ -208,6 +219,12 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     }
     if (applyCors(req, res, origins)) return
     const path = pathOf(req.url ?? '/')
+    if (!requestOriginAllowed(req, origins)) {
+      // Before the token, the body or the route: a page on another origin gets no effect at all.
+      sendError(res, new ProtocolHttpError(403, 'forbidden_origin', `origin ${JSON.stringify(req.headers.origin)} is not allowed here (a page is, from a loopback origin or one given with --allow-origin)`))
+      options.log?.(`${method} ${path} 403`)
+      return
+    }
     const handled = serve(req, res, method, path)
     // No promise per request for a log nobody reads.
     const log = options.log

@@ -261,6 +261,16 @@ describe('target server: Host check (DNS rebinding)', () => {
     req.end()
   })
 
+  it('wrong tokens: ten, then 429 too_many_attempts with Retry-After, the token unread; a missing one is no guess', async () => {
+    const url = await serve({ token: 'right-token-1234' })
+    for (let i = 0; i < 12; i++) expect((await call(url, 'GET', '/manifest')).status).toBe(401)
+    for (let i = 0; i < 10; i++) expect((await call(url, 'GET', '/manifest', undefined, { Authorization: `Bearer guess-${i}` })).status).toBe(401)
+    const locked = await call(url, 'GET', '/manifest', undefined, { Authorization: 'Bearer guess-10' })
+    expect([locked.status, locked.json.error.code, locked.headers.get('retry-after')]).toEqual([429, 'too_many_attempts', '1'])
+    // Even the right token waits its turn: a guess and the token look alike until read.
+    expect((await call(url, 'GET', '/manifest', undefined, { Authorization: 'Bearer right-token-1234' })).status).toBe(429)
+  })
+
   it('answers loopback names, refuses others with 403 forbidden_host, unless listed', async () => {
     const url = await serve()
     expect((await withHost(url, 'localhost:8801')).status).toBe(200)

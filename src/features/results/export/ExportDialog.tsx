@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { DEFAULT_FINDING_OPTIONS, fieldKey, type Finding, type RedactedParts, type StepAnnotation } from '../../../core/finding'
 import { BUILTIN_RULES, compileRule, isRuleProblem, maskFor, secretRule, userRule, type RedactionRule } from '../../../core/redaction'
+import { exportMask } from '../../../lib/heldSecrets'
 import type { RunRef } from '../paths'
 import type { RunReplayState } from '../viewer/useRunReplay'
 import { exportFileName, findingOf, planExport } from './exportFinding'
@@ -73,7 +74,8 @@ export function ExportDialog({ state, runRef, annotations, onClose }: Props) {
     setPattern('')
   }
   const download = () => {
-    const blob = new Blob([plan.html()], { type: 'text/html;charset=utf-8' })
+    // The rules above are the user's; the keys this page holds are masked whatever they chose.
+    const blob = new Blob([exportMask().mask(plan.html())], { type: 'text/html;charset=utf-8' })
     const url = URL.createObjectURL(blob)
     const a = document.createElement('a')
     a.href = url

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { parseForestJson } from '../../../lib/forestJson'
+import { fileText, parseForestJson } from '../../../lib/forestJson'
 import type { Forest } from '../../../core/tags'
 import { writeAttachedForest } from '../annotations/annotationsDb'
 import { annotationKeys } from '../queries/annotations'
@@ -31,7 +31,7 @@ export function ForestAttach({ experiment, state }: Props) {
   }
   const fromFile = async (file: File) => {
     try {
-      await attach(file.name, parseForestJson(await file.text()))
+      await attach(file.name, parseForestJson(await fileText(file)))
     } catch (e) {
       setError(`${file.name}: ${e instanceof Error ? e.message : String(e)}`)
     }

@@ -23,7 +23,8 @@ import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
 import { browserPrompter } from './humanBridge'
-import { resultsStorage } from '../../../lib/browserResults'
+import { resultsStorage, resultsWriter } from '../../../lib/browserResults'
+import { holdSecrets } from '../../../lib/heldSecrets'
 
 export interface ThreatModelNames {
   readonly scope: readonly string[]
@@ -142,6 +143,8 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   const mismatch = servedClaimMismatch(setup)
   if (mismatch !== null) throw new SetupError(mismatch)
   if (models.length === 0) throw new SetupError('Threat model: nothing to run')
+  // Whatever the model, the judge or the target echoes of them is masked where results are written.
+  holdSecrets(Object.values(secrets))
   const isLlm = setup.attacker.kind === 'llm'
   const served = setup.attacker.kind === 'served' ? await servedAttacker(setup, secrets.optimizerToken ?? '', env) : null
   // A served optimizer calls the server's own model: only its name comes here, for usage and the results.
@@ -167,7 +170,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
       llmConfig: attackerLlm, llmClientFactory: attackerLlm ? (served !== null ? servedLlmClientFactory : clients) : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
-      countEchoes: t.countEchoes, storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
+      countEchoes: t.countEchoes, storage: resultsWriter(), overwrite: t.overwrite, domain: target.domain,
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the
       // same attacker; a frontier's run k ≥ 2 of a threat model adds -repeat-k, which no derived label ends with.
       attackerLabel: repeatLabel(derivedAttackerLabel(attacker.config), m.repeat), targetLabel: target.label, claimLabel: claimFile.name,

@@ -39,6 +39,15 @@ describe('claim table', () => {
     })
   })
 
+  it('a "__proto__" config name is an issue on its cell, not a name that vanishes', () => {
+    const check = checkClaim({
+      name: 'x', description: '', target: '', origin: '',
+      tasks: [{ id: 'a', goal: 'g', config: 'defence=none\n__proto__=on', evaluator: { ...emptyEvaluator(), type: 'query_evaluation', query: 'q' } }],
+    })
+    expect(check.file).toBeNull()
+    expect(check.issues.get('tasks.0.config')).toBe('line 2: __proto__ is not a name a claim can use')
+  })
+
   it('an empty table is a claim without tasks', () => {
     const check = checkClaim({ name: 'x', description: '', target: '', origin: '', tasks: [] })
     expect(check.issues.get('tasks')).toBe('a claim needs at least one task')

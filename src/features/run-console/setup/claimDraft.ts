@@ -43,7 +43,13 @@ function parsePairs(text: string, where: string, issues: Map<string, string>): R
       if (!issues.has(where)) issues.set(where, `line ${i + 1}: expected name=value`)
       return
     }
-    out[line.slice(0, eq).trim()] = line.slice(eq + 1)
+    const name = line.slice(0, eq).trim()
+    // Assigned, "__proto__" would set the prototype and vanish (as parseClaimFile refuses it in a file).
+    if (name === '__proto__') {
+      if (!issues.has(where)) issues.set(where, `line ${i + 1}: __proto__ is not a name a claim can use`)
+      return
+    }
+    out[name] = line.slice(eq + 1)
   })
   return out
 }

@@ -7,11 +7,12 @@
  */
 import { create } from 'zustand'
 import { z } from 'zod'
+import { RUN_KEYS_ITEM } from '../../../lib/heldSecrets'
 
 export const SECRET_NAMES = ['targetToken', 'openaiKey', 'genericSecret', 'attackerKey', 'judgeKey', 'optimizerToken'] as const
 export type SecretName = (typeof SECRET_NAMES)[number]
 
-const KEY = 'redscope-run-keys'
+const KEY = RUN_KEYS_ITEM
 const Stored = z.object(Object.fromEntries(SECRET_NAMES.map((n) => [n, z.string().default('')])) as Record<SecretName, z.ZodDefault<z.ZodString>>)
 
 type Values = Record<SecretName, string>
