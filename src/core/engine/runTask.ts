@@ -126,7 +126,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
   const record = (runNumber: number, trajectory: Trajectory, evaluation: EvaluationResult, startedMs: number,
-    outcome: 'judged' | 'errored', done: boolean) => {
+    outcome: 'judged' | 'errored' | 'partial', done: boolean) => {
     const usage = progress.usage
     const full = new RecordedRun(runNumber, trajectory.keptItems(), trajectory.keptView(), evaluation, usage,
       usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage), startedMs, Date.now(),
@@ -144,11 +144,14 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   // abandoned loop stops at its next step (runSingle and the checks below
   // look at the signal after every await), never recording a run after it.
   const cancel = new AbortLatch(signal)
+  // The run in flight, so a time cap that cuts it short can still record what it did (and spent).
+  let current: { runNumber: number; trajectory: Trajectory; startedMs: number } | null = null
   const loop = async (): Promise<void> => {
     for (let runNumber = 1; runNumber <= env.maxRunsPerTask; runNumber++) {
       // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
       const trajectory = new Trajectory(ts.visibility)
       const startedMs = Date.now()
+      current = { runNumber, trajectory, startedMs }
       let outcome: { evaluation: EvaluationResult; done: boolean }
       try {
         outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, cancel })
@@ -163,11 +166,13 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         }
         env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
+        current = null
         record(runNumber, trajectory, zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedMs, 'errored', false)
         stopReason = 'error'
         break
       }
       cancel.check()
+      current = null
       record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done)
       // The claim decides success: stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
@@ -194,6 +199,17 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   }
   try {
     await abortable(loop(), signal)
+  } catch (error) {
+    // The time cap cut a run short: unlike the reference, which drops it, record it unjudged, so the
+    // turns it played and the money it spent are not lost ("0 runs" while the bill says otherwise).
+    // The abandoned loop records nothing after the cancellation, so this is the run's only record.
+    const cut = current as { runNumber: number; trajectory: Trajectory; startedMs: number } | null
+    if (isCancellation(error) && error.why === 'timeout' && cut !== null) {
+      const turns = cut.trajectory.keptItems().filter((it) => it.type === 'ControllablePreCallEvent' || it.type === 'ControllablePostCallEvent').length
+      record(cut.runNumber, cut.trajectory, zeroEvaluation(`Run ${cut.runNumber} was cut short by the task's time cap after ${turns} ` +
+        `turn${turns === 1 ? '' : 's'}: not judged.`), cut.startedMs, 'partial', false)
+    }
+    throw error
   } finally {
     cancel.release()
     channel.close()
