@@ -385,3 +385,24 @@ describe('BudgetExhaustedError', () => {
     expect(e.name).toBe('BudgetExhaustedError')
   })
 })
+
+describe('turns', () => {
+  it('reports each pause the optimizer is asked about, counted per run; scope-declined pauses are no turns', async () => {
+    const b = build({ options: { maxRunsPerTask: 2 } })
+    const turns: string[] = []
+    await b.controller.run({ reporter: { turn: (_, index, runNumber, turn) => turns.push(`task ${index} run ${runNumber} turn ${turn}`) } })
+    // FIXTURE_STEPS with scope {user}: only user_msg of its four pauses is writable.
+    expect(turns).toEqual(['task 1 run 1 turn 1', 'task 1 run 2 turn 1'])
+  })
+
+  it('a reporter whose turn hook throws fails nothing: the task runs on and the failure is logged', async () => {
+    const b = build({ options: { maxRunsPerTask: 2 } })
+    const logged: string[] = []
+    const result = await b.controller.run({ reporter: {
+      turn: () => { throw new Error('boom') },
+      diagnostic: (_, level, message) => logged.push(`${level} ${message}`),
+    } })
+    expect(result.taskResults[0].runs).toHaveLength(2)
+    expect(logged).toContain('error reporter turn failed: Error: boom')
+  })
+})

@@ -30,6 +30,8 @@ export interface TaskEnv {
   /** Cleanup budget once a cancellation is in flight (the reference's 5 s). */
   readonly graceMs: number
   readonly onRunComplete: (run: RunResult) => void
+  /** Each pause the optimizer is asked about (for a live turn count); a failure is only logged. */
+  readonly onTurn?: (runNumber: number, turn: number) => void
   /** 'superred-0.3.0': no success stop, and one more reset after the loop (see EngineSemantics). */
   readonly semantics: EngineSemantics
   readonly diagnostic: (level: 'info' | 'warning' | 'error', message: string) => void
@@ -143,6 +145,14 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   // run and per reset: a cancellation unwinds this function at once, and the
   // abandoned loop stops at its next step (runSingle and the checks below
   // look at the signal after every await), never recording a run after it.
+  const reportTurn = env.onTurn
+  const onTurn = reportTurn === undefined ? undefined : (runNumber: number, turn: number) => {
+    try {
+      reportTurn(runNumber, turn)
+    } catch (error) {
+      env.diagnostic('error', `reporter turn failed: ${describeError(error)}`)
+    }
+  }
   const cancel = new AbortLatch(signal)
   // The run in flight, so a time cap that cuts it short can still record what it did (and spent).
   let current: { runNumber: number; trajectory: Trajectory; startedMs: number } | null = null
@@ -154,7 +164,8 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       current = { runNumber, trajectory, startedMs }
       let outcome: { evaluation: EvaluationResult; done: boolean }
       try {
-        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, cancel })
+        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback, cancel,
+          onTurn: onTurn === undefined ? undefined : (turn) => onTurn(runNumber, turn) })
       } catch (error) {
         // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
         cancel.check()
