@@ -4,11 +4,11 @@
  * `sweep` read them the same way. Keys come from OPENAI_API_KEY only.
  */
 import {
-  humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig, templateAttackerConfig,
-  templateOptimizerFactory, type InjectOn,
+  DEFAULT_MAX_TURNS, humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig,
+  templateAttackerConfig, templateOptimizerFactory, type InjectOn,
 } from '../attackers'
-import { openAiClientFactory } from '../adapters/llm/openaiClient'
-import type { LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
+import { configPrice, openAiClientFactory } from '../adapters/llm/openaiClient'
+import { unpricedCapMessage, type LLMClient, type LLMClientFactory, type LLMConfig, type OptimizerFactory, type PriceTable } from '../core/engine'
 import type { AttackerConfig } from '../core/results'
 import type { ParsedOptions } from './command'
 import type { ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './definitions/attackOptions'
@@ -29,6 +29,9 @@ export interface Budget {
   readonly timeCap?: number
   readonly requestTimeout?: number
   readonly llmTimeout?: number
+  readonly maxTurns?: number
+  readonly priceIn?: number
+  readonly priceOut?: number
 }
 
 export function readBudget(options: AttackFlags): Budget {
@@ -40,18 +43,25 @@ export function readBudget(options: AttackFlags): Budget {
     timeCap: numberFlag('time-cap', options['time-cap'], (n) => n > 0, 'a positive number of seconds'),
     requestTimeout: numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds'),
     llmTimeout: numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds'),
+    maxTurns: numberFlag('max-turns', options['max-turns'], (n) => int(n) && n >= 1, 'an integer of at least 1'),
+    priceIn: numberFlag('price-in', options['price-in'], (n) => n >= 0, 'a non-negative amount of USD per 1M tokens'),
+    priceOut: numberFlag('price-out', options['price-out'], (n) => n >= 0, 'a non-negative amount of USD per 1M tokens'),
   }
 }
 
 export interface AttackerChoice {
   readonly kind: OptimizerKind
   readonly injectOn: InjectOn | undefined
+  /** The llm attacker's turn limit per run (undefined: its default). */
+  readonly maxTurns: number | undefined
   readonly model: string | undefined
   readonly llmConfig: LLMConfig | null
   /** Builds each task's LLM client (for the attacker and the judge). */
   readonly clients: LLMClientFactory
   /** The llm_judge evaluator's client, when a judge model is known. */
   readonly judge: (() => LLMClient) | undefined
+  /** The attacker's model when it has no price (its cost is then "unpriced", not $0). */
+  readonly unpricedModel: string | null
 }
 
 /** Checks the attacker flags against each other before anything is read or connected. */
@@ -68,7 +78,11 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
   if (kind === 'llm' && !model) throw new UsageError('--optimizer llm needs --model M (and --base-url U for a server other than OpenAI)')
   if (kind === 'replay' && !options.replay) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
   if (options.template !== undefined && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
-  const clients = openAiClientFactory(budget.llmTimeout === undefined ? {} : { timeoutMs: budget.llmTimeout * 1000 })
+  if (options['max-turns'] !== undefined && kind !== 'llm') throw new UsageError('--max-turns only applies to --optimizer llm')
+  if ((budget.priceIn !== undefined || budget.priceOut !== undefined) && !model) throw new UsageError('--price-in and --price-out price --model M: name it')
+  const configured: PriceTable = model && (budget.priceIn !== undefined || budget.priceOut !== undefined)
+    ? { [model]: { inputPerMillion: budget.priceIn ?? 0, outputPerMillion: budget.priceOut ?? 0 } } : {}
+  const clients = openAiClientFactory({ configured, ...(budget.llmTimeout === undefined ? {} : { timeoutMs: budget.llmTimeout * 1000 }) })
   // The judge: its own model if given, else the attacker's.
   const judgeModel = options['judge-model'] ?? model
   const judgeConfig: LLMConfig | null = judgeModel
@@ -76,7 +90,14 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
     : null
   const judge = judgeConfig === null ? undefined : (): LLMClient => clients(judgeConfig, budget.costCap ?? null, new AbortController().signal)
   const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
-  return { kind, injectOn: injectOn as InjectOn | undefined, model, llmConfig, clients, judge }
+  // A cap on a model without a price could not be enforced: refused here, before anything runs.
+  for (const [flag, config] of [['--model', llmConfig], ['--judge-model', judgeConfig]] as const) {
+    if (config === null || budget.costCap === undefined || configPrice(config, { configured }) !== null) continue
+    throw new UsageError(`--cost-cap ${budget.costCap}: ${flag} ${unpricedCapMessage(config.model, config.apiBase)} ` +
+      `(--price-in and --price-out, USD per 1M tokens${flag === '--judge-model' && judgeConfig?.model !== model ? ', price --model only' : ''})`)
+  }
+  const unpricedModel = llmConfig !== null && configPrice(llmConfig, { configured }) === null ? llmConfig.model : null
+  return { kind, injectOn: injectOn as InjectOn | undefined, maxTurns: budget.maxTurns, model, llmConfig, clients, judge, unpricedModel }
 }
 
 export interface Attacker {
@@ -94,7 +115,7 @@ export async function buildAttacker(choice: AttackerChoice, options: AttackFlags
       return { optimizerFactory: templateOptimizerFactory(template), config: templateAttackerConfig(template), close: () => {} }
     }
     case 'llm': {
-      const llm = { injectOn: choice.injectOn }
+      const llm = { injectOn: choice.injectOn, maxTurns: choice.maxTurns ?? DEFAULT_MAX_TURNS }
       const config = llmAttackerConfig({ ...llm, model: choice.model!, apiBase: choice.llmConfig?.apiBase ?? null })
       return { optimizerFactory: llmOptimizerFactory(llm), config, close: () => {} }
     }
