@@ -88,6 +88,7 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
   const reporter: ProgressReporter = {
     threatModelStart: (info) => push({ t: 'tmStart', key: info.key }),
     taskStart: (info, index, goal) => push({ t: 'taskStart', key: info.key, index, goal, at: now() }),
+    turn: (info, index, _runNumber, turn) => push({ t: 'turn', key: info.key, index, turn }),
     runComplete: (info, index, run: RunResult) =>
       push({ t: 'run', key: info.key, index, score: run.evaluated ? run.evaluation.primaryScore.value : null, cost: run.llmUsage.cost }),
     taskComplete: (info, result) => push({ t: 'taskDone', key: info.key, task: finishedTask(result) }),
