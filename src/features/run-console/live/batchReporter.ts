@@ -56,7 +56,8 @@ export function finishedTask(r: TaskResult): FinishedTask {
   return {
     index: r.index, goal: r.task.goal.description, stopReason: r.stopReason,
     status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured), success: r.success, best: r.bestScore.value,
-    runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error), kept: r.nRuns !== undefined,
+    // Whole up to a long paragraph: an explained failure (a CORS refusal and how to allow it) is cut at 300.
+    runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error, 2000), kept: r.nRuns !== undefined,
     evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null,
   }
 }
