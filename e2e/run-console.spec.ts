@@ -89,6 +89,9 @@ test('an llm attack against a local OpenAI-compatible server: success, cost coun
   await model.getByLabel('Base URL (OpenAI-compatible)').fill(chat.baseURL)
   await model.getByLabel('Model').fill('gpt-4o-mini')
   await model.getByLabel('API key').fill(KEY)
+  // A loopback server is unpriced unless given a price (gpt-4o-mini's list price here).
+  await model.getByLabel('Input $ / 1M tokens').fill('0.15')
+  await model.getByLabel('Output $ / 1M tokens').fill('0.6')
   const calls = chat.calls.length
   await page.getByRole('button', { name: 'Run threat model' }).click()
   await waitForState(page, 'Finished')
@@ -291,6 +294,36 @@ test('claim files: the table exports what it holds, imports a file, and names th
   await expect(dialog.getByLabel(/^Claim name/)).toHaveValue('imported-claim')
   await dialog.getByRole('button', { name: 'Done' }).click()
   await expect(page.getByRole('group', { name: 'Claim' })).toContainText('imported-claim, 2 tasks')
+})
+
+test("the llm attacker against a model server that refuses the page's origin: the cause first, whole; the cost unpriced", async ({ page }) => {
+  const closed = await startChatServer(() => 'hello', 0, { cors: false })
+  try {
+    await grantAndOpenRun(page, ['user'])
+    await pickClaim(page, 'chatbot-secret-leak.json')
+    await page.getByRole('radio', { name: 'LLM' }).click()
+    await setField(page, 'Max runs per task', '1')
+    const model = page.getByRole('group', { name: 'Attacker model' })
+    await model.getByLabel('Base URL (OpenAI-compatible)').fill(closed.baseURL)
+    await model.getByLabel('Model').fill('local-model')
+    await page.getByRole('button', { name: 'Run threat model' }).click()
+    await waitForState(page, 'Finished')
+    const origin = new URL(page.url()).origin
+    const host = new URL(closed.baseURL).origin
+    const error = page.getByTestId('task-result').first().getByRole('alert')
+    const text = (await error.textContent()) ?? ''
+    const cause = `LlmRequestError: POST ${closed.baseURL}/chat/completions: ${host} is running but does not allow requests from this page (${origin}): ` +
+      'the browser blocked the answer (CORS). To allow it:'
+    expect(text.slice(0, cause.length)).toBe(cause)
+    // Whole: the advice to its last sentence, no ellipsis, and no bare "no connection" in front of it.
+    expect(text).toContain('Or serve this app from an origin the server already allows.')
+    expect(text).not.toContain('…')
+    expect(text).not.toContain('no connection')
+    // A model with no price: "unpriced", never $0.
+    await expect(page.getByTestId('stat-cost')).toContainText('unpriced')
+  } finally {
+    await closed.close()
+  }
 })
 
 test("a target that refuses the page's origin gets an explanation of how to allow it", async ({ page }) => {

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_INJECT_ON, DEFAULT_LLM_ATTACKER } from '../core/defaults'
 import { attackerConfig, type AttackerConfig, type JsonValue } from '../core/results'
-import { LLM_ATTACKER_SYSTEM_PROMPT, type LlmAttackerOptions } from './llmOptimizer'
+import { DEFAULT_MAX_TURNS, LLM_ATTACKER_SYSTEM_PROMPT, type LlmAttackerOptions } from './llmOptimizer'
 import type { RecordedRun } from './replayOptimizer'
 import type { TemplateOptions } from './templateOptimizer'
 
@@ -42,7 +42,7 @@ export function llmAttackerConfig(o: LlmAttackerSetup): AttackerConfig {
   return attackerConfig({
     kind: 'llm', model: o.model, api_base: recordedApiBase(o.apiBase), inject_on: o.injectOn ?? DEFAULT_INJECT_ON.llm,
     temperature: o.temperature ?? DEFAULT_LLM_ATTACKER.temperature, max_tokens: o.maxTokens ?? DEFAULT_LLM_ATTACKER.maxTokens,
-    history_runs: o.historyRuns ?? DEFAULT_LLM_ATTACKER.historyRuns, system_prompt: LLM_ATTACKER_SYSTEM_PROMPT,
+    history_runs: o.historyRuns ?? DEFAULT_LLM_ATTACKER.historyRuns, max_turns: o.maxTurns ?? DEFAULT_MAX_TURNS, system_prompt: LLM_ATTACKER_SYSTEM_PROMPT,
   })
 }
 

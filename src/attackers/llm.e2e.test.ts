@@ -8,6 +8,8 @@ import { fillTemplate, PAYLOAD_LIBRARY } from './payloads'
 import { templateOptimizerFactory } from './templateOptimizer'
 
 const API_KEY = 'sk-test-DO-NOT-PERSIST-4242'
+/** gpt-4o-mini's list price, configured: a loopback server is never billed at OpenAI's prices by the model's name. */
+const PRICES = { 'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 } }
 let assistant: RunningTargetServer
 let chatbot: RunningTargetServer
 let model: ChatServer
@@ -49,7 +51,7 @@ describe('llm attacker over HTTP, against a local OpenAI-compatible server', () 
   it('uses the feedback of failed runs to change its payload, within usage accounting', async () => {
     const { result, root } = await runThreatModel({
       factory: assistant.url, claim: claimWith('assistant-exfiltration.json', ['delimiters']), scope: ['inbox'],
-      optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY },
+      optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY }, prices: PRICES,
     })
     const [task] = result.taskResults
     // The scripted model sends library payload n at attempt n: the delimiters fall to delimiter_escape.
@@ -76,12 +78,26 @@ describe('llm attacker over HTTP, against a local OpenAI-compatible server', () 
   it('stops as budget_exhausted when the cost cap is reached', async () => {
     const { result } = await runThreatModel({
       factory: assistant.url, claim: claimWith('assistant-exfiltration.json', ['strict_filter']), scope: ['inbox'],
-      optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY }, costCap: 0.0003,
+      optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY }, costCap: 0.0003, prices: PRICES,
     })
     const [task] = result.taskResults
     expect(task.stopReason).toBe('budget_exhausted')
     expect(task.llmUsage.calls).toBe(2)
     expect(task.runs.length).toBe(2)
+  })
+
+  it('a loopback model named like an OpenAI one is unpriced: calls counted, no cost, and a cap on it refuses the call', async () => {
+    const { result } = await runThreatModel({
+      factory: assistant.url, claim: claimWith('assistant-exfiltration.json', ['delimiters']), scope: ['inbox'], maxRuns: 2,
+      optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY },
+    })
+    expect(result.taskResults[0].llmUsage).toEqual({ calls: 2, cost: 0 })
+    const capped = await runThreatModel({
+      factory: assistant.url, claim: claimWith('assistant-exfiltration.json', ['delimiters']), scope: ['inbox'], maxRuns: 2,
+      optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY }, costCap: 1,
+    })
+    expect(capped.result.taskResults[0].stopReason).toBe('error')
+    expect(capped.result.taskResults[0].error).toContain('No price for model "gpt-4o-mini": it is unpriced, so the cost cap cannot be enforced')
   })
 
   it('without feedback, the model only learns that earlier attempts ended', async () => {

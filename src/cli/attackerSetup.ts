@@ -4,12 +4,14 @@
  * `sweep` read them the same way. Keys come from OPENAI_API_KEY only.
  */
 import {
-  humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig, servedAttackerConfig,
-  templateAttackerConfig, templateOptimizerFactory, type InjectOn,
+  DEFAULT_MAX_TURNS, humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig,
+  servedAttackerConfig, templateAttackerConfig, templateOptimizerFactory, type InjectOn,
 } from '../attackers'
 import { readFile } from 'node:fs/promises'
-import { openAiClientFactory } from '../adapters/llm/openaiClient'
-import type { EngineSemantics, LLMClient, LLMClientFactory, LLMConfig, OptimizerFactory } from '../core/engine'
+import { configPrice, openAiClientFactory } from '../adapters/llm/openaiClient'
+import {
+  unpricedCapMessage, type EngineSemantics, type LLMClient, type LLMClientFactory, type LLMConfig, type OptimizerFactory, type PriceTable,
+} from '../core/engine'
 import { TargetRequestError } from '../protocol'
 import { connectServedOptimizer, ServedOptimizerError, servedLlmClientFactory } from '../protocol/optimizer'
 import type { AttackerConfig } from '../core/results'
@@ -33,6 +35,9 @@ export interface Budget {
   readonly requestTimeout?: number
   readonly llmTimeout?: number
   readonly capacityWait?: number
+  readonly maxTurns?: number
+  readonly priceIn?: number
+  readonly priceOut?: number
 }
 
 export function readBudget(options: AttackFlags): Budget {
@@ -45,12 +50,17 @@ export function readBudget(options: AttackFlags): Budget {
     requestTimeout: numberFlag('request-timeout', options['request-timeout'], (n) => n > 0, 'a positive number of seconds'),
     llmTimeout: numberFlag('llm-timeout', options['llm-timeout'], (n) => n > 0, 'a positive number of seconds'),
     capacityWait: numberFlag('capacity-wait', options['capacity-wait'], (n) => n >= 0, 'a non-negative number of seconds'),
+    maxTurns: numberFlag('max-turns', options['max-turns'], (n) => int(n) && n >= 1, 'an integer of at least 1'),
+    priceIn: numberFlag('price-in', options['price-in'], (n) => n >= 0, 'a non-negative amount of USD per 1M tokens'),
+    priceOut: numberFlag('price-out', options['price-out'], (n) => n >= 0, 'a non-negative amount of USD per 1M tokens'),
   }
 }
 
 export interface AttackerChoice {
   readonly kind: OptimizerKind
   readonly injectOn: InjectOn | undefined
+  /** The llm attacker's turn limit per run (undefined: its default). */
+  readonly maxTurns: number | undefined
   readonly model: string | undefined
   readonly llmConfig: LLMConfig | null
   /** Builds each task's LLM client (for the attacker and the judge). */
@@ -59,6 +69,8 @@ export interface AttackerChoice {
   readonly judge: (() => LLMClient) | undefined
   /** Seconds per request to a served optimizer (--request-timeout), when given. */
   readonly requestTimeoutS: number | undefined
+  /** The attacker's model when it has no price (its cost is then "unpriced", not $0). */
+  readonly unpricedModel: string | null
 }
 
 /** Checks the attacker flags against each other before anything is read or connected. */
@@ -85,7 +97,11 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
   if (kind === 'llm' && !model) throw new UsageError('--optimizer llm needs --model M (and --base-url U for a server other than OpenAI)')
   if (kind === 'replay' && !options.replay) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
   if (options.template !== undefined && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
-  const clients = openAiClientFactory(budget.llmTimeout === undefined ? {} : { timeoutMs: budget.llmTimeout * 1000 })
+  if (options['max-turns'] !== undefined && kind !== 'llm') throw new UsageError('--max-turns only applies to --optimizer llm')
+  if ((budget.priceIn !== undefined || budget.priceOut !== undefined) && !model) throw new UsageError('--price-in and --price-out price --model M: name it')
+  const configured: PriceTable = model && (budget.priceIn !== undefined || budget.priceOut !== undefined)
+    ? { [model]: { inputPerMillion: budget.priceIn ?? 0, outputPerMillion: budget.priceOut ?? 0 } } : {}
+  const clients = openAiClientFactory({ configured, ...(budget.llmTimeout === undefined ? {} : { timeoutMs: budget.llmTimeout * 1000 }) })
   // The judge: its own model if given, else the attacker's.
   const judgeModel = options['judge-model'] ?? model
   const judgeConfig: LLMConfig | null = judgeModel
@@ -93,7 +109,17 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
     : null
   const judge = judgeConfig === null ? undefined : (): LLMClient => clients(judgeConfig, budget.costCap ?? null, new AbortController().signal)
   const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
-  return { kind, injectOn: injectOn as InjectOn | undefined, model, llmConfig, clients, judge, requestTimeoutS: budget.requestTimeout }
+  // A cap on a model without a price could not be enforced: refused here, before anything runs.
+  for (const [flag, config] of [['--model', llmConfig], ['--judge-model', judgeConfig]] as const) {
+    if (config === null || budget.costCap === undefined || configPrice(config, { configured }) !== null) continue
+    throw new UsageError(`--cost-cap ${budget.costCap}: ${flag} ${unpricedCapMessage(config.model, config.apiBase)} ` +
+      `(--price-in and --price-out, USD per 1M tokens${flag === '--judge-model' && judgeConfig?.model !== model ? ', price --model only' : ''})`)
+  }
+  const unpricedModel = llmConfig !== null && configPrice(llmConfig, { configured }) === null ? llmConfig.model : null
+  return {
+    kind, injectOn: injectOn as InjectOn | undefined, maxTurns: budget.maxTurns, model, llmConfig, clients, judge, unpricedModel,
+    requestTimeoutS: budget.requestTimeout,
+  }
 }
 
 export interface Attacker {
@@ -126,7 +152,7 @@ export async function buildAttacker(choice: AttackerChoice, options: AttackFlags
       return { optimizerFactory: templateOptimizerFactory({ ...template, cycle }), config: templateAttackerConfig(template), close: () => {} }
     }
     case 'llm': {
-      const llm = { injectOn: choice.injectOn }
+      const llm = { injectOn: choice.injectOn, maxTurns: choice.maxTurns ?? DEFAULT_MAX_TURNS }
       const config = llmAttackerConfig({ ...llm, model: choice.model!, apiBase: choice.llmConfig?.apiBase ?? null })
       return { optimizerFactory: llmOptimizerFactory(llm), config, close: () => {} }
     }

@@ -92,14 +92,31 @@ describe('redscope run', () => {
     process.env.OPENAI_API_KEY = 'sk-cli-secret-9911'
     const out = join(dir, 'llm')
     const r = await run('run', '--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm',
-      '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--max-runs', '2', '--cost-cap', '1', '--out', out)
+      '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--max-runs', '2', '--cost-cap', '1', '--price-in', '0.15', '--price-out', '0.6',
+      '--max-turns', '4', '--out', out)
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^llm-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__gpt-4o-mini-/)
+    // Priced as configured (a local endpoint is never billed at OpenAI's prices by name).
+    expect(r.stdout).toMatch(/LLM cost: \$0\.\d{4} over \d+ call\(s\)/)
+    expect(r.stdout).not.toContain('unpriced')
     expect(r.stdout).toContain('task 2/4  success')
     expect(model.calls.at(-1)!.authorization).toBe('Bearer sk-cli-secret-9911')
     expect(r.stdout + r.stderr).not.toContain('sk-cli-secret-9911')
     expect(treeText(out)).not.toContain('sk-cli-secret-9911')
     delete process.env.OPENAI_API_KEY
+  })
+
+  it('a local model without a configured price is unpriced, not $0, and a cost cap on it is refused', async () => {
+    const r = await run('run', '--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm',
+      '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--max-runs', '1', '--out', join(dir, 'unpriced'))
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('cost=unpriced')
+    expect(r.stdout).toMatch(/LLM cost: unpriced over \d+ call\(s\) \(no price for gpt-4o-mini: give --price-in and --price-out\)/)
+    const capped = await run('run', '--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm',
+      '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--cost-cap', '1', '--out', join(dir, 'capped'))
+    expect(capped.code).toBe(2)
+    expect(capped.stderr).toContain(`--cost-cap 1: --model the model "gpt-4o-mini" is unpriced (its endpoint (${new URL(model.baseURL).host}) is not OpenAI's, ` +
+      "so OpenAI's prices do not apply), so a cost cap cannot be enforced")
   })
 
   it('sends REDSCOPE_TARGET_TOKEN to the target, and refuses clearly without it', async () => {
@@ -125,6 +142,9 @@ describe('redscope run', () => {
       [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--max-runs', '0'], '--max-runs 0: must be an integer of at least 1'],
       [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--inject-on', 'sideways'], '--inject-on sideways: must be pre, post or both'],
       [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm'], '--optimizer llm needs --model M'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--max-turns', '3'], '--max-turns only applies to --optimizer llm'],
+      [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm', '--model', 'm', '--max-turns', '0'],
+        '--max-turns 0: must be an integer of at least 1'],
       [['--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--template', 'nosuch'], "--template nosuch: no payload named 'nosuch'"],
       [['--target', assistant.url, '--claim', badClaim, '--scope', 'inbox'], `${badClaim}: not a claim file: tasks[0].evaluator.pattern:`],
       [['--target', assistant.url, '--claim', join(dir, 'missing.json'), '--scope', 'inbox'], 'missing.json: no such file'],

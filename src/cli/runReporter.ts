@@ -8,7 +8,10 @@ const oneLine = (s: string, max = 70) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
-export function taskLine(r: TaskResult, total: number, claim: ClaimFile): string {
+/** A model without a price: its cost is "unpriced", never a $0.0000 that reads as free. */
+const costOf = (usd: number, unpricedModel: string | null) => (unpricedModel === null ? `$${usd.toFixed(4)}` : 'unpriced')
+
+export function taskLine(r: TaskResult, total: number, claim: ClaimFile, unpricedModel: string | null = null): string {
   const config = Object.entries(claim.tasks[r.index - 1]?.config ?? {})
     .filter(([k]) => k !== 'user_task' && k !== 'user_message').map(([k, v]) => `${k}=${v}`).join(' ')
   const runs = r.nRuns ?? r.runs.length
@@ -20,7 +23,7 @@ export function taskLine(r: TaskResult, total: number, claim: ClaimFile): string
     // Runs whose success was the attacker's own echo: judged failures unless counted (--count-echoes).
     echoed ? `echoed=${echoed}${r.runs.some((run) => run.echo?.counted) ? ' (counted)' : ''}` : '',
     `best=${r.bestScore.value.toFixed(2)}`,
-    `cost=$${r.llmUsage.cost.toFixed(4)}`,
+    `cost=${costOf(r.llmUsage.cost, unpricedModel)}`,
     config ? `[${config}]` : '',
     oneLine(r.task.goal.description, 60),
   ]
@@ -28,9 +31,9 @@ export function taskLine(r: TaskResult, total: number, claim: ClaimFile): string
   return r.error ? `${line}\n    error: ${oneLine(r.error.split('\n')[0], 300)}` : line
 }
 
-export function lineReporter(write: (s: string) => void, total: number, claim: ClaimFile): ProgressReporter {
+export function lineReporter(write: (s: string) => void, total: number, claim: ClaimFile, unpricedModel: string | null = null): ProgressReporter {
   return {
-    taskComplete: (_info, result) => write(`${taskLine(result, total, claim)}\n`),
+    taskComplete: (_info, result) => write(`${taskLine(result, total, claim, unpricedModel)}\n`),
     taskSkipped: (_info, index, goal, reason) => write(`task ${index}/${total}  skipped  ${oneLine(goal, 60)} (${oneLine(reason, 120)})\n`),
   }
 }
@@ -48,7 +51,7 @@ export function echoLine(result: ThreatModelResult, countEchoes: boolean): strin
  * The run's outcome: the ASR over completed tasks with its n and 95% interval, or, when nothing broke, "not
  * broken in N tasks by <attacker>" with the interval's upper bound (src/core/stats: the words every view uses).
  */
-export function summaryLines(result: ThreatModelResult, attacker: string | null = null, countEchoes = false): string {
+export function summaryLines(result: ThreatModelResult, attacker: string | null = null, countEchoes = false, unpricedModel: string | null = null): string {
   const completed = result.taskResults.filter((r) => ['success', 'done', 'max_runs', 'budget_exhausted'].includes(r.stopReason))
   const successes = completed.filter((r) => r.success).length
   const asr = rateWords(successes, completed.length, { unit: 'task', attacker })
@@ -60,7 +63,8 @@ export function summaryLines(result: ThreatModelResult, attacker: string | null 
     `${asrText(asr)}${result.skippedTasks.length ? `; ${result.skippedTasks.length} skipped` : ''}`,
     `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
     echoLine(result, countEchoes),
-    `LLM cost: $${cost.toFixed(4)} over ${calls} call(s)`,
+    unpricedModel === null ? `LLM cost: $${cost.toFixed(4)} over ${calls} call(s)`
+      : `LLM cost: unpriced over ${calls} call(s) (no price for ${unpricedModel}: give --price-in and --price-out)`,
     result.cancelled ? 'cancelled before every task finished' : '',
     result.resultsDir ? `results: ${result.resultsDir}` : '',
   ].filter(Boolean).join('\n') + '\n'

@@ -33,10 +33,12 @@ function cors(req: IncomingMessage, res: ServerResponse): void {
 export async function startChatServer(
   reply: (call: ChatServerCall, index: number) => string | Promise<string>,
   port = 0,
+  /** `cors: false`: a model server that does not allow the page's origin (no CORS headers at all). */
+  options: { cors?: boolean } = {},
 ): Promise<ChatServer> {
   const calls: ChatServerCall[] = []
   const server = createServer((req, res) => {
-    cors(req, res)
+    if (options.cors !== false) cors(req, res)
     if (req.method === 'OPTIONS') {
       res.writeHead(204)
       return res.end()

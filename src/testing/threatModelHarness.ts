@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { openAiClientFactory } from '../adapters/llm/openaiClient'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import { claimFromFile, ClaimFileSchema, type ClaimFile } from '../claims'
-import { Controller, type LLMClient, type LLMConfig, type OptimizerFactory, type ThreatModelResult } from '../core/engine'
+import { Controller, type LLMClient, type LLMConfig, type OptimizerFactory, type PriceTable, type ThreatModelResult } from '../core/engine'
 import { scopeOf } from '../core/tags'
 import { connectHttpTarget, type HttpTargetFactory, type HttpTargetOptions } from '../protocol'
 import { createTargetServer, type RunningTargetServer } from '../servers/target'
@@ -42,6 +42,8 @@ export interface ThreatModelRun {
   readonly judge?: LLMConfig
   readonly maxRuns?: number
   readonly costCap?: number
+  /** Prices by model name (a loopback model server is otherwise unpriced). */
+  readonly prices?: PriceTable
   readonly timeCapS?: number
   readonly includeFeedback?: boolean
   /** Count a success the attacker echoed (the echo rule) as a success. */
@@ -66,7 +68,7 @@ export function removeThreatModelRoots(): void {
 export async function runThreatModel(run: ThreatModelRun): Promise<{ result: ThreatModelResult; root: string; factory: HttpTargetFactory }> {
   const factory = typeof run.factory === 'string' ? await connectHttpTarget(run.factory, run.clientOptions) : run.factory
   const root = run.root ?? madeRoot()
-  const clients = openAiClientFactory({ maxRetries: 0 })
+  const clients = openAiClientFactory({ maxRetries: 0, configured: run.prices ?? {} })
   const judge = run.judge ? (): LLMClient => clients(run.judge!, run.costCap ?? null, new AbortController().signal) : undefined
   const domain = factory.surfaces.domain
   const controller = new Controller({

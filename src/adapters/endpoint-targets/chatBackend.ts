@@ -4,21 +4,15 @@
  * "Connection error.", and the per-task LLM client factory the run console
  * hands the Controller.
  */
-import { CostCappedLLMClient, type LLMClientFactory, type PriceTable } from '../../core/engine'
-import { OpenAiChatBackend, type OpenAiBackendOptions } from '../llm/openaiClient'
+import type { LLMClientFactory, PriceTable } from '../../core/engine'
+import { OpenAiChatBackend, openAiClientFactory, type OpenAiBackendOptions } from '../llm/openaiClient'
 
 export type ChatBackendOptions = OpenAiBackendOptions
 
 /** The SDK backend, named for where it is used: in the page, over a fetch of the caller's choosing. */
 export const FetchChatBackend = OpenAiChatBackend
 
-/** One capped client per task, locked to the config's model, base URL and key. */
-export function fetchLlmClientFactory(options: { fetch?: typeof fetch; priceTable?: PriceTable } = {}): LLMClientFactory {
-  return (config, costCapUsd, signal) => new CostCappedLLMClient({
-    model: config.model,
-    costCapUsd,
-    signal,
-    priceTable: options.priceTable,
-    backend: new OpenAiChatBackend({ baseURL: config.apiBase, apiKey: config.apiKey, fetch: options.fetch }),
-  })
+/** One capped client per task, locked to the config's model, base URL and key; priced as openAiClientFactory prices. */
+export function fetchLlmClientFactory(options: { fetch?: typeof fetch; priceTable?: PriceTable; configured?: PriceTable } = {}): LLMClientFactory {
+  return openAiClientFactory(options)
 }

@@ -40,7 +40,7 @@ type Event = { kind: 'start'; call: number } | { kind: 'refused'; call: number }
 async function play(calls: PlannedCall[], cap: number, capMode: 'reference' | 'strict') {
   plan = calls
   const served = llm.calls.length
-  const client = openAiClientFactory({ priceTable, maxRetries: 0, capMode })(
+  const client = openAiClientFactory({ configured: priceTable, maxRetries: 0, capMode })(
     { model: 'prop-model', apiBase: llm.baseURL, apiKey: 'sk-prop' }, cap, new AbortController().signal) as CostCappedLLMClient
   const events: Event[] = []
   await Promise.all(calls.map(async (c, i) => {

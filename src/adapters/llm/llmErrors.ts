@@ -43,6 +43,11 @@ export interface CallContext {
   readonly maxRetries: number
 }
 
+/** A failure the page's explaining fetch already put in words (see endpoint-targets/explainFetch.ts). */
+function isExplained(cause: unknown): cause is Error {
+  return cause instanceof Error && cause.name === 'NetworkExplainedError'
+}
+
 /** The SDK's error as an LlmRequestError; a cancellation and anything that is not an API error pass through. */
 export function explainLlmError(e: unknown, call: CallContext): unknown {
   if (e instanceof OpenAI.APIUserAbortError || !(e instanceof OpenAI.APIError)) return e
@@ -50,7 +55,11 @@ export function explainLlmError(e: unknown, call: CallContext): unknown {
   const tries = call.maxRetries > 0 ? ` (after ${call.maxRetries + 1} attempts)` : ''
   let problem: string
   if (e instanceof OpenAI.APIConnectionTimeoutError) problem = `no answer within ${call.timeoutMs / 1000} s${tries}`
-  else if (e instanceof OpenAI.APIConnectionError) problem = `no connection${tries} (${mask(String((e.cause as Error | undefined)?.message ?? e.message))})`
+  else if (e instanceof OpenAI.APIConnectionError && isExplained(e.cause)) {
+    // The page's explaining fetch found the cause (the origin refused by CORS, nothing listening...): it goes first,
+    // whole, and the retries after it, since "no connection" alone hid it behind a cut-off line.
+    problem = `${mask(e.cause.message)}${call.maxRetries > 0 ? ` (tried ${call.maxRetries + 1} times)` : ''}`
+  } else if (e instanceof OpenAI.APIConnectionError) problem = `no connection${tries} (${mask(String((e.cause as Error | undefined)?.message ?? e.message))})`
   else if (e.status === 429) problem = `answered 429: rate limited${tries}: ${mask(e.message)}`
   else problem = `answered ${mask(e.message)}`
   // No `cause`: the SDK's own error may quote the key, and causes are printed into results.

@@ -43,7 +43,7 @@ beforeEach(() => { seen = [] })
 /** $1 per completion token, $0.001 per prompt token: one scripted call costs $2. */
 const priceTable = { 'test-model': { inputPerMillion: 1000, outputPerMillion: 1_000_000 }, 'gpt-5-mini': { inputPerMillion: 0, outputPerMillion: 0 } }
 const make = (cap: number | null, options: Parameters<typeof openAiClientFactory>[0] = {}, model = 'test-model') =>
-  openAiClientFactory({ priceTable, maxRetries: 0, ...options })({ model, apiBase: baseURL, apiKey: 'sk-test' }, cap, new AbortController().signal)
+  openAiClientFactory({ configured: priceTable, maxRetries: 0, ...options })({ model, apiBase: baseURL, apiKey: 'sk-test' }, cap, new AbortController().signal)
 
 describe('openai client over HTTP', () => {
   it('counts calls and cost from the (editable) price table, and locks model and key', async () => {
@@ -99,7 +99,7 @@ describe('openai client over HTTP', () => {
 
   it('aborting the task signal aborts a call in flight', async () => {
     const abort = new AbortController()
-    const client = openAiClientFactory({ priceTable, maxRetries: 0 })({ model: 'test-model', apiBase: baseURL, apiKey: 'k' }, null, abort.signal)
+    const client = openAiClientFactory({ configured: priceTable, maxRetries: 0 })({ model: 'test-model', apiBase: baseURL, apiKey: 'k' }, null, abort.signal)
     const pending = client.complete([{ role: 'user', content: 'slow' }])
     setTimeout(() => abort.abort(), 20)
     await expect(pending).rejects.toThrow()

@@ -5,8 +5,9 @@
  * file only turns a ChatRequest into an HTTP call and back.
  */
 import OpenAI from 'openai'
+import { billingPrice, billingTable } from '../../core/engine/pricing'
 import {
-  CostCappedLLMClient, type ChatBackend, type ChatRequest, type ChatResult, type CostCappedClientOptions, type LLMClientFactory,
+  CostCappedLLMClient, DEFAULT_PRICE_TABLE, type ChatBackend, type ModelPrice, type PriceTable, type ChatRequest, type ChatResult, type CostCappedClientOptions, type LLMClientFactory,
 } from '../../core/engine/budget'
 import type { LLMConfig } from '../../core/engine/types'
 import { chatEndpoint, explainLlmError } from './llmErrors'
@@ -33,6 +34,8 @@ export class OpenAiChatBackend implements ChatBackend {
   private readonly timeoutMs: number
   private readonly maxRetries: number
   readonly endpoint: string
+  /** The base URL calls go to, resolved as the SDK resolves it (its default, or OPENAI_BASE_URL in Node). */
+  readonly baseURL: string
 
   constructor(options: OpenAiBackendOptions = {}) {
     this.apiKey = options.apiKey || null
@@ -49,6 +52,7 @@ export class OpenAiChatBackend implements ChatBackend {
       dangerouslyAllowBrowser: true,
     })
     this.endpoint = chatEndpoint(this.client.baseURL)
+    this.baseURL = this.client.baseURL
   }
 
   async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
@@ -77,17 +81,35 @@ export class OpenAiChatBackend implements ChatBackend {
 }
 
 export type OpenAiClientOptions = Pick<CostCappedClientOptions, 'priceTable' | 'reserveCompletionTokens' | 'capMode'> &
-  Pick<OpenAiBackendOptions, 'maxRetries' | 'timeoutMs'>
+  Pick<OpenAiBackendOptions, 'maxRetries' | 'timeoutMs' | 'fetch'> & {
+    /** Prices the user configured, by exact model name (they win over the table, on any endpoint). */
+    readonly configured?: PriceTable
+  }
 
-/** One capped client per task, locked to the config's model, base URL and key. */
+/**
+ * One capped client per task, locked to the config's model, base URL and key.
+ * Billed at the configured price, else the table's only on OpenAI's own
+ * endpoint, else unpriced (see core/engine/pricing.ts).
+ */
 export function openAiClientFactory(options: OpenAiClientOptions = {}): LLMClientFactory {
-  return (config: LLMConfig, costCapUsd: number | null, signal: AbortSignal) => new CostCappedLLMClient({
-    model: config.model,
-    costCapUsd,
-    signal,
-    priceTable: options.priceTable,
-    reserveCompletionTokens: options.reserveCompletionTokens,
-    capMode: options.capMode,
-    backend: new OpenAiChatBackend({ baseURL: config.apiBase, apiKey: config.apiKey, maxRetries: options.maxRetries, timeoutMs: options.timeoutMs }),
-  })
+  return (config: LLMConfig, costCapUsd: number | null, signal: AbortSignal) => {
+    const backend = new OpenAiChatBackend({ baseURL: config.apiBase, apiKey: config.apiKey, maxRetries: options.maxRetries,
+      timeoutMs: options.timeoutMs, fetch: options.fetch })
+    const price = billingPrice(config.model, backend.baseURL, options.priceTable ?? DEFAULT_PRICE_TABLE, options.configured?.[config.model] ?? null)
+    return new CostCappedLLMClient({
+      model: config.model,
+      costCapUsd,
+      signal,
+      priceTable: billingTable(config.model, price),
+      reserveCompletionTokens: options.reserveCompletionTokens,
+      capMode: options.capMode,
+      backend,
+    })
+  }
+}
+
+/** The price the factory above bills this config at (null: unpriced), for what a budget or a summary says. */
+export function configPrice(config: Pick<LLMConfig, 'model' | 'apiBase'>, options: Pick<OpenAiClientOptions, 'priceTable' | 'configured'> = {}): ModelPrice | null {
+  const base = new OpenAiChatBackend({ baseURL: config.apiBase ?? null }).baseURL
+  return billingPrice(config.model, base, options.priceTable ?? DEFAULT_PRICE_TABLE, options.configured?.[config.model] ?? null)
 }

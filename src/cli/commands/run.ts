@@ -85,8 +85,9 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     },
   }
   try {
-    const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile), writes), signal: cancel.signal })
-    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker, countEchoes))
+    const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile, choice.unpricedModel), writes), signal: cancel.signal })
+    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker,
+      countEchoes, choice.unpricedModel))
   } catch (e) {
     // The engine's own check, for a folder written between the check above and the run (another process).
     if (e instanceof AttackerClashError) throw new UsageError(e.message)

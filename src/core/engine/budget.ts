@@ -179,7 +179,7 @@ export class CostCappedLLMClient implements LLMClient {
         throw new BudgetExhaustedError(`Cost cap reached: $${committed.toFixed(6)}/$${this.costCapUsd.toFixed(6)}`, this.usage)
       }
       if (price === null) {
-        throw new Error(`No price for model "${model}" in the price table: add one so the cost cap can be enforced`)
+        throw new Error(`No price for model "${model}": it is unpriced, so the cost cap cannot be enforced (give its price per 1M tokens)`)
       }
       reservation = costOf(price, {
         promptTokens: estimatePromptTokens(messages),

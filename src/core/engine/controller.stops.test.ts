@@ -226,16 +226,18 @@ describe('stop reasons', () => {
       steps: (run) => (run === 3 ? [{ kind: 'hang' }] : [{ kind: 'pre', controllable: 'user_msg', request: 'hi' }]),
     })
     expect(tr.stopReason).toBe('timeout')
-    expect(tr.runs).toHaveLength(2)
+    // Two judged runs, and the third, cut by the cap, recorded unjudged.
+    expect(tr.runs.map((r) => [r.runNumber, r.evaluated, r.errored])).toEqual([[1, true, false], [2, true, false], [3, false, false]])
     expect(tr.bestScore.value).toBe(0.5)
     expect(tr.bestEvaluation.rationale).toBe('scripted')
     expect(targets[0].teardowns).toBe(1)
     expect(optimizers[0].tornDown).toBe(true)
   })
 
-  it('a run cut by the cap is never recorded or reported, though its target returns after the cancellation', async () => {
+  it('a run cut by the cap is recorded once, unjudged, though its target returns after the cancellation', async () => {
     const b = build({ options: { taskTimeCapS: 0.1, maxRunsPerTask: 100 },
-      steps: (run) => (run === 2 ? [{ kind: 'hang' }] : [{ kind: 'pre', controllable: 'user_msg', request: 'hi' }]) })
+      steps: (run) => (run === 2 ? [{ kind: 'pre', controllable: 'user_msg', request: 'hi' }, { kind: 'hang' }]
+        : [{ kind: 'pre', controllable: 'user_msg', request: 'hi' }]) })
     const reported: string[] = []
     const result = await b.controller.run({ reporter: {
       runComplete: (_, __, run) => reported.push(`run ${run.runNumber}`),
@@ -243,15 +245,21 @@ describe('stop reasons', () => {
     } })
     // The hanging target throws once the cap aborts it; the abandoned run stops there.
     await new Promise((r) => setTimeout(r, 50))
-    expect(result.taskResults[0].runs.map((r) => r.runNumber)).toEqual([1])
-    expect(reported.filter((line) => !line.startsWith('warning exceeded task_time_cap_s'))).toEqual(['run 1'])
+    const runs = result.taskResults[0].runs
+    expect(runs.map((r) => r.runNumber)).toEqual([1, 2])
+    expect(runs[1].evaluated).toBe(false)
+    expect(runs[1].evaluation.rationale).toBe("Run 2 was cut short by the task's time cap after 1 turn: not judged.")
+    // What the cut run did before the cap is kept: its pre-call and the answer.
+    expect(runs[1].trajectory.map((it) => it.type)).toEqual(['ControllablePreCallEvent', expect.stringMatching(/^Controllable(No)?Injection$/)])
+    expect(reported.filter((line) => !line.startsWith('warning exceeded task_time_cap_s'))).toEqual(['run 1', 'run 2'])
     expect(b.optimizers[0].seen.filter((e) => e.type === 'RunEndEvent')).toHaveLength(1)
   })
 
   it('timeout with nothing judged: zero result naming the cap', async () => {
     const { tr } = await only({ options: { taskTimeCapS: 0.05 }, steps: () => [{ kind: 'hang' }] })
     expect(tr.stopReason).toBe('timeout')
-    expect(tr.runs).toHaveLength(0)
+    expect(tr.runs.map((r) => r.evaluated)).toEqual([false])
+    expect(tr.bestScore.value).toBe(0)
     expect(tr.bestEvaluation.rationale).toBe('Task exceeded task_time_cap_s=0.05s and was cancelled.')
   })
 
@@ -375,5 +383,26 @@ describe('BudgetExhaustedError', () => {
     const e = new BudgetExhaustedError('Cost cap reached', { calls: 2, cost: 0.5 })
     expect(e.usage).toEqual({ calls: 2, cost: 0.5 })
     expect(e.name).toBe('BudgetExhaustedError')
+  })
+})
+
+describe('turns', () => {
+  it('reports each pause the optimizer is asked about, counted per run; scope-declined pauses are no turns', async () => {
+    const b = build({ options: { maxRunsPerTask: 2 } })
+    const turns: string[] = []
+    await b.controller.run({ reporter: { turn: (_, index, runNumber, turn) => turns.push(`task ${index} run ${runNumber} turn ${turn}`) } })
+    // FIXTURE_STEPS with scope {user}: only user_msg of its four pauses is writable.
+    expect(turns).toEqual(['task 1 run 1 turn 1', 'task 1 run 2 turn 1'])
+  })
+
+  it('a reporter whose turn hook throws fails nothing: the task runs on and the failure is logged', async () => {
+    const b = build({ options: { maxRunsPerTask: 2 } })
+    const logged: string[] = []
+    const result = await b.controller.run({ reporter: {
+      turn: () => { throw new Error('boom') },
+      diagnostic: (_, level, message) => logged.push(`${level} ${message}`),
+    } })
+    expect(result.taskResults[0].runs).toHaveLength(2)
+    expect(logged).toContain('error reporter turn failed: Error: boom')
   })
 })

@@ -265,6 +265,7 @@ export class Controller {
           countEchoes: o.countEchoes ?? false, graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
           targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null, semantics: this.semantics,
           onRunComplete: (run) => reporter.runComplete?.(info, index, run),
+          onTurn: reporter.turn === undefined ? undefined : (runNumber, turn) => reporter.turn?.(info, index, runNumber, turn),
           diagnostic: (level, message) => diagnostic(level, message, index),
           onTargetCreated: async (target: Target) => {
             if (!domainPending || session === null) return

@@ -18,6 +18,7 @@ export {
   type CostCappedClientOptions, type LLMClient, type LLMClientFactory, type ModelPrice, type PriceTable, type TokenCounts,
 } from './budget'
 export { Trajectory, FilteredTrajectory } from './trajectory'
+export { billingPrice, billingTable, isOpenAiEndpoint, unpricedCapMessage } from './pricing'
 export {
   controllableAsObservable, offeredSurfaces, resolveTaskScope, validateScopeArgs,
   type ScopeResolver, type ScopeSpec, type TaskScope,

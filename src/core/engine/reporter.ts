@@ -35,6 +35,11 @@ export interface ProgressReporter {
   threatModelStart?(info: ThreatModelInfo): void
   /** A task starts (also reported for tasks that are then skipped). */
   taskStart?(info: ThreatModelInfo, index: number, goal: string): void
+  /**
+   * A pause reached the optimizer: the `turn`-th of run `runNumber` (1-based, counting only the pauses the
+   * optimizer is asked about, not those the scope declines). For a live "turn k / N".
+   */
+  turn?(info: ThreatModelInfo, index: number, runNumber: number, turn: number): void
   runComplete?(info: ThreatModelInfo, index: number, run: RunResult): void
   /** Also reported, first, for each task kept from disk on resume (then `result.nRuns` is set and `runs` empty). */
   taskComplete?(info: ThreatModelInfo, result: TaskResult): void
@@ -52,6 +57,7 @@ export function combineReporters(...reporters: readonly ProgressReporter[]): Pro
   return {
     threatModelStart: each('threatModelStart'),
     taskStart: each('taskStart'),
+    turn: each('turn'),
     runComplete: each('runComplete'),
     taskComplete: each('taskComplete'),
     taskSkipped: each('taskSkipped'),

@@ -24,6 +24,8 @@ export interface RunSingleInput {
   readonly countEchoes: boolean
   /** The task's signal, read through a latch: checked after every step. */
   readonly cancel: AbortLatch
+  /** Called with 1, 2, … as each pause of this run reaches the optimizer. */
+  readonly onTurn?: (turn: number) => void
 }
 
 export interface RunSingleOutput {
@@ -61,11 +63,13 @@ function isVisible(s: Score, visibility: Scope): boolean {
  * controllable the write scope does not cover is declined by the framework
  * ("scope") without asking the optimizer.
  */
-export function buildSendEvent(trajectory: Trajectory, write: Scope, channel: EventChannel): SendEvent {
+export function buildSendEvent(trajectory: Trajectory, write: Scope, channel: EventChannel, onTurn?: (turn: number) => void): SendEvent {
+  let turns = 0
   return (event) => {
     try {
       trajectory.emit(event)
       if (covers(write, event.controllable.securityDomain)) {
+        if (onTurn !== undefined) onTurn(++turns)
         // The channel already enforced the allowed types (ControllableInjection, ControllableNoInjection).
         return channel.send(event, trajectory.emit) as Promise<ControllableResponse>
       }
@@ -90,7 +94,7 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   cancel.check()
   await channel.send(runStartEvent(trajectory.filtered))
   cancel.check()
-  const sendEvent = buildSendEvent(trajectory, scope.write, channel)
+  const sendEvent = buildSendEvent(trajectory, scope.write, channel, input.onTurn)
   await target.run(trajectory.emit, sendEvent, cancel.signal)
   cancel.check()
   const returned = await task.evaluate(trajectory, target)

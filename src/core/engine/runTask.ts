@@ -33,6 +33,8 @@ export interface TaskEnv {
   /** Cleanup budget once a cancellation is in flight (the reference's 5 s). */
   readonly graceMs: number
   readonly onRunComplete: (run: RunResult) => void
+  /** Each pause the optimizer is asked about (for a live turn count); a failure is only logged. */
+  readonly onTurn?: (runNumber: number, turn: number) => void
   /** 'superred-0.3.0': no success stop, and one more reset after the loop (see EngineSemantics). */
   readonly semantics: EngineSemantics
   readonly diagnostic: (level: 'info' | 'warning' | 'error', message: string) => void
@@ -129,7 +131,7 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
   const record = (runNumber: number, trajectory: Trajectory, evaluation: EvaluationResult, startedMs: number,
-    outcome: 'judged' | 'errored', done: boolean, echo: RunEcho | null = null) => {
+    outcome: 'judged' | 'errored' | 'partial', done: boolean, echo: RunEcho | null = null) => {
     const usage = progress.usage
     const full = new RecordedRun(runNumber, trajectory.keptItems(), trajectory.keptView(), evaluation, usage,
       usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage), startedMs, Date.now(),
@@ -146,16 +148,27 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   // run and per reset: a cancellation unwinds this function at once, and the
   // abandoned loop stops at its next step (runSingle and the checks below
   // look at the signal after every await), never recording a run after it.
+  const reportTurn = env.onTurn
+  const onTurn = reportTurn === undefined ? undefined : (runNumber: number, turn: number) => {
+    try {
+      reportTurn(runNumber, turn)
+    } catch (error) {
+      env.diagnostic('error', `reporter turn failed: ${describeError(error)}`)
+    }
+  }
   const cancel = new AbortLatch(signal)
+  // The run in flight, so a time cap that cuts it short can still record what it did (and spent).
+  let current: { runNumber: number; trajectory: Trajectory; startedMs: number } | null = null
   const loop = async (): Promise<void> => {
     for (let runNumber = 1; runNumber <= env.maxRunsPerTask; runNumber++) {
       // Owned here, not by runSingle, so a failure mid-run keeps its partial trajectory.
       const trajectory = new Trajectory(ts.visibility)
       const startedMs = Date.now()
+      current = { runNumber, trajectory, startedMs }
       let outcome: RunSingleOutput
       try {
         outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback,
-          countEchoes: env.countEchoes, cancel })
+          countEchoes: env.countEchoes, cancel, onTurn: onTurn === undefined ? undefined : (turn) => onTurn(runNumber, turn) })
       } catch (error) {
         // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
         cancel.check()
@@ -167,11 +180,13 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         }
         env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
+        current = null
         record(runNumber, trajectory, zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedMs, 'errored', false)
         stopReason = 'error'
         break
       }
       cancel.check()
+      current = null
       record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done, outcome.echo)
       // The claim decides success (an echo not counted is no success: its evaluation says so): stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
@@ -198,6 +213,17 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   }
   try {
     await abortable(loop(), signal)
+  } catch (error) {
+    // The time cap cut a run short: unlike the reference, which drops it, record it unjudged, so the
+    // turns it played and the money it spent are not lost ("0 runs" while the bill says otherwise).
+    // The abandoned loop records nothing after the cancellation, so this is the run's only record.
+    const cut = current as { runNumber: number; trajectory: Trajectory; startedMs: number } | null
+    if (isCancellation(error) && error.why === 'timeout' && cut !== null) {
+      const turns = cut.trajectory.keptItems().filter((it) => it.type === 'ControllablePreCallEvent' || it.type === 'ControllablePostCallEvent').length
+      record(cut.runNumber, cut.trajectory, zeroEvaluation(`Run ${cut.runNumber} was cut short by the task's time cap after ${turns} ` +
+        `turn${turns === 1 ? '' : 's'}: not judged.`), cut.startedMs, 'partial', false)
+    }
+    throw error
   } finally {
     cancel.release()
     channel.close()

@@ -89,6 +89,11 @@ export class StubTarget implements Target {
     ]
   }
 
+  /** An observable of the stub forest by name (for subclasses that emit their own events). */
+  protected observableNamed(name: 'model_output' | 'tool_result'): ReturnType<typeof observable> {
+    return this.observables.get(name)!
+  }
+
   setConfig(name: string, value: string): void {
     this.config.set(name, value)
   }

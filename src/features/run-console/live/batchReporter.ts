@@ -67,7 +67,8 @@ export function finishedTask(r: TaskResult): FinishedTask {
   return {
     index: r.index, goal: r.task.goal.description, stopReason: r.stopReason,
     status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured), success: r.success, best: r.bestScore.value,
-    runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error), kept: r.nRuns !== undefined,
+    // Whole up to a long paragraph: an explained failure (a CORS refusal and how to allow it) is cut at 300.
+    runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error, 2000), kept: r.nRuns !== undefined,
     evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null, said: lastInjection(r.runs.at(-1)),
     ...(echoed.length > 0 ? { echoed: echoed.length, echoesCounted: echoed.some((run) => run.echo!.counted) } : {}),
   }
@@ -100,6 +101,7 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
   const reporter: ProgressReporter = {
     threatModelStart: (info) => push({ t: 'tmStart', key: info.key }),
     taskStart: (info, index, goal) => push({ t: 'taskStart', key: info.key, index, goal, at: now() }),
+    turn: (info, index, _runNumber, turn) => push({ t: 'turn', key: info.key, index, turn }),
     runComplete: (info, index, run: RunResult) =>
       push({ t: 'run', key: info.key, index, score: run.evaluated ? run.evaluation.primaryScore.value : null, cost: run.llmUsage.cost, said: lastInjection(run) }),
     taskComplete: (info, result) => push({ t: 'taskDone', key: info.key, task: finishedTask(result) }),

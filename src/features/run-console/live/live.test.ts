@@ -85,12 +85,16 @@ describe('live progress', () => {
       { t: 'run', key: 'a', index: 1, score: 0.25, cost: 0.01, said: 'first try' },
       { t: 'run', key: 'a', index: 1, score: 0.75, cost: 0.03, said: 'second try' },
       { t: 'run', key: 'a', index: 1, score: null, cost: 0.04, said: null },
+      { t: 'turn', key: 'a', index: 1, turn: 1 },
+      { t: 'turn', key: 'a', index: 1, turn: 2 },
       { t: 'problem', key: 'a', level: 'error', message: 'POST /sessions: boom' },
     ]
     const s1 = applyEvents(s0, batch)
     expect(s1.lanes.b).toBe(s0.lanes.b)
-    // A run that injected nothing leaves the last words the attacker did say.
-    expect(s1.lanes.a.running[1]).toEqual({ index: 1, goal: 'g', runs: 3, best: 0.75, cost: 0.04, startedAt: 5, said: 'second try' })
+    // A run that injected nothing leaves the last words the attacker did say; run 4 under way at its second turn.
+    expect(s1.lanes.a.running[1]).toEqual({ index: 1, goal: 'g', runs: 3, turn: 2, best: 0.75, cost: 0.04, startedAt: 5, said: 'second try' })
+    // A finished run resets the count.
+    expect(applyEvents(s1, [{ t: 'run', key: 'a', index: 1, score: 0.1, cost: 0.05, said: null }]).lanes.a.running[1].turn).toBe(0)
     expect(s1.lanes.a.problems).toEqual(['POST /sessions: boom'])
     expect(sessionTotals(s1)).toMatchObject({ running: 1, cost: 0.04, modelsRunning: 1 })
     expect(laneOrder(s1)).toEqual(['a', 'b'])

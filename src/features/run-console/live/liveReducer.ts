@@ -4,16 +4,17 @@
  * threat models re-renders one lane.
  */
 import { assertNever } from '../../../core/engine'
-import type { Lane, LaneInfo, LiveEvent, RunSession } from './liveTypes'
+import { NO_LIMITS, type Lane, type LaneInfo, type LiveEvent, type LiveLimits, type RunSession } from './liveTypes'
 
 const MAX_PROBLEMS = 20
 
-export function newSession(init: { id: string; kind: RunSession['kind']; title: string; lanes: readonly LaneInfo[]; sweepId?: string | null; now: number }): RunSession {
+export function newSession(init: { id: string; kind: RunSession['kind']; title: string; lanes: readonly LaneInfo[]; sweepId?: string | null; now: number
+  limits?: LiveLimits }): RunSession {
   const lanes: Record<string, Lane> = {}
   for (const info of init.lanes) lanes[info.key] = { info, status: 'queued', running: {}, finished: [], problems: [], resultsDir: null }
   return {
     id: init.id, kind: init.kind, title: init.title, startedAt: init.now, endedAt: null, state: 'running', error: null,
-    order: init.lanes.map((l) => l.key), lanes, sweepId: init.sweepId ?? null,
+    order: init.lanes.map((l) => l.key), lanes, sweepId: init.sweepId ?? null, limits: init.limits ?? NO_LIMITS,
   }
 }
 
@@ -44,13 +45,18 @@ export function applyEvents(session: RunSession, events: readonly LiveEvent[]): 
         d.status = 'running'
         break
       case 'taskStart':
-        d.running[e.index] = { index: e.index, goal: e.goal, runs: 0, best: null, cost: 0, startedAt: e.at, said: null }
+        d.running[e.index] = { index: e.index, goal: e.goal, runs: 0, turn: 0, best: null, cost: 0, startedAt: e.at, said: null }
         break
+      case 'turn': {
+        const r = d.running[e.index]
+        if (r) d.running[e.index] = { ...r, turn: e.turn }
+        break
+      }
       case 'run': {
         const r = d.running[e.index]
         if (r) {
           d.running[e.index] = {
-            ...r, runs: r.runs + 1, best: e.score === null ? r.best : Math.max(r.best ?? e.score, e.score), cost: e.cost, said: e.said ?? r.said,
+            ...r, runs: r.runs + 1, turn: 0, best: e.score === null ? r.best : Math.max(r.best ?? e.score, e.score), cost: e.cost, said: e.said ?? r.said,
           }
         }
         break

@@ -5,7 +5,8 @@
  * (success, done, max_runs, budget_exhausted); errors, timeouts and skips
  * are not in the denominator.
  */
-import type { Lane, RunSession } from './liveTypes'
+import { usd } from '../../../lib/format'
+import type { Lane, LiveLimits, RunSession } from './liveTypes'
 
 const COMPLETED = new Set(['success', 'done', 'max_runs', 'budget_exhausted'])
 
@@ -87,4 +88,15 @@ export function laneOrder(session: RunSession): string[] {
 export function sessionAttacker(session: RunSession): string | null {
   const labels = new Set(session.order.map((k) => session.lanes[k].info.attacker))
   return labels.size === 1 ? [...labels][0] : null
+}
+
+/** "turn 3 / 10"; past the limit the attacker declines every pause, which ends a conversation. */
+export function turnText(turn: number, maxTurns: number | null): string {
+  if (maxTurns === null) return `turn ${turn}`
+  return turn > maxTurns ? `turn limit (${maxTurns}) reached: the attacker declines` : `turn ${turn} / ${maxTurns}`
+}
+
+/** A model without a price costs "unpriced", never a $0 that reads as free. */
+export function costText(value: number, limits: LiveLimits): string {
+  return limits.unpricedModel === null ? usd(value) : 'unpriced'
 }

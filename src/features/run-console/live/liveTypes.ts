@@ -13,6 +13,8 @@ export interface RunningTask {
   readonly index: number
   readonly goal: string
   readonly runs: number
+  /** Pauses the attacker was asked about in the run under way (0 before its first). */
+  readonly turn: number
   /** Best primary score so far (null before the first judged run). */
   readonly best: number | null
   readonly cost: number
@@ -85,11 +87,23 @@ export interface RunSession {
   readonly lanes: Readonly<Record<string, Lane>>
   /** Set for sweeps: the record the results view reads back. */
   readonly sweepId: string | null
+  /** What the live view says beside its numbers (the attacker's turn limit, a model without a price). */
+  readonly limits: LiveLimits
 }
+
+export interface LiveLimits {
+  /** The attacker's turns per run (null: it has none, e.g. a template attacker). */
+  readonly maxTurns: number | null
+  /** An LLM the run calls that has no price: its costs show as "unpriced", never $0. Null when all are priced. */
+  readonly unpricedModel: string | null
+}
+
+export const NO_LIMITS: LiveLimits = { maxTurns: null, unpricedModel: null }
 
 export type LiveEvent =
   | { readonly t: 'tmStart'; readonly key: string }
   | { readonly t: 'taskStart'; readonly key: string; readonly index: number; readonly goal: string; readonly at: number }
+  | { readonly t: 'turn'; readonly key: string; readonly index: number; readonly turn: number }
   | { readonly t: 'run'; readonly key: string; readonly index: number; readonly score: number | null; readonly cost: number; readonly said: string | null }
   | { readonly t: 'taskDone'; readonly key: string; readonly task: FinishedTask }
   | { readonly t: 'tmEnd'; readonly key: string; readonly cancelled: boolean; readonly resultsDir: string | null }

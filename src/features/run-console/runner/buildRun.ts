@@ -11,7 +11,10 @@ import {
 } from '../../../attackers'
 import { fetchLlmClientFactory } from '../../../adapters/endpoint-targets/chatBackend'
 import { claimFromFile, needsJudge } from '../../../claims'
-import { Controller, DEFAULT_PRICE_TABLE, type LLMClient, type LLMConfig, type OptimizerFactory, type PriceTable } from '../../../core/engine'
+import {
+  billingPrice, Controller, DEFAULT_PRICE_TABLE, unpricedCapMessage, type LLMClient, type LLMConfig, type ModelPrice, type OptimizerFactory,
+} from '../../../core/engine'
+import type { LiveLimits } from '../live/liveTypes'
 import { attackerClashText, derivedAttackerLabel, findAttackerClashes, readTrajectory, slugOf, type AttackerConfig } from '../../../core/results'
 import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
 import { setupAttackerConfig, tickedTemplates } from '../setup/attackerConfig'
@@ -41,6 +44,8 @@ export interface BuiltRun {
   readonly target: BuiltTarget
   /** Things worth knowing that do not stop the run (non-antichain scopes...). */
   readonly notes: readonly string[]
+  /** What the live view shows beside its numbers: the turn limit, an unpriced attacker model. */
+  readonly limits: LiveLimits
 }
 
 export interface BuildEnv {
@@ -52,12 +57,22 @@ export interface BuildEnv {
   readonly signal: AbortSignal
 }
 
-function priceTable(e: LlmEndpoint): PriceTable {
+/** The price typed in the form (null when both fields are blank: the table's on OpenAI's endpoint, else unpriced). */
+function configuredPrice(e: LlmEndpoint): ModelPrice | null {
   const input = checkNumber(e.inputPrice, RULES.price)
   const output = checkNumber(e.outputPrice, RULES.price)
   if (input.error || output.error) throw new SetupError(input.error ?? output.error!)
-  if (input.value === null && output.value === null) return DEFAULT_PRICE_TABLE
-  return { ...DEFAULT_PRICE_TABLE, [e.model.trim()]: { inputPerMillion: input.value ?? 0, outputPerMillion: output.value ?? 0 } }
+  if (input.value === null && output.value === null) return null
+  return { inputPerMillion: input.value ?? 0, outputPerMillion: output.value ?? 0 }
+}
+
+/** Billed as the client will bill it; a cost cap on an unpriced model is refused before anything runs. */
+function priceOrRefuse(config: LLMConfig, e: LlmEndpoint, who: string, costCap: number | null): ModelPrice | null {
+  const price = billingPrice(config.model, config.apiBase, DEFAULT_PRICE_TABLE, configuredPrice(e))
+  if (price === null && costCap !== null) {
+    throw new SetupError(`Cost cap: ${who}: ${unpricedCapMessage(config.model, config.apiBase)} (Input and Output $ / 1M tokens under Budget & models), or clear the cap`)
+  }
+  return price
 }
 
 function llmConfig(e: LlmEndpoint, key: string, who: string): LLMConfig {
@@ -88,7 +103,7 @@ async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, 
       return { factory: templateOptimizerFactory({ templates, injectOn: a.injectOn }), config: setupAttackerConfig(setup)! }
     }
     case 'llm':
-      return { factory: llmOptimizerFactory({ injectOn: a.llmInjectOn }), config: setupAttackerConfig(setup)! }
+      return { factory: llmOptimizerFactory({ injectOn: a.llmInjectOn, maxTurns: numberOrThrow(a.llmMaxTurns, RULES.maxTurns)! }), config: setupAttackerConfig(setup)! }
     case 'replay': {
       if (a.replay === null) throw new SetupError('Attacker: pick the recorded run to replay')
       const file = await readTrajectory(resultsStorage(), a.replay.taskDir, a.replay.run)
@@ -151,8 +166,10 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   const attackerLlm = served !== null ? served.llmConfig : isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
   const judgeEndpoint = t.judgeSame ? t.attackerLlm : t.judgeLlm
   const judgeLlm = needsJudge(claimFile) ? llmConfig(judgeEndpoint, t.judgeSame ? secrets.attackerKey : secrets.judgeKey, 'Judge model') : null
-  const clients = fetchLlmClientFactory({ fetch: env.fetch, priceTable: priceTable(t.attackerLlm) })
-  const judgeClients = fetchLlmClientFactory({ fetch: env.fetch, priceTable: priceTable(judgeEndpoint) })
+  const attackerPrice = attackerLlm === null ? null : priceOrRefuse(attackerLlm, t.attackerLlm, 'Attacker model', costCap)
+  const judgePrice = judgeLlm === null ? null : priceOrRefuse(judgeLlm, judgeEndpoint, 'Judge model', costCap)
+  const clients = fetchLlmClientFactory({ fetch: env.fetch, configured: attackerLlm && attackerPrice ? { [attackerLlm.model]: attackerPrice } : {} })
+  const judgeClients = fetchLlmClientFactory({ fetch: env.fetch, configured: judgeLlm && judgePrice ? { [judgeLlm.model]: judgePrice } : {} })
   // A person answers one pause at a time: their tasks run one after another.
   const targetSetup = setup.attacker.kind === 'human' ? { ...setup.target, concurrency: '1' } : setup.target
   const target = await buildTarget(targetSetup, secrets, forest, env)
@@ -181,7 +198,11 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   const keys = new Set(controllers.map((c) => c.label))
   if (keys.size !== controllers.length) throw new SetupError('Threat model: the same threat model is listed twice')
   await refuseAttackerClash(controllers, keys, t.overwrite)
-  return { controllers, target, notes }
+  const limits: LiveLimits = {
+    maxTurns: isLlm ? numberOrThrow(setup.attacker.llmMaxTurns, RULES.maxTurns) : null,
+    unpricedModel: attackerLlm !== null && attackerPrice === null ? attackerLlm.model : null,
+  }
+  return { controllers, target, notes, limits }
 }
 
 /**

@@ -48,7 +48,7 @@ describe('building and running from the console setup', () => {
   it('an llm attack through the real SDK lands in IndexedDB, zips to a tree the reader opens, and the key is nowhere in it', async () => {
     const setup = setupWith((s) => {
       s.attacker.kind = 'llm'
-      s.threat.attackerLlm = { baseURL: llm.baseURL, model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' }
+      s.threat.attackerLlm = { baseURL: llm.baseURL, model: 'gpt-4o-mini', inputPrice: '0.15', outputPrice: '0.6' }
       s.threat.maxRuns = '2'
       s.threat.costCap = '1'
     })
@@ -91,6 +91,21 @@ describe('building and running from the console setup', () => {
       .rejects.toThrow(/^Target: GET http:\/\/127\.0\.0\.1:9\/manifest: no connection/)
     await expect(buildRun(setupWith((s) => { s.attacker.templates = s.attacker.templates.map((t) => ({ ...t, on: false })) }), secrets, CHATBOT_FOREST, [{ scope: ['user'], readOnly: [] }], env()))
       .rejects.toThrow('Attacker: tick at least one payload template')
+    await expect(buildRun(setupWith((s) => { s.attacker.kind = 'llm'; s.attacker.llmMaxTurns = '0' }), secrets, CHATBOT_FOREST, [{ scope: ['user'], readOnly: [] }], env()))
+      .rejects.toThrow('Max turns per run: must be at least 1')
+    // A cost cap on a local model with no price could not be enforced: refused, naming the model and the fields.
+    await expect(buildRun(setupWith((s) => {
+      s.attacker.kind = 'llm'
+      s.threat.attackerLlm = { baseURL: llm.baseURL, model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' }
+      s.threat.costCap = '1'
+    }), secrets, CHATBOT_FOREST, [{ scope: ['user'], readOnly: [] }], env()))
+      .rejects.toThrow(/^Cost cap: Attacker model: the model "gpt-4o-mini" is unpriced \(its endpoint \(127\.0\.0\.1:\d+\) is not OpenAI's.*\(Input and Output \$ \/ 1M tokens under Budget & models\), or clear the cap$/)
+    const unpriced = await buildRun(setupWith((s) => {
+      s.attacker.kind = 'llm'
+      s.attacker.llmMaxTurns = '4'
+      s.threat.attackerLlm = { baseURL: llm.baseURL, model: 'gpt-4o-mini', inputPrice: '', outputPrice: '' }
+    }), secrets, CHATBOT_FOREST, [{ scope: ['user'], readOnly: [] }], env())
+    expect(unpriced.limits).toEqual({ maxTurns: 4, unpricedModel: 'gpt-4o-mini' })
   })
 
   it('replay: a recorded run picked from this browser’s results is injected again and reproduces the finding', async () => {

@@ -61,7 +61,7 @@ export async function startRun(request: RunRequest, onResultsChanged: () => void
   const actions = liveActions()
   actions.begin(newSession({
     id: `run-${Date.now().toString(36)}`, kind: request.kind, title: request.title,
-    lanes: built.controllers.map((c) => c.info()), sweepId: record?.id ?? null, now: Date.now(),
+    lanes: built.controllers.map((c) => c.info()), sweepId: record?.id ?? null, now: Date.now(), limits: built.limits,
   }))
   void (async () => {
     let outcome: readonly ThreatModelResult[] | null = null

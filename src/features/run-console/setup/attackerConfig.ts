@@ -3,6 +3,7 @@
  * for the same attacker, so both derive the same label (`template-3f2a9c1b`) and land in the same folder. The
  * attacker panel shows the label before a run; buildRun gives the Controller the configuration.
  */
+import { checkNumber, RULES } from './numbers'
 import {
   humanAttackerConfig, llmAttackerConfig, replayAttackerConfig, templateAttackerConfig, type RecordedRun,
 } from '../../../attackers'
@@ -28,7 +29,8 @@ export function setupAttackerConfig(setup: Pick<Setup, 'attacker' | 'threat'>, r
     }
     case 'llm': {
       const e = setup.threat.attackerLlm
-      return e.model.trim() === '' ? null : llmAttackerConfig({ model: e.model.trim(), apiBase: e.baseURL.trim() || null, injectOn: a.llmInjectOn })
+      return e.model.trim() === '' ? null : llmAttackerConfig({ model: e.model.trim(), apiBase: e.baseURL.trim() || null, injectOn: a.llmInjectOn,
+        ...(checkNumber(a.llmMaxTurns, RULES.maxTurns).value === null ? {} : { maxTurns: checkNumber(a.llmMaxTurns, RULES.maxTurns).value! }) })
     }
     case 'replay':
       return a.replay === null || replayed === null ? null : replayAttackerConfig(replayed, replaySource(a.replay))

@@ -41,6 +41,7 @@ export function numberOrThrow(text: string, rule: NumberRule): number | null {
 export const RULES = {
   concurrency: { label: 'Tasks at once', min: 1, integer: true },
   maxRuns: { label: 'Max runs per task', min: 1, integer: true },
+  maxTurns: { label: 'Max turns per run', min: 1, integer: true },
   costCap: { label: 'Cost cap per task (USD)', min: 0, optional: true },
   timeCap: { label: 'Time cap per task (s)', min: 0, exclusive: true, optional: true },
   parallelModels: { label: 'Threat models at once', min: 1, integer: true },

@@ -6,7 +6,7 @@
  * the defaults instead of breaking the page.
  */
 import { z } from 'zod'
-import { PAYLOAD_LIBRARY } from '../../../attackers'
+import { DEFAULT_MAX_TURNS, PAYLOAD_LIBRARY } from '../../../attackers'
 import {
   DEFAULT_INCLUDE_FEEDBACK, DEFAULT_INJECT_ON, DEFAULT_MAX_RUNS_PER_TASK, DEFAULT_TASK_COST_CAP_USD, DEFAULT_TASK_TIME_CAP_S,
 } from '../../../core/defaults'
@@ -76,6 +76,8 @@ export const AttackerSetup = z.object({
   templates: z.array(z.object({ id: z.string(), name: z.string(), text: z.string(), on: z.boolean() })),
   injectOn: z.enum(['pre', 'post', 'both']),
   llmInjectOn: z.enum(['pre', 'post', 'both']),
+  /** The llm attacker's pauses per run before it declines (as typed; a setup stored before it gets the default). */
+  llmMaxTurns: z.string().default(String(DEFAULT_MAX_TURNS)),
   /** `{experiment}/tasks/{task}` and a run number. */
   replay: z.object({ taskDir: z.string(), run: z.number().int() }).nullable(),
   /** Defaulted, so a setup stored before this attacker existed still reads. */
@@ -144,7 +146,8 @@ export function defaultSetup(): Setup {
     },
     claim: { name: 'my-claim', description: '', target: '', tasks: [], origin: '' },
     attacker: {
-      kind: 'template', injectOn: DEFAULT_INJECT_ON.template, llmInjectOn: DEFAULT_INJECT_ON.llm, replay: null, served: { url: '', name: '', kwargs: {} },
+      kind: 'template', injectOn: DEFAULT_INJECT_ON.template, llmInjectOn: DEFAULT_INJECT_ON.llm, llmMaxTurns: String(DEFAULT_MAX_TURNS), replay: null,
+      served: { url: '', name: '', kwargs: {} },
       templates: PAYLOAD_LIBRARY.map((p, i) => ({ id: `lib${i}`, name: p.name, text: p.template, on: true })),
     },
     threat: {

@@ -4,9 +4,9 @@ import { viewerHref } from '../../../../lib/browserResults'
 import { ScopeChips } from '../../../../components/Chips'
 import { taskHeld } from '../../../../core/results'
 import { asrText, rateWords } from '../../../../core/stats'
-import { duration, usd } from '../../../../lib/format'
-import { laneTotals } from '../liveSelectors'
-import type { FinishedTask, Lane } from '../liveTypes'
+import { duration } from '../../../../lib/format'
+import { costText, laneTotals, turnText } from '../liveSelectors'
+import type { FinishedTask, Lane, LiveLimits } from '../liveTypes'
 import { EvaluationLine } from './EvaluationLine'
 
 /** A task's runs; one that held says how many runs did not break it and the most its per-run success rate can be. */
@@ -17,7 +17,8 @@ function runsText(f: FinishedTask, attacker: string): string {
 const LANE_STATUS: Record<Lane['status'], string> = { queued: 'queued', running: 'running', done: 'done', cancelled: 'cancelled' }
 
 /** One threat model: its identity, progress, the tasks running beneath it and the tasks finished. */
-export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now: number }) {
+export const LaneCard = memo(function LaneCard({ lane, now, limits }: { lane: Lane; now: number; limits: LiveLimits }) {
+  const cost = (value: number) => costText(value, limits)
   const t = laneTotals(lane)
   const i = lane.info
   const running = Object.values(lane.running).sort((a, b) => a.index - b.index)
@@ -34,7 +35,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
           <span className={`rc-status rc-status--${lane.status === 'done' ? 'done' : lane.status}`}>{LANE_STATUS[lane.status]}</span>
           <span title="tasks done">{t.done}/{t.tasks}</span>
           <span title={`attack success rate: ${asr.text}`} data-testid="lane-asr">{asrText(asr)}</span>
-          <span title="LLM cost">{usd(t.cost)}</span>
+          <span title="LLM cost">{cost(t.cost)}</span>
           {lane.resultsDir || lane.status !== 'queued' ? <Link className="rc-link" href={`~${viewerHref(i.key)}`}>open in viewer</Link> : null}
         </div>
       </header>
@@ -45,8 +46,8 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
           <tbody>
             {running.map((r) => (
               <tr key={r.index}>
-                <td>#{r.index}</td><td className="rc-clip">{r.goal}</td><td>{r.runs + 1} / {i.maxRunsPerTask}</td>
-                <td>{r.best === null ? '–' : r.best.toFixed(2)}</td><td>{usd(r.cost)}</td><td>{duration(now - r.startedAt)}</td>
+                <td>#{r.index}</td><td className="rc-clip">{r.goal}</td><td>{r.runs + 1} / {i.maxRunsPerTask}{r.turn > 0 ? <span className="rc-muted" data-testid="turn"> · {turnText(r.turn, limits.maxTurns)}</span> : null}</td>
+                <td>{r.best === null ? '–' : r.best.toFixed(2)}</td><td>{cost(r.cost)}</td><td>{duration(now - r.startedAt)}</td>
                 <td className="rc-clip" data-testid="running-said">{r.said ?? '–'}</td>
               </tr>
             ))}
@@ -58,7 +59,7 @@ export const LaneCard = memo(function LaneCard({ lane, now }: { lane: Lane; now:
           {finished.map((f) => (
             <li key={f.index} data-testid="task-result" data-status={f.status}>
               <span className={`rc-status rc-status--${f.status}`}>#{f.index} {f.status}</span>
-              <span className="rc-finished__meta">{runsText(f, i.attacker)} · best {f.best.toFixed(2)}{f.cost ? ` · ${usd(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
+              <span className="rc-finished__meta">{runsText(f, i.attacker)} · best {f.best.toFixed(2)}{f.cost || limits.unpricedModel ? ` · ${cost(f.cost)}` : ''}{f.kept ? ' · kept from an earlier run' : ''}</span>
               {f.echoed ? (
                 <span className="rc-finished__echo" data-testid="task-echoed">
                   {f.echoed} run{f.echoed === 1 ? '' : 's'} echoed the attacker’s own injection: {f.echoesCounted ? 'counted as success (echoes counted)' : 'not counted as success'}

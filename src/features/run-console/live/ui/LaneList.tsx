@@ -12,7 +12,7 @@ export function LaneList({ session }: { session: RunSession }) {
   const now = useNow(session.state === 'running' || session.state === 'cancelling')
   const order = laneOrder(session)
   if (order.length <= PLAIN_LIMIT) {
-    return <div className="rc-lanes">{order.map((k) => <LaneCard key={k} lane={session.lanes[k]} now={now} />)}</div>
+    return <div className="rc-lanes">{order.map((k) => <LaneCard key={k} lane={session.lanes[k]} now={now} limits={session.limits} />)}</div>
   }
   return <VirtualLanes session={session} order={order} now={now} />
 }
@@ -28,7 +28,7 @@ function VirtualLanes({ session, order, now }: { session: RunSession; order: rea
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((v) => (
           <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)`, paddingBottom: 8 }}>
-            <LaneCard lane={session.lanes[order[v.index]]} now={now} />
+            <LaneCard lane={session.lanes[order[v.index]]} now={now} limits={session.limits} />
           </div>
         ))}
       </div>

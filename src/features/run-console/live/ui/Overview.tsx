@@ -1,7 +1,7 @@
 import { cancelRun } from '../../runner/runner'
 import { rateWords } from '../../../../core/stats'
-import { duration, usd } from '../../../../lib/format'
-import { sessionAttacker, sessionTotals } from '../liveSelectors'
+import { duration } from '../../../../lib/format'
+import { costText, sessionAttacker, sessionTotals } from '../liveSelectors'
 import type { RunSession } from '../liveTypes'
 import { useNow } from '../useNow'
 
@@ -48,7 +48,8 @@ export function Overview({ session }: { session: RunSession }) {
         <Stat label="tasks done" testId="stat-done" value={`${t.done} / ${t.tasks}`} sub={t.models > 1 ? `${t.modelsDone} / ${t.models} threat models` : undefined} />
         <Stat label="attack success rate" testId="stat-asr" value={asr.headline} sub={asr.detail} title={`${asr.text}; the interval is the 95% Wilson score interval over completed tasks`} />
         <Stat label="running" testId="stat-running" value={String(t.running)} sub={t.models > 1 ? `${t.modelsRunning} threat models` : undefined} />
-        <Stat label="LLM cost" testId="stat-cost" value={usd(t.cost)} />
+        <Stat label="LLM cost" testId="stat-cost" value={costText(t.cost, session.limits)}
+          sub={session.limits.unpricedModel === null ? undefined : `no price for ${session.limits.unpricedModel}`} />
         <Stat label="elapsed" testId="stat-elapsed" value={duration(elapsed)} />
         {t.errors > 0 ? <Stat label="tasks with errors" testId="stat-errors" value={String(t.errors)} /> : null}
       </div>

@@ -2,7 +2,9 @@ import { PAYLOAD_LIBRARY } from '../../../../attackers'
 import { derivedAttackerLabel, describeAttackerConfig } from '../../../../core/results'
 import { setupAttackerConfig } from '../attackerConfig'
 import { Card } from '../../ui/Card'
+import { Field } from '../../ui/Field'
 import { Segmented } from '../../ui/Segmented'
+import { checkNumber, RULES } from '../numbers'
 import { setupActions, useSetup } from '../setupStore'
 import type { AttackerKind, AttackerSetup } from '../setupTypes'
 import { ReplayPicker } from './ReplayPicker'
@@ -86,6 +88,9 @@ export function AttackerPanel() {
             <span className="rc-label">Inject</span>
             <Segmented label="LLM injects" value={a.llmInjectOn} options={ON} onChange={(llmInjectOn) => setupActions().setAttacker({ llmInjectOn })} />
           </div>
+          <Field label="Max turns per run" value={a.llmMaxTurns} issue={checkNumber(a.llmMaxTurns, RULES.maxTurns).error}
+            hint="then the attacker declines, which ends a conversation that asks again after every answer"
+            onChange={(llmMaxTurns) => setupActions().setAttacker({ llmMaxTurns })} />
           <p className="rc-hint">A model writes each injection from the goal, what it may see and the feedback of earlier runs. Its endpoint, model, key and prices are under Budget &amp; models.</p>
         </>
       ) : null}

@@ -21,9 +21,10 @@ function Endpoint({ which, secret, title }: { which: 'attackerLlm' | 'judgeLlm';
       </div>
       <Field label="API key" value={key} type="password" onChange={(v) => secretsActions().set(secret, v)} />
       <div className="rc-grid2">
-        <Field label="Input $ / 1M tokens" value={e.inputPrice} placeholder="from the price table" issue={checkNumber(e.inputPrice, RULES.price).error} onChange={(inputPrice) => set({ inputPrice })} />
-        <Field label="Output $ / 1M tokens" value={e.outputPrice} placeholder="from the price table" issue={checkNumber(e.outputPrice, RULES.price).error} onChange={(outputPrice) => set({ outputPrice })} />
+        <Field label="Input $ / 1M tokens" value={e.inputPrice} placeholder="OpenAI list price, else unpriced" issue={checkNumber(e.inputPrice, RULES.price).error} onChange={(inputPrice) => set({ inputPrice })} />
+        <Field label="Output $ / 1M tokens" value={e.outputPrice} placeholder="OpenAI list price, else unpriced" issue={checkNumber(e.outputPrice, RULES.price).error} onChange={(outputPrice) => set({ outputPrice })} />
       </div>
+      <p className="rc-hint">Blank: OpenAI’s list price, only on api.openai.com. Any other endpoint (a local model, even one named gpt-4o-mini) is unpriced: its cost shows “unpriced” and a cost cap cannot be enforced on it.</p>
     </fieldset>
   )
 }
