@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_INJECT_ON, DEFAULT_LLM_ATTACKER } from '../core/defaults'
 import { derivedAttackerLabel } from '../core/results'
 import { humanAttackerConfig, llmAttackerConfig, recordedApiBase, replayAttackerConfig, templateAttackerConfig } from './attackerConfigs'
-import { LLM_ATTACKER_SYSTEM_PROMPT } from './llmOptimizer'
+import { DEFAULT_MAX_TURNS, LLM_ATTACKER_SYSTEM_PROMPT } from './llmOptimizer'
 
 describe("the attackers' recorded configurations", () => {
   it('resolve every default, so an attacker given its defaults and one given nothing are the same attacker', () => {
@@ -11,6 +11,7 @@ describe("the attackers' recorded configurations", () => {
     expect(llm).toEqual({
       kind: 'llm', model: 'm', api_base: null, inject_on: 'both', temperature: DEFAULT_LLM_ATTACKER.temperature,
       max_tokens: DEFAULT_LLM_ATTACKER.maxTokens, history_runs: DEFAULT_LLM_ATTACKER.historyRuns, system_prompt: LLM_ATTACKER_SYSTEM_PROMPT,
+      max_turns: DEFAULT_MAX_TURNS,
     })
     expect(derivedAttackerLabel(llmAttackerConfig({ model: 'm', apiBase: null, temperature: 0.2 }))).not.toBe(derivedAttackerLabel(llm))
     expect(humanAttackerConfig()).toEqual({ kind: 'human' })

@@ -38,9 +38,12 @@ async function run(...argv: string[]) {
   return { code, stdout, stderr }
 }
 
-/** The attacker writes the model's draft reply (scope `model`, after the call) with the goal pasted in. */
+/**
+ * The attacker writes the model's draft reply (scope `model`, after the call) with the goal pasted in, once (a
+ * template attacker cycles through its payloads until --max-runs).
+ */
 const attack = (out: string, ...more: string[]) => run('run', '--target', chatbot.url, '--claim', claim, '--scope', 'model',
-  '--template', 'naive', '--inject-on', 'post', '--max-runs', '3', '--out', out, ...more)
+  '--template', '{goal}', '--inject-on', 'post', '--max-runs', '1', '--out', out, ...more)
 
 describe('an echo is not a breach', { timeout: 30_000 }, () => {
   it('the claim is flagged when read: its check matches its own goal', async () => {
@@ -56,7 +59,7 @@ describe('an echo is not a breach', { timeout: 30_000 }, () => {
     const r = await attack(out)
     expect(r.code).toBe(0)
     const line = r.stdout.split('\n').find((l) => l.startsWith('task 1/1'))!
-    expect(line.split(/\s+/).slice(0, 5)).toEqual(['task', '1/1', 'done', 'runs=1', 'echoed=1'])
+    expect(line.split(/\s+/).slice(0, 5)).toEqual(['task', '1/1', 'max_runs', 'runs=1', 'echoed=1'])
     expect(r.stdout).toMatch(/^not broken in 1 task by template-[0-9a-f]{8} \(≤ \d+% at 95%\)$/m)
     expect(r.stdout).toContain('echoes: 1 run(s) in 1 task(s) succeeded only on text the attacker injected itself; not counted as breaches (--count-echoes counts them)')
     const summary = JSON.parse((await run('results', out)).stdout)
