@@ -40,8 +40,9 @@ export const serveLlm = defineCommand({
     `Get the model first with \`redscope models pull ${DEFAULT_LLM_MODEL}\` (a 98 MB GGUF, into $REDSCOPE_MODELS, default ` +
     '~/.cache/redscope/models). The model runs on the CPU through node-llama-cpp, an optional dependency that `npm ci` installs.',
     `--threads defaults to ${DEFAULT_LLM_THREADS}: llama.cpp's threads wait for each other by spinning, so on a machine ` +
-    'with few cores, or busy with other work, more threads are slower, not faster (2 threads took 3 to 13 times the CPU ' +
-    'of 1 on a 2-core machine). Raise it on a quiet machine with cores to spare, and measure: `npm run bench -- llm`. ' +
+    'with few cores, or busy with other work, more threads are slower, not faster (on a busy 2-core machine, 2 threads ' +
+    'answered 10 times slower than 1, at 14 times the CPU per token). Raise it on a quiet machine with cores to spare, ' +
+    'and measure: `npm run bench -- llm`. ' +
     'Concurrent requests share the threads: they are answered together, each more slowly.',
   ],
   examples: [
