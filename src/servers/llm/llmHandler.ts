@@ -236,25 +236,31 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
 
   const handler = ((req, res) => {
     const method = req.method ?? 'GET'
+    const path = pathOf(req.url ?? '/')
+    // Refusals and preflights are logged too: an operator sees a browser's calls that never reached the model.
+    const logNow = (detail = '') => options.log?.(`${method} ${path} ${res.statusCode}${detail ? ` ${detail}` : ''}`)
     if (!hostAllowed(req, options.allowedHosts ?? [])) {
       sendOpenAiError(res, new OpenAiHttpError(403, 'permission_error', 'forbidden_host', `host ${JSON.stringify(req.headers.host ?? '')} is not allowed here`))
+      logNow('forbidden host')
       return
     }
-    if (applyCors(req, res, origins, (asked) => asked.filter(llmRequestHeaderAllowed))) return
     const origin = req.headers.origin
+    if (applyCors(req, res, origins, (asked) => asked.filter(llmRequestHeaderAllowed))) {
+      logNow(typeof origin === 'string' && originAllowed(origins, origin) ? 'preflight' : 'preflight refused')
+      return
+    }
     if (typeof origin === 'string') {
       if (!originAllowed(origins, origin)) {
         // A page of another origin may not even start a generation (its answer would be hidden from it anyway).
         sendOpenAiError(res, new OpenAiHttpError(403, 'permission_error', 'forbidden_origin', `origin ${JSON.stringify(origin)} is not allowed here (serve-llm --allow-origin)`))
+        logNow('forbidden origin')
         return
       }
       res.setHeader('Access-Control-Expose-Headers', `Retry-After, ${SEED_HEADER}`)
     }
-    const path = pathOf(req.url ?? '/')
     let detail = ''
     const handled = serve(req, res, method, path, (s) => (detail = s))
-    const log = options.log
-    if (log) void handled.finally(() => log(`${method} ${path} ${res.statusCode}${detail ? ` ${detail}` : ''}`))
+    if (options.log) void handled.finally(() => logNow(detail))
   }) as LlmHandler
 
   Object.defineProperty(handler, 'running', { get: () => admission.running })

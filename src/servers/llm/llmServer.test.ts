@@ -205,7 +205,8 @@ describe('serve-llm HTTP: hardening', () => {
   })
 
   it('CORS: the app\'s loopback origin may call it with the browser SDK\'s headers; another origin may not', async () => {
-    const { url } = await serve(scriptedChatEngine())
+    const lines: string[] = []
+    const { url } = await serve(scriptedChatEngine(), { log: (l) => lines.push(l) })
     // What Chromium asks before the openai SDK's POST from the app (src/adapters/llm, dangerouslyAllowBrowser).
     const asked = 'authorization,content-type,x-stainless-arch,x-stainless-lang,x-stainless-os,x-stainless-package-version,' +
       'x-stainless-retry-count,x-stainless-runtime,x-stainless-runtime-version,x-stainless-timeout'
@@ -231,11 +232,16 @@ describe('serve-llm HTTP: hardening', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined()
     // Even a request that skips the preflight is refused before any work.
     const engine = scriptedChatEngine()
-    const other = await serve(engine)
+    const other = await serve(engine, { log: (l) => lines.push(l) })
     const direct = await post(other.url, { messages: user('x') }, { Origin: 'https://evil.example' })
     expect(direct.status).toBe(403)
     expect(direct.json.error.code).toBe('forbidden_origin')
     expect(engine.calls).toHaveLength(0)
+    // The log tells the browser's calls that never reached the model from those that did.
+    expect(lines.filter((l) => !l.startsWith('POST /v1/chat/completions 200 '))).toEqual([
+      'OPTIONS /v1/chat/completions 204 preflight', 'OPTIONS /v1/chat/completions 204 preflight',
+      'OPTIONS /v1/chat/completions 204 preflight refused', 'POST /v1/chat/completions 403 forbidden origin',
+    ])
   })
 
   it('--allow-origin replaces the loopback default', async () => {
