@@ -15,6 +15,7 @@ import { Controller, DEFAULT_PRICE_TABLE, type LLMClient, type LLMConfig, type O
 import { readTrajectory } from '../../../core/results'
 import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
 import { checkClaim } from '../setup/claimDraft'
+import { withDemoModel } from '../setup/demoModel'
 import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
@@ -103,7 +104,8 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
     if (setup.claim.tasks.length === 0) throw new SetupError('Claim: pick a shipped claim, or write at least one task')
     throw new SetupError(`Claim: ${where ? `${where}: ` : ''}${message}`)
   }
-  const claimFile = check.file
+  // A demo target on a model: each task's config says so, and so do the results.
+  const claimFile = withDemoModel(check.file, setup.target)
   if (models.length === 0) throw new SetupError('Threat model: nothing to run')
   const isLlm = setup.attacker.kind === 'llm'
   const attackerLlm = isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
