@@ -24,6 +24,7 @@ export async function serveLlmCommand(args: CommandArgs<typeof serveLlmOptions>,
   const contextSize = numberFlag('context', options.context, integer(64, 1 << 20), 'a number of tokens of at least 64') ?? DEFAULT_LLM_CONTEXT
   const slots = numberFlag('concurrency', options.concurrency, integer(1, 64), 'an integer from 1 to 64') ?? DEFAULT_LLM_CONCURRENCY
   const maxQueue = numberFlag('queue', options.queue, integer(0, 100_000), 'an integer of at least 0') ?? DEFAULT_LLM_QUEUE
+  const maxTokens = numberFlag('max-tokens', options['max-tokens'], integer(1, 1 << 20), 'an integer of at least 1')
   const seed = numberFlag('seed', options.seed, (n) => Number.isSafeInteger(n), 'an integer')
   const token = options.token ?? (process.env.REDSCOPE_LLM_TOKEN || undefined)
   const host = options.host ?? '127.0.0.1'
@@ -51,7 +52,7 @@ export async function serveLlmCommand(args: CommandArgs<typeof serveLlmOptions>,
   let running
   try {
     running = await listenLlmServer({
-      engine, maxQueue, token, seed,
+      engine, maxQueue, token, seed, maxTokens,
       ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
       ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
       ...(options.quiet ? {} : { log: (line: string) => io.stderr(`${line}\n`) }),
@@ -63,7 +64,7 @@ export async function serveLlmCommand(args: CommandArgs<typeof serveLlmOptions>,
   }
   io.stdout(`serving ${engine.modelId} (${model.path}) at ${running.url}/v1, OpenAI-compatible; ` +
     `${threads} thread${threads === 1 ? '' : 's'}, context ${contextSize}, ${slots} at once, up to ${maxQueue} queued` +
-    `${seed === undefined ? '' : `, seed ${seed}`}${token ? ', bearer token required' : ''}; Ctrl-C to stop\n`)
+    `${maxTokens === undefined ? '' : `, answers of at most ${maxTokens} tokens`}${seed === undefined ? '' : `, seed ${seed}`}${token ? ', bearer token required' : ''}; Ctrl-C to stop\n`)
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop)

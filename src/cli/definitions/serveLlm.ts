@@ -16,6 +16,7 @@ export const serveLlmOptions = {
   context: { type: 'string', value: 'TOKENS', group: MODEL, description: `tokens each session holds, prompt and answer together (default ${DEFAULT_LLM_CONTEXT})` },
   concurrency: { type: 'string', value: 'N', group: MODEL, description: `requests answered at once; later ones wait in arrival order (default ${DEFAULT_LLM_CONCURRENCY})` },
   queue: { type: 'string', value: 'N', group: MODEL, description: `requests that may wait; beyond, 503 with Retry-After (default ${DEFAULT_LLM_QUEUE})` },
+  'max-tokens': { type: 'string', value: 'N', group: MODEL, description: 'the most tokens any answer gets, whatever the request asks (default: what the context leaves)' },
   seed: { type: 'string', value: 'N', group: MODEL, description: 'a reproducible run: a request without its own seed gets one derived from N and the request (default: a fresh random seed per request)' },
   port: { type: 'string', value: 'N', group: SERVER, description: `port (default ${DEFAULT_LLM_PORT}; 0 for any free port)` },
   host: { type: 'string', value: 'H', group: SERVER, description: 'address to listen on (default 127.0.0.1); any other than loopback needs a token' },

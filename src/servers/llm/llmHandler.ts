@@ -39,6 +39,11 @@ export interface LlmServerOptions {
   readonly maxBodyBytes?: number
   /** A reproducible run: requests without their own seed get one derived from this and the request (requestSeed.ts). */
   readonly seed?: number
+  /**
+   * The most tokens any one answer gets, whatever the request asks (finish_reason `length` when it cuts): bounds
+   * the time a client that asks for long answers (the LLM attacker asks for 600) takes from a slow CPU model.
+   */
+  readonly maxTokens?: number
   /** The temperature of requests that give none. Default 1, as OpenAI's API. */
   readonly defaultTemperature?: number
   /** One line per request (method, path, status, token counts, seed, times): never headers or message text. */
@@ -69,6 +74,12 @@ export function llmRequestHeaderAllowed(name: string): boolean {
 
 const notFound = (method: string, path: string) =>
   new OpenAiHttpError(404, 'invalid_request_error', 'unknown_url', `no endpoint ${method} ${path} here (this server answers POST /v1/chat/completions, GET /v1/models and GET /health)`)
+
+function capped(asked: number | null | undefined, cap: number | undefined): number | undefined {
+  const n = asked ?? undefined
+  if (cap === undefined) return n
+  return n === undefined ? cap : Math.min(n, cap)
+}
 
 export function createLlmHandler(options: LlmServerOptions): LlmHandler {
   const { engine } = options
@@ -119,7 +130,7 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     const body = await readRequest(req)
     const messages = engineMessages(body)
     const inputs = {
-      messages, temperature: body.temperature ?? defaultTemperature, topP: body.top_p, maxTokens: body.max_completion_tokens ?? body.max_tokens,
+      messages, temperature: body.temperature ?? defaultTemperature, topP: body.top_p, maxTokens: capped(body.max_completion_tokens ?? body.max_tokens, options.maxTokens),
       stop: stopStrings(body), frequencyPenalty: body.frequency_penalty, presencePenalty: body.presence_penalty,
     }
     const request: GenerateRequest = { ...inputs, seed: requestSeed(body.seed, options.seed, inputs) }

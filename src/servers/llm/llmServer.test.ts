@@ -117,6 +117,15 @@ describe('serve-llm HTTP: what OpenAI clients see', () => {
     expect(engine.calls[1].request.temperature).toBe(1)
   })
 
+  it('--max-tokens caps every answer: a request asking for more, or for nothing, gets the cap; one asking for less keeps its own', async () => {
+    const engine = scriptedChatEngine()
+    const { url } = await serve(engine, { maxTokens: 32 })
+    await post(url, { messages: user('a'), max_tokens: 600 })
+    await post(url, { messages: user('b') })
+    await post(url, { messages: user('c'), max_completion_tokens: 8 })
+    expect(engine.calls.map((c) => c.request.maxTokens)).toEqual([32, 32, 8])
+  })
+
   it('also answers at /chat/completions (clients given a base URL without /v1) and GET /health', async () => {
     const { url } = await serve(scriptedChatEngine({ slots: 3 }), { maxQueue: 5 })
     const r = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messages: user('x') }) })
