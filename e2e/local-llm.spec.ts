@@ -2,13 +2,16 @@
  * `redscope serve-llm` (the real local model) called from the app's page in
  * Chromium, as the browser's LLM attacker calls a model: across origins,
  * with the openai SDK's headers, so through a real CORS preflight. A page of
- * an origin not allowed gets nothing, and the model never runs for it.
+ * an origin not allowed gets nothing, and the model never runs for it. And
+ * the run console's demo switch: "Run the demo attack" with the demo chatbot
+ * replying by the local model (the app's server calls it, not the page).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
 import { CliProcesses } from '../src/testing/cliProcesses'
 import { localModelAvailable, startLocalLlm, type LocalLlm } from '../src/testing/localModel'
+import { setField, taskStatuses, waitForState } from './runConsole/helpers'
 
 const APP_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_APP_PORT ?? 4173)}`
 const procs = new CliProcesses()
@@ -21,7 +24,8 @@ test.skip(!localModelAvailable(), 'SmolLM2 is not pulled (node bin/redscope.mjs 
 test.beforeAll(async () => {
   test.setTimeout(180_000)
   // Only the app's origin: the page on `other` is then a foreign one.
-  llm = await startLocalLlm(procs, ['--allow-origin', APP_ORIGIN])
+  // Short answers: the demo chatbot asks for up to 96 tokens, seconds each on a busy CPU.
+  llm = await startLocalLlm(procs, ['--allow-origin', APP_ORIGIN, '--max-tokens', '32'])
   // Another site on this machine: loopback, but not an origin serve-llm was told to allow.
   other = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
@@ -86,4 +90,30 @@ test('a page of another origin is refused by the browser, and the model never ru
   // The preflight got no allow headers, so Chromium never sent the POST.
   expect(posts()).toBe(before)
   expect(refusedPreflights()).toBe(refusedBefore + 1)
+})
+
+test('"Run the demo attack" with the demo chatbot on the local model: every reply is the model\'s, and the title says which ran', async ({ page }) => {
+  test.setTimeout(300_000)
+  await page.setViewportSize({ width: 1440, height: 1000 })
+  await page.goto('/run')
+  await page.getByRole('radiogroup', { name: 'Replies written by' }).getByRole('radio', { name: 'Local model' }).click()
+  await setField(page, 'Model server (OpenAI-compatible)', llm.baseURL)
+  await expect(page.getByLabel('Model name', { exact: true })).toHaveValue('smollm2')
+  // One run a task: three replies by the model.
+  await setField(page, 'Max runs per task', '1')
+  const before = posts()
+  await page.getByRole('button', { name: 'Run the demo attack' }).click()
+  await waitForState(page, 'Finished', 240_000)
+  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot on smollm2: “Guide: blind user”/ })).toBeVisible()
+  const statuses = await taskStatuses(page)
+  expect(statuses).toHaveLength(3)
+  // Leaked or not is the model's draw; an error is not.
+  for (const s of statuses) expect(['success', 'failed', 'max_runs']).toContain(s)
+  expect(posts() - before).toBe(3)
+  // Back to the deterministic policy: the model is not called, and the title says so.
+  await page.getByRole('radiogroup', { name: 'Replies written by' }).getByRole('radio', { name: 'Deterministic policy' }).click()
+  await page.getByRole('button', { name: 'Run the demo attack' }).click()
+  await waitForState(page, 'Finished', 60_000)
+  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user”/ })).toBeVisible()
+  expect(posts() - before).toBe(3)
 })
