@@ -23,7 +23,7 @@ test('the landing says what redscope is for, and "Run the demo attack" runs the 
   expect(await taskStatuses(page)).toHaveLength(3)
   expect((await taskStatuses(page))[0]).toBe('success')
   // The page says what ran: the threat model, its workspace, the claim, the target.
-  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot: “Guide: blind user” of “Chatbot \(guide example\)”/ })).toBeVisible()
+  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user” of “Chatbot \(guide example\)”/ })).toBeVisible()
   await expect(runsWhat(page)).toHaveText(`Runs Guide: blind user of workspace “${DEMO_WS}”.`)
   await expect(page.getByRole('radiogroup', { name: 'Threat model' }).getByRole('radio', { name: /Guide: blind user/ })).toHaveAttribute('aria-checked', 'true')
   await expect(page.getByLabel('Workspace')).toHaveValue(await page.getByLabel('Workspace').locator('option', { hasText: DEMO_WS }).getAttribute('value') ?? '')

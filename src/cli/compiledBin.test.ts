@@ -5,7 +5,7 @@
  * package of its own, whose "compiled CLI" says that it ran.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -90,6 +90,16 @@ describe('the real build', () => {
     expect(staticImports).toEqual(['node:util'])
     // Each command is a chunk of its own, imported when it runs.
     const lazy = [...entry.matchAll(/import\(["']\.\/chunks\/([a-zA-Z]+)-[\w-]+\.js["']\)/g)].map((m) => m[1]).sort()
-    expect(lazy).toEqual(['checkScope', 'combinations', 'frontier', 'merge', 'results', 'run', 'serveTarget', 'sweep', 'view'])
+    expect(lazy).toEqual(['checkScope', 'combinations', 'frontier', 'merge', 'models', 'results', 'run', 'serveLlm', 'serveTarget', 'sweep', 'view'])
+  })
+
+  it('node-llama-cpp (optional) stays outside the build, imported dynamically by serve-llm\'s chunk alone', () => {
+    const files = ['main.js', ...readdirSync(join(repo, 'dist-cli', 'chunks')).map((f) => join('chunks', f))]
+      .filter((f) => f.endsWith('.js'))
+    const importing = files.filter((f) => /\bimport\s*\(\s*["']node-llama-cpp["']\s*\)|from\s+["']node-llama-cpp["']/.test(readFileSync(join(repo, 'dist-cli', f), 'utf8')))
+    expect(importing).toHaveLength(1)
+    expect(importing[0]).toMatch(/^chunks\/serveLlm-/)
+    const chunk = readFileSync(join(repo, 'dist-cli', importing[0]), 'utf8')
+    expect(chunk).not.toMatch(/from\s+["']node-llama-cpp["']/)
   })
 })

@@ -9,7 +9,9 @@ import { combinations } from './definitions/combinations'
 import { frontier } from './definitions/frontier'
 import { results } from './definitions/results'
 import { merge } from './definitions/merge'
+import { models } from './definitions/models'
 import { run } from './definitions/run'
+import { serveLlm } from './definitions/serveLlm'
 import { serveTarget } from './definitions/serveTarget'
 import { sweep } from './definitions/sweep'
 import { view } from './definitions/view'
@@ -25,6 +27,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   erase(frontier),
   erase(merge),
   erase(serveTarget),
+  erase(serveLlm),
+  erase(models),
   erase(results),
   erase(view),
 ]

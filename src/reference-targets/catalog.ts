@@ -57,7 +57,7 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
     forest: CHATBOT_FOREST,
     factory: () => {
       const surfaces = chatbotSurfaces()
-      return () => new ChatbotTarget(surfaces)
+      return () => new ChatbotTarget(surfaces, { apiKey: serverKeyFor })
     },
   },
   stochastic: {

@@ -9,3 +9,4 @@ export { DEFAULT_THINK_MS, THINK_ENV, parseThinkMs, thinkMsFromEnv, withThinkTim
 export { StochasticTarget, stochasticSurfaces, STOCHASTIC_IDENTITY, DEFAULT_STOCHASTIC_SEED } from './stochastic/stochasticTarget'
 export { STOCHASTIC_FOREST } from './stochastic/forest'
 export { hashToUnit, PULLS, refundChance, refundChanceOfTags, seededDraws, seededStream } from './stochastic/odds'
+export { servedModel, withPolicyModel, type PolicyModel } from './policyModel'

@@ -4,7 +4,10 @@
  * REDSCOPE_TARGET_TOKEN) is never printed.
  */
 import { createTargetServer, isLoopbackHostname } from '../../servers/target'
-import { DEFAULT_STOCHASTIC_SEED, isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, thinkMsFromEnv } from '../../reference-targets'
+import {
+  DEFAULT_STOCHASTIC_SEED, isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, servedModel, thinkMsFromEnv,
+  withPolicyModel, type PolicyModel,
+} from '../../reference-targets'
 import { splitList, type CommandArgs } from '../command'
 import { DEFAULT_TARGET_PORT, type serveTargetOptions } from '../definitions/serveTarget'
 import { EXIT_OK, UsageError, type CliIo } from '../io'
@@ -15,6 +18,28 @@ function thinkTime(flag: string | undefined): number {
     return flag === undefined ? thinkMsFromEnv() : parseThinkMs(flag, '--think-ms')
   } catch (e) {
     throw new UsageError((e as Error).message)
+  }
+}
+
+/** --llm URL [--llm-model M]: the model every session starts on, checked by asking the server which it serves. */
+async function policyModel(url: string | undefined, model: string | undefined): Promise<PolicyModel | null> {
+  if (url === undefined) {
+    if (model !== undefined) throw new UsageError('--llm-model needs --llm URL (the model server to ask)')
+    return null
+  }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new UsageError(`--llm: ${JSON.stringify(url)} is not a URL (e.g. http://127.0.0.1:8808/v1)`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--llm: ${url} is not an http(s) URL`)
+  if (parsed.username || parsed.password) throw new UsageError('--llm: the URL must not carry credentials (the key comes from $OPENAI_API_KEY)')
+  const baseUrl = url.replace(/\/+$/, '')
+  try {
+    return { baseUrl, model: model ?? await servedModel(baseUrl) }
+  } catch (e) {
+    throw new UsageError(`--llm: ${(e as Error).message}`)
   }
 }
 
@@ -34,16 +59,19 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
   if (!isLoopbackHostname(host) && host !== '::1' && !token) {
     throw new UsageError(`--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_TARGET_TOKEN), which clients send as a bearer token`)
   }
+  if (options.llm !== undefined && name === 'stochastic') throw new UsageError('--llm: the stochastic target has no replies to write (its odds are its policy)')
+  const policy = await policyModel(options.llm, options['llm-model'])
   const origins = splitList(options['allow-origin'])
   const hosts = splitList(options['allow-host'])
-  const server = createTargetServer(referenceTargetOptions(name, {
+  const served = referenceTargetOptions(name, {
     token,
     idleTimeoutMs: idle === undefined ? undefined : idle * 1000,
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
     // Loopback origins by default; --allow-origin replaces them with exactly the ones given.
     ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
-  }, thinkMs, seed))
+  }, thinkMs, seed)
+  const server = createTargetServer(policy === null ? served : withPolicyModel(served, policy))
   let running
   try {
     running = await server.listen(port ?? DEFAULT_TARGET_PORT, host)
@@ -52,7 +80,8 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     throw new UsageError(`cannot listen on ${host}:${port ?? DEFAULT_TARGET_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
   }
   io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}${thinkMs > 0 ? `, ${thinkMs} ms think time per step` : ''}` +
-    `${name === 'stochastic' ? `, seed ${seed ?? DEFAULT_STOCHASTIC_SEED}` : ''}; Ctrl-C to stop\n`)
+    `${name === 'stochastic' ? `, seed ${seed ?? DEFAULT_STOCHASTIC_SEED}` : ''}` +
+    `${name === 'stochastic' ? '' : policy === null ? ', deterministic policy' : `, replies by the model ${policy.model} at ${policy.baseUrl}`}; Ctrl-C to stop\n`)
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop)

@@ -13,6 +13,8 @@ export const serveTargetOptions = {
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
   'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking, so a demo can be watched (default: $REDSCOPE_THINK_MS, else 800; 0 for sweeps and tests)' },
   seed: { type: 'string', value: 'N', description: 'stochastic only: the seed of its draws (default 1); the k-th run of a threat model draws the same number for a seed' },
+  llm: { type: 'string', value: 'URL', description: 'a model writes the replies instead of the deterministic policy: an OpenAI-compatible base URL, e.g. `redscope serve-llm`\'s http://127.0.0.1:8808/v1' },
+  'llm-model': { type: 'string', value: 'M', description: 'the model --llm names in its requests (default: the first one its GET /models lists)' },
 } as const satisfies OptionsSpec
 
 export const serveTarget = defineCommand({
@@ -25,6 +27,9 @@ export const serveTarget = defineCommand({
     'Serves until Ctrl-C (or SIGTERM). Needs no API key; see docs/targets-claims-attackers.md. assistant and chatbot are ' +
     'deterministic; stochastic obeys an injection by chance, with odds known per surface written (src/reference-targets/stochastic/odds.ts), ' +
     'drawn by --seed: the reference for `redscope frontier --confidence` (docs/frontier.md).',
+    'With --llm URL, every session starts on that model (its configs policy_model and policy_base_url set, which a ' +
+    "claim's task may override; `policy_model=` empty is the deterministic policy again): a real, stochastic target. " +
+    'The key sent to it is $OPENAI_API_KEY only when URL is $OPENAI_BASE_URL (a local server needs none). See docs/local-model.md.',
     'In a cluster (docs/scale-out.md), listen on every address with a token, and accept the names clients use: ' +
     'requests whose Host header is not loopback or one of --allow-host are refused (against DNS rebinding).',
   ],
@@ -33,6 +38,7 @@ export const serveTarget = defineCommand({
     ['the guarded chatbot on any free port, with a token', 'REDSCOPE_TARGET_TOKEN=s3cret redscope serve-target chatbot --port 0'],
     ['the assistant at full speed, for a sweep', 'redscope serve-target assistant --think-ms 0'],
     ['the noisy refund agent, seeded, for a frontier search with a confidence', 'redscope serve-target stochastic --think-ms 0 --seed 7'],
+    ['the chatbot on the local model (redscope serve-llm in another shell)', 'redscope serve-target chatbot --llm http://127.0.0.1:8808/v1'],
     ['one replica of a StatefulSet behind the headless Service redscope-target',
       'REDSCOPE_TARGET_TOKEN=... redscope serve-target assistant --host 0.0.0.0 --allow-host .redscope-target'],
   ],

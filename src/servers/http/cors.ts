@@ -53,11 +53,14 @@ const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS'
 export const VARY = 'Vary'
 export const VARY_ORIGIN = 'Origin'
 
+/** The request headers a preflight may allow: a fixed list, or chosen from those the browser asks for. */
+export type HeaderPolicy = string | ((requested: readonly string[]) => readonly string[])
+
 /**
  * Sets the CORS headers for an allowed origin (Vary: Origin comes with the answer, see VARY). Returns
  * true when the request was a preflight and has been answered.
  */
-export function applyCors(req: IncomingMessage, res: ServerResponse, policy: OriginPolicy): boolean {
+export function applyCors(req: IncomingMessage, res: ServerResponse, policy: OriginPolicy, headers: HeaderPolicy = ALLOWED_HEADERS): boolean {
   const origin = req.headers.origin
   // No Origin (every request but a browser's): nothing to allow, nothing to set.
   if (origin === undefined && req.method !== 'OPTIONS') return false
@@ -70,11 +73,18 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, policy: Ori
   res.setHeader(VARY, VARY_ORIGIN)
   if (allowed) {
     res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS)
-    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+    res.setHeader('Access-Control-Allow-Headers', allowedHeaders(req, headers))
     res.setHeader('Access-Control-Max-Age', '600')
   }
   // A refused origin gets no allow headers: the browser then blocks the call.
   res.statusCode = 204
   res.end()
   return true
+}
+
+function allowedHeaders(req: IncomingMessage, policy: HeaderPolicy): string {
+  if (typeof policy === 'string') return policy
+  const asked = req.headers['access-control-request-headers']
+  const requested = (typeof asked === 'string' ? asked : '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')
+  return policy(requested).join(', ')
 }

@@ -6,12 +6,13 @@ import type { Forest } from '../../../core/tags'
 import { pageFetch } from '../../../queries/targetManifest'
 import { numberOrThrow, RULES } from '../setup/numbers'
 import { currentSecrets } from '../setup/secretsStore'
+import { demoTitle } from '../setup/demoModel'
 import { useSetup } from '../setup/setupStore'
 import { plural } from '../../../lib/plural'
 
 export function targetTitle(): string {
   const t = useSetup.getState().target
-  return t.kind === 'demo' ? `demo ${t.demo}` : t.kind === 'http' ? t.httpUrl : t.kind === 'openai' ? `${t.openai.model} chat` : 'HTTP endpoint'
+  return t.kind === 'demo' ? demoTitle(t) : t.kind === 'http' ? t.httpUrl : t.kind === 'openai' ? `${t.openai.model} chat` : 'HTTP endpoint'
 }
 
 /** `model.name` and `workspace` name the threat model in the run's title, so the live view says what it runs. */

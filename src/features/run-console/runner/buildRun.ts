@@ -22,6 +22,7 @@ import { checkClaim } from '../setup/claimDraft'
 import { servedClaimMismatch } from '../setup/claimTarget'
 import { connectServedOptimizer, servedLlmClientFactory, type ServedOptimizerSource } from '../../../protocol/optimizer'
 import { kwargFields, kwargsOf } from '../setup/kwargsForm'
+import { withDemoModel } from '../setup/demoModel'
 import { checkNumber, numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { LlmEndpoint, Setup } from '../setup/setupTypes'
 import { buildTarget, type BuiltTarget, type TargetSecrets } from './buildTarget'
@@ -154,7 +155,8 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
     if (setup.claim.tasks.length === 0) throw new SetupError('Claim: pick a shipped claim, or write at least one task')
     throw new SetupError(`Claim: ${where ? `${where}: ` : ''}${message}`)
   }
-  const claimFile = check.file
+  // A demo target on a model: each task's config says so, and so do the results.
+  const claimFile = withDemoModel(check.file, setup.target)
   const mismatch = servedClaimMismatch(setup)
   if (mismatch !== null) throw new SetupError(mismatch)
   if (models.length === 0) throw new SetupError('Threat model: nothing to run')

@@ -4,6 +4,7 @@ import { Segmented } from '../../ui/Segmented'
 import { demoTargetUrl } from '../../runner/buildTarget'
 import type { DesignerView } from '../../workspace/designerView'
 import { checkNumber, RULES } from '../numbers'
+import { demoModelIssue, demoTitle } from '../demoModel'
 import { secretsActions, useSecrets } from '../secretsStore'
 import { setupActions, useSetup } from '../setupStore'
 import type { TargetKind } from '../setupTypes'
@@ -20,6 +21,35 @@ const DEMOS = [
   { name: 'chatbot', title: 'Chatbot guarding a secret', desc: "Acme Bank's help bot; its system prompt holds a vault passphrase. Defences: none, refuse_direct, output_filter." },
   { name: 'assistant', title: 'Tool-using assistant', desc: 'Reads an inbox, calendar, drive and bank account; four defences from none to strict_filter.' },
 ] as const
+
+/** What writes the demo's replies: its deterministic policy (default), or a model such as `redscope serve-llm`'s. */
+function DemoModelForm() {
+  const target = useSetup((s) => s.target)
+  const m = target.demoModel
+  const set = (patch: Partial<typeof m>) => setupActions().setTarget({ demoModel: { ...m, ...patch } })
+  const issue = demoModelIssue(target)
+  return (
+    <div className="rc-field">
+      <Segmented label="Replies written by" value={m.on ? 'model' : 'policy'}
+        options={[{ value: 'policy', label: 'Deterministic policy' }, { value: 'model', label: 'Local model' }]}
+        onChange={(v) => set({ on: v === 'model' })} />
+      {m.on ? (
+        <>
+          <div className="rc-grid2">
+            <Field label="Model server (OpenAI-compatible)" value={m.baseURL} type="url" onChange={(v) => set({ baseURL: v })} issue={issue}
+              hint="Start it with `redscope models pull smollm2 && redscope serve-llm`. This app's server calls it, not the page." />
+            <Field label="Model name" value={m.model} onChange={(v) => set({ model: v })} />
+          </div>
+          <p className="rc-hint">
+            A real model is stochastic: the same attack leaks in some runs and not others, so judge by rates over several runs.
+            Each task's config records the model (policy_model, policy_base_url).
+            {target.demo === 'assistant' ? ' The assistant asks its model for its actions as JSON: a model as small as SmolLM2 seldom answers that, and such a run stops with that error.' : ''}
+          </p>
+        </>
+      ) : <p className="rc-hint">The same reply to the same message every time: the default, and what the tests rely on.</p>}
+    </div>
+  )
+}
 
 function HttpForm({ designerTags }: { designerTags: readonly string[] }) {
   const url = useSetup((s) => s.target.httpUrl)
@@ -59,7 +89,7 @@ export function TargetPanel({ view }: { view: DesignerView }) {
   const target = useSetup((s) => s.target)
   const designerTags = view.forest.tags.map((t) => t.name)
   const conc = checkNumber(target.concurrency, RULES.concurrency)
-  const summary = target.kind === 'demo' ? `demo ${target.demo}` : target.kind === 'http' ? target.httpUrl || 'no URL yet'
+  const summary = target.kind === 'demo' ? demoTitle(target) : target.kind === 'http' ? target.httpUrl || 'no URL yet'
     : target.kind === 'openai' ? `${target.openai.model} chat` : 'HTTP endpoint'
   return (
     <Card step={1} title="Target" summary={summary}>
@@ -77,6 +107,7 @@ export function TargetPanel({ view }: { view: DesignerView }) {
               </li>
             ))}
           </ul>
+          <DemoModelForm />
           <ConnectionStatus url={demoTargetUrl(target.demo, location.origin)} token="" designerTags={designerTags} />
         </>
       ) : target.kind === 'http' ? <HttpForm designerTags={designerTags} />
