@@ -7,8 +7,8 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile,
-  type AttackerConfig, type ExperimentsIndexRow,
+  ATTACKER_CONFIG_FILE, AttackerConfigFile, AttackerFile, ExperimentsIndexFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile,
+  THREAT_MODEL_FILE, ThreatModelFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
@@ -69,6 +69,7 @@ export async function listExperiments(storage: Storage, root = ''): Promise<Expe
       summary: { asr: manifest.summary.asr, n_success: manifest.summary.n_success, n_completed: manifest.summary.n_completed,
         total_llm_usage: manifest.summary.total_llm_usage },
       completed_at: manifest.timing.completed_at,
+      ...await readThreatModelName(storage, joinPath(root, entry.name)).then((name) => (name === null ? {} : { threat_model_name: name })),
     })
   }
   return [...rows.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
@@ -85,6 +86,8 @@ export interface ExperimentRecord {
   readonly taskConfigs: ReadonlyMap<number, Readonly<Record<string, string>>>
   /** redscope extra (attacker_config.json): the attacker's whole configuration; null for a tree that does not record it. */
   readonly attackerConfig: AttackerConfig | null
+  /** redscope extra: the name the threat model was saved under (threat_model.json); null when none was. */
+  readonly threatModelName: string | null
 }
 
 export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
@@ -92,7 +95,15 @@ export async function readExperiment(storage: Storage, dir: string): Promise<Exp
   const result = await readOptional(storage, joinPath(dir, 'result.json'), ResultFile)
   const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
   const attacker = await readOptional(storage, joinPath(dir, ATTACKER_CONFIG_FILE), AttackerConfigFile)
-  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null }
+  return {
+    dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null,
+    threatModelName: await readThreatModelName(storage, dir),
+  }
+}
+
+/** threat_model.json's name (a redscope extra); null when the folder has none. */
+export async function readThreatModelName(storage: Storage, experimentDir: string): Promise<string | null> {
+  return (await readOptional(storage, joinPath(experimentDir, THREAT_MODEL_FILE), ThreatModelFile))?.name ?? null
 }
 
 /** task_configs.json by task index (a redscope extra; empty when absent). */
