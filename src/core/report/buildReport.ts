@@ -160,7 +160,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     }
     const pair = { scope: e.scope, readOnly: e.read_only }
     models.push({
-      anchor: modelAnchor, dir: rec.dir, label: e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
+      anchor: modelAnchor, dir: rec.dir, label: rec.threatModelName ?? e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
       grants: grantWords(expForest, pair), status: rec.manifest.status, asr: s.asr, nSuccess: s.n_success, nCompleted: s.n_completed,
       nTasks: s.n_tasks, cost: s.total_llm_usage.cost,
       seconds: secondsBetween(rec.manifest.timing.started_at, rec.manifest.timing.completed_at),

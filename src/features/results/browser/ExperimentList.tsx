@@ -93,7 +93,8 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
                 return (
                   <tr key={r.dir} ref={virtual.measureElement} data-index={v.index} data-testid="experiment-row" data-dir={r.dir} className={r.inProgress ? 'experiment-row--live' : undefined}>
                     {own && <td><input type="checkbox" aria-label={`Select ${r.dir}`} checked={selected.has(r.dir)} onChange={() => toggle(r.dir)} /></td>}
-                    <td className="experiments-table__model"><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link></td>
+                    <td className="experiments-table__model"><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link>
+                      {r.named && <div className="results-muted results-small" data-testid="experiment-grants">{r.grants}</div>}</td>
                     <td>{r.target}</td>
                     <td>{r.claim}</td>
                     <td>{r.attacker}</td>

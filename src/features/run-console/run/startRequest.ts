@@ -36,7 +36,8 @@ export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNa
     sweep: (run): SweepRecord => ({
       v: 1, id: `sweep-${Date.now().toString(36)}`, createdAt: Date.now(), title,
       target: run.target.label, claim: setup.claim.name, attacker: run.controllers[0].meta(null).attacker, forest,
-      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index?.toString() ?? '', scope: [...models[i].scope], readOnly: [...models[i].readOnly] })),
+      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index?.toString() ?? '', scope: [...models[i].scope], readOnly: [...models[i].readOnly],
+        ...(models[i].savedName ? { name: models[i].savedName } : {}) })),
     }),
   }
 }

@@ -26,6 +26,8 @@ import { resultsStorage } from '../../../lib/browserResults'
 export interface ThreatModelNames {
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /** A saved threat model's name: written beside its results (threat_model.json), so it travels with them. */
+  readonly savedName?: string
 }
 
 export interface BuiltRun {
@@ -133,7 +135,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
       storage: resultsStorage(), overwrite: t.overwrite, domain: target.domain,
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the same attacker.
-      targetLabel: target.label, claimLabel: claimFile.name,
+      targetLabel: target.label, claimLabel: claimFile.name, threatModelName: m.savedName ?? null,
     })
     key = controller.info().key
     controllers.push(controller)
