@@ -39,6 +39,8 @@ test('a sweep of saved threat models names each one in the grid, the list, the r
   await expect(page.getByTestId('manifest')).toContainText('redscope-chatbot')
   await pickClaim(page, 'chatbot-secret-leak.json')
   await onlyTemplates(page, ['naive'])
+  // One payload is one payload (the card said "1 payloads").
+  await expect(page.getByRole('group', { name: 'Attacker' }).locator('.rc-card__summary')).toHaveText('template, 1 payload')
   await setField(page, 'Max runs per task', '1')
   await page.getByRole('link', { name: 'Sweep threat models' }).click()
   await page.getByRole('radiogroup', { name: 'Which threat models' }).getByRole('radio', { name: 'Saved threat models' }).click()

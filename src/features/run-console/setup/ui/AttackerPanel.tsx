@@ -1,6 +1,7 @@
 import { PAYLOAD_LIBRARY } from '../../../../attackers'
 import { derivedAttackerLabel, describeAttackerConfig } from '../../../../core/results'
 import { setupAttackerConfig } from '../attackerConfig'
+import { plural } from '../../../../lib/plural'
 import { Card } from '../../ui/Card'
 import { Segmented } from '../../ui/Segmented'
 import { setupActions, useSetup } from '../setupStore'
@@ -71,7 +72,7 @@ function AttackerLabel() {
 
 export function AttackerPanel() {
   const a = useSetup((s) => s.attacker)
-  const summary = a.kind === 'template' ? `template, ${a.templates.filter((t) => t.on).length} payloads` : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}` : a.kind
+  const summary = a.kind === 'template' ? `template, ${plural(a.templates.filter((t) => t.on).length, 'payload')}` : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}` : a.kind
   return (
     <Card step={3} title="Attacker" summary={summary}>
       <div className="rc-field"><Segmented label="Attacker" value={a.kind} options={KINDS} onChange={(kind) => setupActions().setAttacker({ kind })} /></div>
