@@ -106,7 +106,7 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
   }, new Map(), { ...DEFAULT_FINDING_OPTIONS, maxFieldChars: options.maxFieldChars })
   const key = keyStepsOf(finding.steps, options.maxKeySteps)
   const steps: ReportStep[] = key.map((s) => ({
-    index: s.index, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker, fields: s.fields,
+    index: s.index, step: s.step, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker, fields: s.fields,
   }))
   return { ...base, keySteps: steps, otherSteps: finding.totalSteps - steps.length, missing: '' }
 }
