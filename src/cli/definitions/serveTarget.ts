@@ -11,7 +11,7 @@ export const serveTargetOptions = {
   token: { type: 'string', value: 'T', description: 'require this bearer token (default: $REDSCOPE_TARGET_TOKEN); never printed' },
   'allow-origin': { type: 'string', multiple: true, value: 'O', description: 'browser origins allowed by CORS (default: loopback origins)' },
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
-  'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking, so a demo can be watched (default: $REDSCOPE_THINK_MS, else 800; 0 for sweeps and tests)' },
+  'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking (default: $REDSCOPE_THINK_MS, else 0: answers at once; the app\'s live view paces a demo run itself)' },
 } as const satisfies OptionsSpec
 
 export const serveTarget = defineCommand({
@@ -28,7 +28,7 @@ export const serveTarget = defineCommand({
   examples: [
     ['the assistant with its inbox, calendar, drive and bank account', 'redscope serve-target assistant'],
     ['the guarded chatbot on any free port, with a token', 'REDSCOPE_TARGET_TOKEN=s3cret redscope serve-target chatbot --port 0'],
-    ['the assistant at full speed, for a sweep', 'redscope serve-target assistant --think-ms 0'],
+    ['the assistant at a watchable pace, for a demo from another tool', 'redscope serve-target assistant --think-ms 800'],
     ['one replica of a StatefulSet behind the headless Service redscope-target',
       'REDSCOPE_TARGET_TOKEN=... redscope serve-target assistant --host 0.0.0.0 --allow-host .redscope-target'],
   ],

@@ -8,20 +8,25 @@ import { numberOrThrow, RULES } from '../setup/numbers'
 import { currentSecrets } from '../setup/secretsStore'
 import { useSetup } from '../setup/setupStore'
 import { plural } from '../../../lib/plural'
+import { livePaceMs } from '../runner/livePace'
 
 export function targetTitle(): string {
   const t = useSetup.getState().target
   return t.kind === 'demo' ? `demo ${t.demo}` : t.kind === 'http' ? t.httpUrl : t.kind === 'openai' ? `${t.openai.model} chat` : 'HTTP endpoint'
 }
 
-/** `model.name` and `workspace` name the threat model in the run's title, so the live view says what it runs. */
-export function singleRequest(forest: Forest, model: ThreatModelNames & { readonly name?: string }, workspace?: string): RunRequest {
+/**
+ * `model.name` and `workspace` name the threat model in the run's title, so the live view says what it runs.
+ * `watched`: a run people follow in the live view, which paces a demo target (livePace.ts); a frontier search's
+ * runs are not.
+ */
+export function singleRequest(forest: Forest, model: ThreatModelNames & { readonly name?: string }, workspace?: string, watched = false): RunRequest {
   const setup = useSetup.getState()
   const which = model.name ? `: “${model.name}”${workspace ? ` of “${workspace}”` : ''}` : ''
   return {
     kind: 'single', concurrency: 1,
     title: `${setup.claim.name || 'claim'} against ${targetTitle()}${which}`,
-    build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal }),
+    build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal, paceMs: watched ? livePaceMs() : 0 }),
   }
 }
 

@@ -44,6 +44,8 @@ export interface BuildEnv {
   readonly parallel?: number
   /** The run's signal: the human attacker's open questions end with it. */
   readonly signal: AbortSignal
+  /** A demo target's pause per step (livePace.ts): a single run watched live; none for sweeps and searches. */
+  readonly paceMs?: number
 }
 
 function priceTable(e: LlmEndpoint): PriceTable {
