@@ -176,7 +176,7 @@ test("a sweep's bundle paints the sweep from file://, and its rows open their ex
   const violations = cspViolations(page)
   await page.goto(`${pathToFileURL(join(site, 'index.html')).href}#/sweep`)
   await expect(page.getByTestId('sweep-summary')).toHaveText(/^72 of 72 threat models complete · 72 broke the claim/)
-  await expect(page.getByRole('img', { name: 'Forest painted with success rates' })).toBeVisible()
+  await expect(page.getByRole('img', { name: 'Forest painted with what each tag contributes' })).toBeVisible()
   await expect(page.getByRole('table', { name: 'Sweep results' })).toHaveAttribute('aria-rowcount', '73')
   const first = page.getByTestId('sweep-row').first()
   const experiment = await first.getAttribute('data-dir')
