@@ -18,7 +18,11 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   // JSON lands in reports/, which Playwright does not wipe (it clears test-results/ at start).
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
-  use: { baseURL: `http://127.0.0.1:${appPort}`, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  use: {
+    baseURL: `http://127.0.0.1:${appPort}`, trace: 'retain-on-failure', screenshot: 'only-on-failure',
+    // The live view's pace for a demo run (src/features/run-console/runner/livePace.ts) is for people: none in tests.
+    storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${appPort}`, localStorage: [{ name: 'redscope.livePaceMs', value: '0' }] }] },
+  },
   projects: [{
     name: 'chromium',
     use: {

@@ -3,7 +3,9 @@ import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } fro
 import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
 import { buildStampPlugin, filesUnder } from './scripts/buildStamp.mjs'
-import { CONTENT_SECURITY_POLICY } from './src/servers/app/contentSecurityPolicy.ts'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CONTENT_SECURITY_POLICY, SITE_CONTENT_SECURITY_POLICY } from './src/servers/app/contentSecurityPolicy.ts'
 
 // The policy lives beside the app server, which also sends it as a header (src/servers/app).
 export { CONTENT_SECURITY_POLICY }
@@ -49,6 +51,66 @@ function demoTargets(): Plugin {
 
 const root = fileURLToPath(new URL('.', import.meta.url)).replace(/[\\/]$/, '')
 
+/** Where the static bundle's viewer lands inside the app's build; `redscope bundle` and the Results tab copy it from there. */
+export const SITE_VIEWER_DIR = 'site-viewer'
+
+/**
+ * The static bundle's viewer (src/app/site), built with the app into
+ * `<outDir>/site-viewer/`: one classic script and one stylesheet, because a
+ * page opened from file:// may not load module scripts (Chromium refuses
+ * them across its opaque origin), and an index.html under the site's policy.
+ */
+function siteViewer(react: () => Plugin[]): Plugin {
+  let outDir = ''
+  return {
+    name: 'redscope-site-viewer',
+    apply: (_config, env) => env.command === 'build' && !process.env.REDSCOPE_SITE_VIEWER_BUILD,
+    configResolved(config) {
+      outDir = config.build.outDir
+    },
+    async closeBundle() {
+      const { build } = await import('vite')
+      const out = join(outDir.startsWith('/') ? outDir : join(root, outDir), SITE_VIEWER_DIR)
+      process.env.REDSCOPE_SITE_VIEWER_BUILD = '1'
+      try {
+        await build({
+          configFile: false, root, logLevel: 'warn', plugins: [react()],
+          define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+          build: {
+            outDir: out, emptyOutDir: true, copyPublicDir: false, target: 'es2022',
+            lib: { entry: join(root, 'src/app/site/main.tsx'), formats: ['iife'], name: 'redscopeSiteViewer', fileName: () => 'viewer.js', cssFileName: 'viewer' },
+          },
+        })
+      } finally {
+        delete process.env.REDSCOPE_SITE_VIEWER_BUILD
+      }
+      mkdirSync(out, { recursive: true })
+      writeFileSync(join(out, 'index.html'), siteIndexHtml())
+    },
+  }
+}
+
+/** The bundle's page: the data's index first (a classic script sets a global), then the viewer. */
+function siteIndexHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta http-equiv="Content-Security-Policy" content="${SITE_CONTENT_SECURITY_POLICY.replaceAll('"', '&quot;')}" />
+    <meta name="referrer" content="no-referrer" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <title>redscope results</title>
+    <link rel="stylesheet" href="viewer.css" />
+  </head>
+  <body>
+    <div id="root"></div>
+    <script src="data/index.js"></script>
+    <script src="viewer.js"></script>
+  </body>
+</html>
+`
+}
+
 /**
  * The app build remembers its inputs (dist/build-inputs.json), so that
  * `redscope view` and `npm start` rebuild a dist/ older than its sources
@@ -60,13 +122,15 @@ const appBuildStamp = () => buildStampPlugin({
   extraInputs: () => [
     'index.html', 'vite.config.ts', 'package-lock.json', 'src/servers/app/contentSecurityPolicy.ts',
     ...filesUnder(root, 'public'),
+    // The site viewer is a second build (siteViewer): its own modules are not among the app's.
+    ...filesUnder(root, 'src/app/site'), 'src/adapters/storage/bundleStorage.ts', 'src/core/bundle/format.ts',
     // Stylesheets are not chunk modules: listed here so that a change of one also rebuilds.
     ...filesUnder(root, 'src').filter((f) => f.endsWith('.css')),
   ],
 })
 
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy(), demoTargets(), appBuildStamp()],
+  plugins: [react(), contentSecurityPolicy(), demoTargets(), appBuildStamp(), siteViewer(react)],
   server: { host: '127.0.0.1' },
   test: {
     environment: 'jsdom',

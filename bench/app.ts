@@ -14,6 +14,8 @@ export interface ServedApp {
   /** e.g. http://127.0.0.1:41234 */
   readonly base: string
   readonly browser: Browser
+  /** The build served (with dist/'s layout: site-viewer/ included). */
+  readonly outDir: string
 }
 
 /** Builds the app into a temp folder, serves it on a free loopback port, launches Chromium; always cleans up. */
@@ -29,7 +31,7 @@ export async function withApp<T>(fn: (app: ServedApp) => Promise<T>): Promise<T>
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
     })
-    return await fn({ base: `http://127.0.0.1:${port}`, browser })
+    return await fn({ base: `http://127.0.0.1:${port}`, browser, outDir })
   } finally {
     await browser?.close().catch(() => undefined)
     await server?.close().catch(() => undefined)

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { startScriptedTarget } from '../src/testing/scriptedTarget'
 import { centre, downloadText, dragTo, openDesigner, openMenu, outsideCanvas, settledBox, tag } from './designerHelpers'
 
 const CHATBOT = [
@@ -40,7 +41,7 @@ test('builds the chatbot forest from scratch with the keyboard, and exports exac
   }
   await expect(page.locator('.react-flow__edge')).toHaveCount(3)
   await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } })
-  await expect(page.getByRole('region', { name: 'Forest', exact: true })).toContainText('5 tags in 2 trees · 18 distinct threat models')
+  await expect(page.getByRole('region', { name: 'Forest', exact: true })).toContainText("5 tags in 2 trees · 18 distinct threat models by superred's count, the empty one included (17 grant something: what a sweep and the frontier search run)")
 
   const file = await downloadText(page, async () => (await openMenu(page, 'Export')).getByRole('button', { name: 'FOREST.json' }).click())
   expect(JSON.parse(file.text)).toEqual({ tags: CHATBOT })
@@ -281,4 +282,21 @@ test('a tag brought on screen by the keyboard is not left under the overview map
   expect(await outsideCanvas(page, ['model'])).toEqual([])
   const b = (await map.boundingBox())!
   expect(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true)
+})
+
+test('the empty forest offers "Import from target URL": a running target\'s forest in one step', async ({ page }) => {
+  const target = await startScriptedTarget()
+  try {
+    await openDesigner(page)
+    await (await openMenu(page, '+ New workspace')).getByRole('button', { name: 'Empty forest' }).click()
+    const card = page.locator('.empty-forest')
+    await card.getByRole('button', { name: 'Import from target URL' }).click()
+    await card.getByLabel('Target URL (GET /manifest)').fill(target.url)
+    await card.getByRole('button', { name: 'Import', exact: true }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Connected to scripted' })).toBeVisible()
+    for (const name of ['system', 'user', 'tools']) await expect(tag(page, name)).toBeAttached()
+    await expect(page.getByText('This forest is empty.')).toHaveCount(0)
+  } finally {
+    await target.close()
+  }
 })

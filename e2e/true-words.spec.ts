@@ -38,6 +38,10 @@ test('the viewer, the presenter and the export say per kind only what is true, n
   await expect(panel(page)).toContainText(`Step ${call + 1} of`)
   await expect(panel(page).locator('.why__verdict')).toContainText('Writable')
   await expect(panel(page)).toContainText('so the optimizer was asked what to inject')
+  // The answer right after it is the injection itself, labelled as one (it read "Not an injection point").
+  await row(page, call + 1).click()
+  await expect(panel(page).locator('.why__verdict')).toContainText('Injected')
+  await expect(panel(page).locator('.why__verdict')).not.toContainText('Not an injection point')
 
   // The reply is an observation on the same granted tag: seen, and never an injection point.
   const reply = await itemWith(page, 'reply')

@@ -146,8 +146,13 @@ test("npm start serves the production build with the CSP header and the demo tar
   expect(violations).toEqual([])
   const manifest = await request.get(`${server.origin}/targets/chatbot/manifest`)
   expect((await manifest.json()).name).toBe('redscope-chatbot')
-  // No results folder unless given one.
-  expect((await request.get(`${server.origin}/api/results`)).status()).toBe(404)
+  // No results folder unless given one: the API says none, and the Results tab asks without a 404 in the console.
+  expect(await (await request.get(`${server.origin}/api/results`)).json()).toEqual({ label: null })
+  const failed: string[] = []
+  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`) })
+  await page.goto(`${server.url}results`)
+  await expect(page.getByRole('region', { name: 'Open results' })).toBeVisible()
+  expect(failed).toEqual([])
 })
 
 test("without a served folder, the Results tab lands on this browser's runs when it has any", async ({ page }) => {

@@ -4,6 +4,7 @@
  * when it runs. To add a command, see src/cli/README.md.
  */
 import type { CommandDefinition, OptionsSpec } from './command'
+import { bundle } from './definitions/bundle'
 import { checkScope } from './definitions/checkScope'
 import { combinations } from './definitions/combinations'
 import { frontier } from './definitions/frontier'
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   erase(models),
   erase(results),
   erase(view),
+  erase(bundle),
 ]
 
 export function findCommand(name: string): CommandDefinition | undefined {

@@ -26,7 +26,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function startView(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+function startView(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; out: string }> {
   const child = spawn(process.execPath, ['bin/redscope.mjs', 'view', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   return new Promise((resolve, reject) => {
@@ -35,7 +35,7 @@ function startView(args: string[], env: Record<string, string> = {}): Promise<{ 
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString()
       const m = /at (http:\/\/\S+?)[;\s]/.exec(out)
-      if (m) resolve({ url: m[1], child })
+      if (m) resolve({ url: m[1], child, out })
     })
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
     child.on('exit', (code) => reject(new Error(`view exited ${code}: ${err}`)))
@@ -49,8 +49,10 @@ const io = () => {
 
 describe('redscope view', () => {
   it('serves DIR read-only with the CSP header, on the Results address, until SIGTERM', async () => {
-    const { url, child } = await startView([join(dir, 'results'), '--port', '0', '--no-open'])
+    const { url, child, out } = await startView([join(dir, 'results'), '--port', '0', '--no-open'])
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/results$/)
+    // Nothing glued to the address that a terminal would take into the link (it printed "…/results;").
+    expect(out).toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/results \(Ctrl-C to stop\)\n/)
     const origin = new URL(url).origin
     const page = await fetch(url)
     expect(page.status).toBe(200)

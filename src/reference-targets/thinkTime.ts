@@ -1,14 +1,15 @@
 /**
- * A think time for the served demo targets. The reference targets answer at
- * once, so a demo run finished before anyone could see the live view: served
- * for people (`npm start`, `redscope serve-target`), a target pauses before
- * each step it takes (each call at a controllable) as a model would while it
- * thinks, so that a presenter can narrate progress. Tests and benchmarks set
- * it to zero (REDSCOPE_THINK_MS=0) so that nothing gets slower.
+ * A think time for the demo targets. The reference targets answer at once,
+ * so a demo run finished before anyone could see the live view. The pace is
+ * for people watching, so the browser's live view applies it to a single run
+ * of a demo target (src/features/run-console/runner/livePace.ts), never a
+ * sweep, a frontier search or the CLI. A served target pauses only when told
+ * to (`--think-ms N`, REDSCOPE_THINK_MS=N): a CLI sweep of the demo assistant
+ * took over 2 minutes for 17 of 305 threat models at 800 ms a step.
  */
 import type { Target } from '../core/engine'
 
-/** A realistic pace for a live demo: long enough to watch a step arrive, short enough not to bore. */
+/** A realistic pace for a live demo: long enough to watch a step arrive, short enough not to bore (the live view's). */
 export const DEFAULT_THINK_MS = 800
 
 export const THINK_ENV = 'REDSCOPE_THINK_MS'
@@ -22,10 +23,10 @@ export function parseThinkMs(text: string, source: string): number {
   return n
 }
 
-/** The think time given by the environment, else the demo's default. */
+/** A served target's think time: the environment's, else none (the browser's live view paces a demo run itself). */
 export function thinkMsFromEnv(env: Readonly<Record<string, string | undefined>> = globalThis.process?.env ?? {}): number {
   const raw = env[THINK_ENV]
-  return raw === undefined || raw === '' ? DEFAULT_THINK_MS : parseThinkMs(raw, THINK_ENV)
+  return raw === undefined || raw === '' ? 0 : parseThinkMs(raw, THINK_ENV)
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

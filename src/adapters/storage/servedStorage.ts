@@ -10,7 +10,8 @@ import { ReadOnlyStorage } from './readOnlyStorage'
 
 export const SERVED_RESULTS_API = '/api/results'
 
-const InfoSchema = z.object({ label: z.string().min(1).max(500) })
+/** `label: null`: the app server serves no folder (`npm start`, `view --no-results`). */
+const InfoSchema = z.object({ label: z.string().min(1).max(500).nullable() })
 const ListingSchema = z.object({ entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'dir']) })) })
 
 export class ServedStorageError extends Error {

@@ -27,7 +27,7 @@ function verdictJson(successes: number, trials: number, unit: 'task' | 'run', at
 }
 
 async function summarise(storage: Storage, dir: string) {
-  const { manifest, result, domain, taskConfigs, echoes } = await readExperiment(storage, dir)
+  const { manifest, result, domain, taskConfigs, echoes, threatModelName } = await readExperiment(storage, dir)
   const tasks = await readTasks(storage, dir, echoes)
   const echoed = new Map((echoes?.tasks ?? []).map((t) => [t.index, t.runs]))
   const e = manifest.experiment
@@ -37,6 +37,8 @@ async function summarise(storage: Storage, dir: string) {
     status: manifest.status,
     complete: result !== null,
     has_domain: domain !== null,
+    // The name the threat model was saved under in the designer (threat_model.json); null when none was.
+    threat_model_name: threatModelName,
     experiment: {
       slug: e.slug, hash: e.hash, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model,
       scope: e.scope, read_only: e.read_only, scope_label: e.scope_label, max_runs_per_task: e.max_runs_per_task,

@@ -41,7 +41,8 @@ export async function viewCommand(args: CommandArgs<typeof viewOptions>, io: Cli
   // A results folder opens on its experiments; the app alone (npm start) on the designer and its demo.
   const address = dir === undefined ? running.url : `${running.url}results`
   const what = dir === undefined ? 'the app and the demo targets' : `${dir} (read-only)`
-  io.stdout(`serving ${what} at ${address}${token ? ' (token required: the browser asks for it as a password)' : ''}; Ctrl-C to stop\n`)
+  // The address is followed by a space, never by punctuation a terminal would take into the link.
+  io.stdout(`serving ${what} at ${address} (Ctrl-C to stop${token ? '; token required: the browser asks for it as a password' : ''})\n`)
   if (!options['no-open']) openBrowser(address, io)
   await new Promise<void>((done) => {
     const stop = () => {

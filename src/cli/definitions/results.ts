@@ -10,7 +10,8 @@ export const results = defineCommand({
   options: resultsOptions,
   description: [
     'DIR is a results root (with experiments.json) or one experiment folder. Prints each experiment (status, ' +
-    'whether it is complete, its attacker, target, claim and scope, the summary) and every task its manifest lists, ' +
+    'whether it is complete, its attacker, target, claim and scope, the name it was saved under in the designer as ' +
+    'threat_model_name, null when none, the summary) and every task its manifest lists, ' +
     'skipped ones included, with the configuration each ran with. Read with the same reader as the browser.',
     "Beside superred's summary, `verdict` gives the ASR's n (completed tasks), its 95% Wilson interval (`wilson_95`) and " +
     'the words redscope shows everywhere; a rate where nothing broke reads "not broken in N tasks by <attacker> (≤ X% at 95%)", ' +

@@ -9,7 +9,7 @@ import '../components.css'
 
 const ROW = 38
 
-/** One row per threat model: its scope, one cell per task, its ASR with n and 95% interval, and the wider-did-worse note where there is one. */
+/** One row per threat model: its saved name (when it has one) and its scope, one cell per task, its ASR with n and 95% interval, and the wider-did-worse note where there is one. */
 export function SweepGrid({ rows, worse, byDir, openHref, attacker }: {
   rows: readonly SweepRow[]
   /** The "open" link of a row: the experiment in the viewer. */
@@ -31,7 +31,7 @@ export function SweepGrid({ rows, worse, byDir, openHref, attacker }: {
         <span className="rc-cell-dot rc-status--error" /> error <span className="rc-cell-dot rc-status--running" /> running
       </p>
       <div className="rc-sgrid__row rc-sgrid__head" role="row" style={{ gridTemplateColumns: columns }}>
-        <span role="columnheader">#</span><span role="columnheader">Scope</span><span role="columnheader">Tasks</span>
+        <span role="columnheader">#</span><span role="columnheader">Threat model</span><span role="columnheader">Tasks</span>
         <span role="columnheader" title="successful / completed tasks, and the 95% Wilson interval of the attack success rate">ASR (95% CI)</span><span role="columnheader">Note</span>
       </div>
       <div ref={scrollRef} className="rc-sgrid__body">
@@ -45,7 +45,9 @@ export function SweepGrid({ rows, worse, byDir, openHref, attacker }: {
               <div key={r.dir} role="row" data-testid="sweep-row" data-dir={r.dir} className={`rc-sgrid__row${note ? ' rc-sgrid__row--worse' : ''}`}
                 style={{ gridTemplateColumns: columns, position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${v.start}px)` }}>
                 <span role="cell" className="rc-muted">{r.index === '' ? '–' : `#${r.index}`}</span>
-                <span role="cell" className="rc-clip"><ScopeChips scope={r.scope} readOnly={r.readOnly} /></span>
+                <span role="cell" className="rc-clip" title={r.name}>
+                  {r.name && <strong className="rc-sgrid__name" data-testid="sweep-row-name">{r.name}</strong>}<ScopeChips scope={r.scope} readOnly={r.readOnly} />
+                </span>
                 <span role="cell" className="rc-cells">
                   {r.cells.length === 0 ? <span className="rc-muted rc-small">{r.state}</span> : r.cells.slice(0, 12).map((c) => (
                     <span key={c.index} className={`rc-cell-dot rc-status--${c.status}`} title={`task ${c.index}: ${c.status}${c.error ? `: ${c.error}` : ''}`} aria-label={`task ${c.index} ${c.status}`} />

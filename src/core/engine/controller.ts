@@ -62,6 +62,8 @@ export interface ControllerOptions {
   readonly attackerConfig?: AttackerConfig | null
   readonly targetLabel?: string | null
   readonly claimLabel?: string | null
+  /** The name the user saved this threat model under (threat_model.json): shown beside its scope, never part of its identity. */
+  readonly threatModelName?: string | null
   /** The forest for domain.json; by default the first target's. */
   readonly domain?: SecurityDomain | null
   /** Cleanup budget under cancellation (default 5 s, as the reference). */
@@ -196,8 +198,9 @@ export class Controller {
       if (o.storage && (o.persist ?? true)) {
         session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
           { overwrite: o.overwrite ?? false, schema: this.resultsSchema, countEchoes: o.countEchoes ?? false })
-        // Independent files: one wait for both.
-        await Promise.all([o.domain ? session.writeDomain(o.domain) : null, session.writeTaskConfigs(tasks)])
+        // Independent files: one wait for all.
+        await Promise.all([o.domain ? session.writeDomain(o.domain) : null, session.writeTaskConfigs(tasks),
+          o.threatModelName?.trim() ? session.writeThreatModelName(o.threatModelName.trim()) : null])
       }
       const kept = new Map<number, TaskResult>()
       for (const index of [...(session?.plan.keep ?? [])].sort((a, b) => a - b)) {

@@ -66,10 +66,11 @@ describe('renderFindingHtml', () => {
     expect(step(1).querySelector('.kind')!.textContent).toBe('call before the target uses a controllable')
     expect(step(1).querySelector('.kind')!.getAttribute('title')).toBe('ControllablePreCallEvent')
     expect(step(1).textContent).toContain('so the optimizer was asked what to inject')
-    for (const n of [2, 3, 4]) {
-      expect(step(n).textContent).not.toContain('asked what to inject')
-      expect(step(n).textContent).toContain('not an injection point')
-    }
+    for (const n of [2, 3, 4]) expect(step(n).textContent).not.toContain('asked what to inject')
+    // Step 2 is the injection itself: labelled as one, not as "not an injection point".
+    expect([...step(2).querySelectorAll('.badge')].map((b) => b.textContent)).toContain('injected')
+    expect(step(2).textContent).not.toContain('not an injection point')
+    for (const n of [3, 4]) expect(step(n).textContent).toContain('not an injection point')
     expect(step(4).querySelector('.kind')!.textContent).toBe('end of the run')
     const visible = doc.body.textContent ?? ''
     expect(visible).not.toMatch(/ControllablePreCallEvent|ObservableEvent|RunEndEvent|declined_by/)

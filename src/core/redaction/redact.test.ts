@@ -1,4 +1,5 @@
-import { BUILTIN_RULES, compileRule, compileRules, previewRedaction, redactText, redactValue, stringsOf, userRule } from '.'
+import fc from 'fast-check'
+import { BUILTIN_RULES, compileRule, compileRules, findMatches, previewRedaction, redactText, redactValue, stringsOf, userRule } from '.'
 
 const builtins = compileRules(BUILTIN_RULES)
 
@@ -60,5 +61,31 @@ describe('redactValue and preview', () => {
     expect(p.total).toBe(2)
     expect(p.countsByRule).toEqual({ email: 1, bearer: 1 })
     expect(p.entries[1]).toMatchObject({ where: 'finding.steps[0].content.auth', match: 'tok_abcdefgh1', before: 'Bearer ' })
+  })
+})
+
+describe('the shipped rules skip what cannot match, and find exactly what they would find anyway', () => {
+  // The same rules, run everywhere over every text: what the hints and runs (rules.ts) must never change.
+  const everywhere = compileRules(BUILTIN_RULES.map(({ id, label, pattern, flags, builtin }) => ({ id, label, pattern, flags, builtin })))
+  const pieces = ['a', 'Z', '9', '.', '-', '_', '+', '%', '@', ' ', '\n', '=', ':', '"', 'sk-', 'Bearer ', 'bearer\t', 'eyJ', 'ghp_',
+    'AKIA', 'AIza', 'xoxb-', 'token', 'API_KEY', 'Passwd', 'secret', 'é', 'İ', '\u00a0', 'abcdefghijklmnop', 'example.com', '.org']
+
+  it('on random text built from the rules\' own pieces', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), (parts) => {
+      const text = parts.join('')
+      expect(findMatches(text, builtins)).toEqual(findMatches(text, everywhere))
+    }), { numRuns: 3000 })
+  })
+
+  it('an address right after another, and an uppercase hint', () => {
+    for (const text of ['a@b.com.x@y.org', 'mail:x@y.io,z@w.io', 'BEARER abcdefgh1234', 'İ x@y.com', 'A@B.CO']) {
+      expect(findMatches(text, builtins)).toEqual(findMatches(text, everywhere))
+    }
+    expect(redactText('a@b.com.x@y.org', builtins).text).toBe('[redacted:email][redacted:email]')
+  })
+
+  it('hints are only believed of the rules shipped as they are', () => {
+    const claimed = compileRules([{ ...userRule('mine', 'code-\\d+'), hints: ['nothing-like-this'] }])
+    expect(redactText('code-42', claimed).text).toBe('[redacted:mine]')
   })
 })

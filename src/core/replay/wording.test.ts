@@ -24,7 +24,8 @@ describe('the words for a step: only what is true of its kind', () => {
           const asked = /optimizer was asked what to inject/.test(w.writeLine)
           expect(asked).toBe(injectionPoint && access === 'scope')
           expect(w.writable).toBe(injectionPoint && access === 'scope')
-          expect(w.writeVerdict).toBe(!injectionPoint ? 'Not an injection point' : access === 'scope' ? 'Writable' : 'Not writable')
+          const answered = kind === 'injection' ? 'Injected' : kind === 'no-injection' ? 'Not injected' : 'Not an injection point'
+          expect(w.writeVerdict).toBe(!injectionPoint ? answered : access === 'scope' ? 'Writable' : 'Not writable')
           if (injectionPoint && access === 'scope') expect(w.writeLine).toContain('"user"')
           if (injectionPoint && access !== 'scope') expect(w.writeLine).toMatch(/^Not writable: .*declined any injection by itself/)
           if (!injectionPoint) expect(w.writeLine).not.toMatch(/\bWritable\b|could write/)
@@ -78,6 +79,11 @@ describe('explanations of a replay use the same words', () => {
     expect(replay.explain(2).writable).toBe(false)
     expect(replay.explain(2).words.writeVerdict).toBe('Not an injection point')
     expect(replay.explain(2).lines.join(' ')).not.toContain('asked what to inject')
+  })
+
+  it('the injection itself is labelled as one (it read "Not an injection point"), and a declined one says so', () => {
+    expect(replay.explain(1).words.writeVerdict).toBe('Injected')
+    expect(replay.explain(4).words.writeVerdict).toBe('Not injected')
   })
 
   it('a read-only call is not writable, its decline is the framework\'s, and a run end is never writable', () => {

@@ -82,7 +82,7 @@ export interface StepWordsInput {
 export interface StepWords {
   /** Short verdicts for badges. */
   readonly seenVerdict: string
-  readonly writeVerdict: 'Writable' | 'Not writable' | 'Not an injection point'
+  readonly writeVerdict: 'Writable' | 'Not writable' | 'Injected' | 'Not injected' | 'Not an injection point'
   /** True only for an injection point a scope tag covers. */
   readonly writable: boolean
   /** One sentence for the presenter, in large type. */
@@ -127,5 +127,7 @@ export function stepWords({ kind, visible, access, writeBy, declinedBy, learnedV
     }
   })()
   const presenterWrite = kind === 'injection' ? 'The attacker wrote here.' : kind === 'no-injection' ? 'Nothing was written here.' : 'Not an injection point: nothing is written here.'
-  return { seenVerdict, writable: false, writeVerdict: 'Not an injection point', writeLine, presenterLine: `${seen} ${presenterWrite}` }
+  // The answer at an injection point is where the injection is: it says what happened there, not "not an injection point".
+  const writeVerdict = kind === 'injection' ? 'Injected' : kind === 'no-injection' ? 'Not injected' : 'Not an injection point'
+  return { seenVerdict, writable: false, writeVerdict, writeLine, presenterLine: `${seen} ${presenterWrite}` }
 }

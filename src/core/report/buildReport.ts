@@ -110,7 +110,7 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
   }, new Map(), { ...DEFAULT_FINDING_OPTIONS, maxFieldChars: options.maxFieldChars })
   const key = keyStepsOf(finding.steps, options.maxKeySteps)
   const steps: ReportStep[] = key.map((s) => ({
-    index: s.index, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker,
+    index: s.index, step: s.step, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker,
     learnedVia: s.learnedVia, fields: s.fields,
   }))
   return { ...base, keySteps: steps, otherSteps: finding.totalSteps - steps.length, missing: '' }
@@ -167,7 +167,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     }
     const pair = { scope: e.scope, readOnly: e.read_only }
     models.push({
-      anchor: modelAnchor, dir: rec.dir, label: e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
+      anchor: modelAnchor, dir: rec.dir, label: rec.threatModelName ?? e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
       grants: grantWords(expForest, pair), status: rec.manifest.status, asr: s.asr, nSuccess: s.n_success, nCompleted: s.n_completed,
       nTasks: s.n_tasks, cost: s.total_llm_usage.cost,
       seconds: secondsBetween(rec.manifest.timing.started_at, rec.manifest.timing.completed_at),

@@ -96,7 +96,7 @@ function cutText(s: string, n: number): string {
 
 function stepHtml(s: ReportStep, anchor: string): string {
   return `<div class="step m-${s.mark}${s.seenByAttacker ? '' : ' hidden'}" id="${anchor}-step-${s.index}">
-<div><strong>Step ${s.index}</strong> · ${e(s.what)} <span class="badge">domain: ${e(s.domain ?? 'none')}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : s.learnedVia ? `hidden during the run; seen ${e(s.learnedVia)}` : 'hidden from the attacker'}</span> <span class="classname">${e(s.type)}</span></div>
+<div><strong>Step ${s.step ?? '(attacker only)'}</strong> · ${e(s.what)} <span class="badge">domain: ${e(s.domain ?? 'none')}</span><span class="badge">${s.seenByAttacker ? 'seen by the attacker' : s.learnedVia ? `hidden during the run; seen ${e(s.learnedVia)}` : 'hidden from the attacker'}</span> <span class="classname">${e(s.type)}</span></div>
 ${s.fields.map((f) => `<div><span class="meta">${e(f.label)}</span><pre>${e(f.text)}</pre></div>`).join('')}
 </div>`
 }

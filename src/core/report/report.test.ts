@@ -90,6 +90,8 @@ describe('the report of an experiment', () => {
     const marks = t.bestRun!.keySteps.map((s) => s.mark)
     expect(marks).toContain('injection')
     expect(marks[marks.length - 1]).toBe('run-end')
+    // Counted as the viewer and the finding export count them: from 1 (reports counted from 0).
+    for (const s of t.bestRun!.keySteps) expect(s.step).toBe(s.index + 1)
     // The forest is painted: each tag of the attached forest, with how the grant reaches it.
     expect(report.forest!.map((p) => p.name)).toEqual(FOREST.tags.map((x: Json) => x.name))
 
@@ -105,6 +107,8 @@ describe('the report of an experiment', () => {
     }
     expect(doc.querySelector('svg.forest-svg g.tag')).not.toBeNull()
     expect(html).toContain('@media print')
+    const first = t.bestRun!.keySteps[0]
+    expect(doc.getElementById(`${t.anchor}-step-${first.index}`)!.querySelector('strong')!.textContent).toBe(`Step ${first.index + 1}`)
   })
 
   it('renders hostile text as inert text, and masks a secret with the finding export’s rules', async () => {

@@ -9,7 +9,10 @@ import type { ItemMark } from '../replay/items'
 import type { FrontierTagPaint, TagPaint } from '../sweep/paint'
 
 export interface ReportStep {
+  /** The item's index in the trajectory (0-based): anchors only. */
   readonly index: number
+  /** The step number the viewer and the finding export show (index + 1); null for an item only the attacker saw. */
+  readonly step: number | null
   /** Plain words for what the step is ("injection (attacker wrote here)"); the class name beside it. */
   readonly what: string
   readonly type: string

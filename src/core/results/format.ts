@@ -170,6 +170,8 @@ export const ExperimentsIndexRow = z.object({
   summary: z.object({ asr: z.number().nullable(), n_success: z.number().int().nullable(), n_completed: z.number().int().nullable(),
     total_llm_usage: UsageJson.nullable() }),
   completed_at: z.string().nullable(),
+  /** redscope extra: the saved threat model's name (threat_model.json), so the list names it without opening each folder. */
+  threat_model_name: z.string().optional(),
 })
 export const ExperimentsIndexFile = z.object({ schema_version: SchemaVersion, experiments: z.array(ExperimentsIndexRow) })
 
@@ -183,6 +185,15 @@ export const TaskConfigsFile = z.object({
   tasks: z.array(z.object({ index: z.number().int(), goal: z.string(), config: z.record(z.string(), z.string()) })),
 })
 export const TASK_CONFIGS_FILE = 'task_configs.json'
+
+/**
+ * redscope extra, in the experiment folder: the name the user saved this
+ * threat model under (the designer's saved threat models). Not part of the
+ * identity: the folder is the scope's, and the last run of it names it.
+ * superred ignores this file (and the row's `threat_model_name`).
+ */
+export const ThreatModelFile = z.object({ schema_version: SchemaVersion, name: z.string() })
+export const THREAT_MODEL_FILE = 'threat_model.json'
 
 /** redscope extra: what the optimizer was offered for a task. superred ignores this file. */
 export const AttackerFile = z.object({

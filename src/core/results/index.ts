@@ -1,7 +1,7 @@
 export * from './format'
 export { ExperimentSession, dumpFile, type ResumePlan } from './writer'
 export {
-  listExperiments, readExperiment, readTask, readTasks, readTrajectory, readJsonFile, readOptional, ResultsFormatError,
+  listExperiments, readExperiment, readTask, readTasks, readThreatModelName, readTrajectory, readJsonFile, readOptional, ResultsFormatError,
   readTaskConfigs, configText,
   type ExperimentRecord, type TaskRecord,
 } from './reader'

@@ -9,7 +9,7 @@ import { ForestSchema, type Forest } from '../tags'
 import {
   ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, AttackerConfigFile, AttackerFile, AttackerNotesFile, ECHOES_FILE, ExperimentEchoesFile, ExperimentsIndexFile,
   TaskEchoesFile, IterationsFile, ManifestFile, ResultFile,
-  TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
+  TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, THREAT_MODEL_FILE, ThreatModelFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
@@ -74,6 +74,7 @@ export async function listExperiments(storage: Storage, root = ''): Promise<Expe
       summary: { asr: manifest.summary.asr, n_success: manifest.summary.n_success, n_completed: manifest.summary.n_completed,
         total_llm_usage: manifest.summary.total_llm_usage },
       completed_at: manifest.timing.completed_at,
+      ...await readThreatModelName(storage, joinPath(root, entry.name)).then((name) => (name === null ? {} : { threat_model_name: name })),
     })
   }
   return [...rows.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
@@ -92,6 +93,8 @@ export interface ExperimentRecord {
   readonly attackerConfig: AttackerConfig | null
   /** redscope extra: which tasks had runs that echoed the attacker's own injection; null when none did (or superred wrote it). */
   readonly echoes: z.infer<typeof ExperimentEchoesFile> | null
+  /** redscope extra: the name the threat model was saved under (threat_model.json); null when none was. */
+  readonly threatModelName: string | null
 }
 
 export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
@@ -100,7 +103,15 @@ export async function readExperiment(storage: Storage, dir: string): Promise<Exp
   const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
   const attacker = await readOptional(storage, joinPath(dir, ATTACKER_CONFIG_FILE), AttackerConfigFile)
   const echoes = await readOptional(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
-  return { dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null, echoes }
+  return {
+    dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null,
+    echoes, threatModelName: await readThreatModelName(storage, dir),
+  }
+}
+
+/** threat_model.json's name (a redscope extra); null when the folder has none. */
+export async function readThreatModelName(storage: Storage, experimentDir: string): Promise<string | null> {
+  return (await readOptional(storage, joinPath(experimentDir, THREAT_MODEL_FILE), ThreatModelFile))?.name ?? null
 }
 
 /** task_configs.json by task index (a redscope extra; empty when absent). */

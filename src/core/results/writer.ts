@@ -9,7 +9,7 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, type ResultsSchemaVersion } from './format'
+import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, THREAT_MODEL_FILE, type ResultsSchemaVersion } from './format'
 import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
@@ -96,6 +96,8 @@ export class ExperimentSession {
   /** Task folders this session wrote: a second write of one replaces the first. */
   private readonly published = new Set<number>()
   private domainWritten = false
+  /** The saved threat model's name (threat_model.json), repeated in the index row. */
+  private threatModelName: string | null = null
   /** Tasks landed since the last in-progress manifest write started (see MANIFEST_REWRITE_SHARE). */
   private landedSinceManifest = 0
   private experimentPrint: string | null = null
@@ -216,6 +218,12 @@ export class ExperimentSession {
     if (this.domainWritten) return
     this.domainWritten = true
     await this.storage.writeTextAtomic(joinPath(this.dir, 'domain.json'), dumpFile(forestOf(domain)))
+  }
+
+  /** redscope extra: the name the threat model was saved under (threat_model.json); the index row repeats it. */
+  async writeThreatModelName(name: string): Promise<void> {
+    this.threatModelName = name
+    await this.storage.writeTextAtomic(joinPath(this.dir, THREAT_MODEL_FILE), dumpFile({ schema_version: this.schema, name }))
   }
 
   log(index: number | null, level: string, message: string): void {
@@ -379,6 +387,7 @@ export class ExperimentSession {
       dir: dirNameOf(this.slug, this.hash), slug: this.slug, hash: this.hash, status: 'complete', experiment: this.experimentBlock(),
       summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
       completed_at: completedAt,
+      ...(this.threatModelName !== null ? { threat_model_name: this.threatModelName } : {}),
     }) as { dir: string }
     const index = ExperimentsIndex.of(this.storage, this.root)
     if (queue) index.queue(row, this.schema)

@@ -25,6 +25,8 @@ export const SweepModelEntrySchema = z.object({
   index: z.string(),
   scope: z.array(z.string()),
   readOnly: z.array(z.string()),
+  /** A saved threat model's name (a browser sweep of a workspace's saved models); absent for an enumerated one. */
+  name: z.string().optional(),
 })
 export type SweepModelEntry = z.infer<typeof SweepModelEntrySchema>
 

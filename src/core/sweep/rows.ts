@@ -18,6 +18,8 @@ export interface SweepRow {
   readonly index: string
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /** The saved threat model's name, when the sweep ran saved models. */
+  readonly name?: string
   readonly state: 'queued' | 'running' | 'complete' | 'incomplete' | 'missing'
   readonly cells: readonly SweepCell[]
   readonly nTasks: number

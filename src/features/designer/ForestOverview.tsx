@@ -17,7 +17,9 @@ export function ForestOverview() {
     <section className="inspector" aria-label="Forest">
       <p className="inspector__summary">
         <strong>{tags.length}</strong> tags in <strong>{roots}</strong> tree{roots === 1 ? '' : 's'}
-        {counts ? <> · <strong>{formatCount(counts.total)}</strong> distinct threat model{counts.total === 1n ? '' : 's'}</> : null}.
+        {/* Two counts that differ by one: superred's includes the empty scope, which a sweep refuses (it grants nothing). */}
+        {counts ? <> · <strong>{formatCount(counts.total)}</strong> distinct threat model{counts.total === 1n ? '' : 's'} by superred's count, the empty one included
+          {' '}(<span data-testid="granting-count">{formatCount(counts.total - 1n)}</span> grant something: what a sweep and the frontier search run)</> : null}.
         {' '}Select a tag to edit it; double-click to rename; drag it onto another tag to reparent.
       </p>
       <h3 className="panel__heading">Validation</h3>

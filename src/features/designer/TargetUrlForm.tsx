@@ -2,13 +2,13 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { importManifestUrl } from './targetImport'
 
-/** "Import from a target URL": inline, inside the Import menu. */
-export function TargetUrlForm({ onDone }: { onDone: () => void }) {
+/** "Import from a target URL": inline, inside the Import menu, or on the empty forest's card (`id`, `className`). */
+export function TargetUrlForm({ onDone, id = 'target-url-import', className = 'menu__item menu__keep menu__form' }: { onDone: () => void; id?: string; className?: string }) {
   const [url, setUrl] = useState('http://127.0.0.1:8765')
   const [busy, setBusy] = useState(false)
   const client = useQueryClient()
   return (
-    <form className="menu__item menu__keep menu__form"
+    <form className={className}
       onSubmit={async (e) => {
         e.preventDefault()
         const menu = e.currentTarget.closest('details')
@@ -20,9 +20,9 @@ export function TargetUrlForm({ onDone }: { onDone: () => void }) {
           onDone()
         }
       }}>
-      <label className="field__label" htmlFor="target-url-import">Target URL (GET /manifest)</label>
+      <label className="field__label" htmlFor={id}>Target URL (GET /manifest)</label>
       <span className="menu__row">
-        <input id="target-url-import" className="input" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
+        <input id={id} className="input" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
         <button type="submit" className="btn btn--primary" disabled={busy}>{busy ? 'Fetching…' : 'Import'}</button>
       </span>
     </form>

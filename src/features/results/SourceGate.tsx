@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { resultsKeys } from '../../queries/resultsKeys'
 import { SourcePicker } from './sources/SourcePicker'
 import { useResolvedSource } from './sources/openSource'
-import { parseSourceKey, useSourceActions, type OpenSource } from './sourcesStore'
+import { currentSiteSource, parseSourceKey, useSourceActions, type OpenSource } from './sourcesStore'
 import { useResultsLocation } from './useResultsLocation'
 
 interface Props {
@@ -20,7 +20,9 @@ export function SourceGate({ children }: Props) {
   const source = useResolvedSource(src)
   const { add } = useSourceActions()
   const client = useQueryClient()
-  if (source && src) return <>{children(source, src)}</>
+  if (source && src && !currentSiteSource()) return <>{children(source, src)}</>
+  // A static bundle's one tree, whatever the address says.
+  if (source && currentSiteSource()) return <>{children(source, source.key)}</>
   const parsed = src ? parseSourceKey(src) : null
   const onOpened = (opened: OpenSource) => {
     add(opened)

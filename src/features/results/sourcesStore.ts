@@ -6,9 +6,10 @@ import type { Storage } from '../../core/results'
  * that goes into the URL (`?src=`): `url:<base>` can be reopened from a link
  * alone, as can `served:<name>` (the folder `redscope view` serves beside the app)
  * and `idb:<db>` (this browser's runs); `folder:<name>` and `zip:<name>` need the user to pick the files
- * again in a fresh browser, and the link says which.
+ * again in a fresh browser, and the link says which. `site:<title>` is the one tree of a static bundle
+ * (`redscope bundle`), opened by the bundle's page itself.
  */
-export type SourceKind = 'folder' | 'zip' | 'url' | 'idb' | 'served'
+export type SourceKind = 'folder' | 'zip' | 'url' | 'idb' | 'served' | 'site'
 
 export interface OpenSource {
   readonly key: string
@@ -46,7 +47,7 @@ export function sourceKey(kind: SourceKind, name: string): string {
 
 /** The kind and name of a key from a URL; null when it is not one of ours. */
 export function parseSourceKey(key: string): { kind: SourceKind; name: string } | null {
-  const m = /^(folder|zip|url|idb|served):(.*)$/s.exec(key)
+  const m = /^(folder|zip|url|idb|served|site):(.*)$/s.exec(key)
   return m ? { kind: m[1] as SourceKind, name: m[2] } : null
 }
 
@@ -61,3 +62,17 @@ export const isBrowserRuns = (source: OpenSource) => source.kind === 'idb'
 
 /** How often a live source is read again: a task that lands shows within two seconds. */
 export const LIVE_REFRESH_MS = 1000
+
+/**
+ * The static bundle's own tree, when this page is a bundle (src/app/site):
+ * the Results pages land on it, resolve any address to it, and offer no other
+ * source. Set once, before the first render.
+ */
+let siteSource: OpenSource | null = null
+
+export function setSiteSource(source: OpenSource): void {
+  siteSource = source
+  useSourcesStore.getState().actions.add(source)
+}
+
+export const currentSiteSource = (): OpenSource | null => siteSource

@@ -91,7 +91,7 @@ export function CombinationBrowser() {
   const filtered = filterCombinations(info.domain, required, info.counts).count
   return (
     <section className="combos" aria-label="Threat models of this forest">
-      <p className="combos__count"><strong data-testid="combination-count">{info.total.toLocaleString('en-US')}</strong> distinct threat models (scopes that are antichains, in superred's order; #0 is the empty scope).</p>
+      <p className="combos__count"><strong data-testid="combination-count">{info.total.toLocaleString('en-US')}</strong> distinct threat models by superred's count (scopes that are antichains, in superred's order); #0 is the empty scope, which grants nothing, so a sweep of them all runs {(info.total - 1n).toLocaleString('en-US')}.</p>
       <div className="row combos__filter">
         <label className="field__label" htmlFor="combo-filter">Containing</label>
         <select id="combo-filter" className="input" value="" onChange={(e) => e.target.value && setFilterNames([...filterNames, e.target.value])}>

@@ -98,9 +98,12 @@ describe('the app server', () => {
     expect((await raw(url, '/.env')).status).toBe(404)
   })
 
-  it('says when no results folder is served', async () => {
+  it('says when no results folder is served: an answer the Results tab reads without a 404', async () => {
     const url = await serve({ resultsDir: undefined })
-    expect((await raw(url, '/api/results')).status).toBe(404)
+    const info = await raw(url, '/api/results')
+    expect(info.status).toBe(200)
+    expect(JSON.parse(info.body)).toEqual({ label: null })
+    expect((await raw(url, '/api/results/files/experiments.json')).status).toBe(404)
   })
 
   it('refuses a Host it does not know (DNS rebinding)', async () => {

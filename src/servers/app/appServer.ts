@@ -13,6 +13,7 @@ import { hostAllowed, isLoopbackHostname, type HostPolicy, type TargetHandler } 
 import { DEMO_TARGETS_PREFIX, demoTargetHandlers } from '../../reference-targets/vitePlugin'
 import { AUTH_CHALLENGE, tokenPresented, WrongTokenLimiter } from '../http/token'
 import { CONTENT_SECURITY_POLICY_HEADER } from './contentSecurityPolicy'
+import { sendJson } from '../http/jsonIo'
 import { pathOf } from '../http/requestPath'
 import { sendText } from './httpAnswers'
 import { createResultsApi, RESULTS_API } from './resultsApi'
@@ -99,6 +100,11 @@ export async function startAppServer(options: AppServerOptions, port = 0, host =
     }
     if (path === RESULTS_API || path.startsWith(`${RESULTS_API}/`)) {
       if (results) return results.handle(req, res, path)
+      // The Results tab asks on every load whether a folder is served: "none" is an answer, not a 404 in the console.
+      if (path === RESULTS_API) {
+        res.setHeader('Cache-Control', 'no-store')
+        return sendJson(res, 200, { label: null })
+      }
       return sendText(res, 404, 'no results folder is served here\n', { 'Cache-Control': 'no-store' })
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' })

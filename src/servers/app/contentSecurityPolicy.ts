@@ -25,3 +25,13 @@ export const CONTENT_SECURITY_POLICY = [
 
 /** Header-only directives: a <meta> policy ignores them. No other site may frame the app (clickjacking). */
 export const CONTENT_SECURITY_POLICY_HEADER = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`
+
+/**
+ * A static bundle's page (`redscope bundle`, "Download as a site"): the app's
+ * policy with no connection at all. Its data comes as scripts from its own
+ * folder (script-src 'self', which Chromium also matches on file://), so a
+ * bundle on any host can send nothing anywhere.
+ */
+export const SITE_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY
+  .replace('connect-src * data: blob:', "connect-src 'none'")
+  .replace("worker-src 'self' blob:", "worker-src 'none'")

@@ -13,17 +13,20 @@ import { resultsKeys } from '../../../queries/resultsKeys'
 import { browserSweepsQuery } from '../queries/sweep'
 import type { OpenSource } from '../sourcesStore'
 import { useTreeZip } from './useTreeZip'
+import { useSiteZip } from './useSiteZip'
 
 /** The run console's sweeps, each with the way to its painted forest and grid, and its zip (with sweep.json). */
 export function BrowserSweeps({ source, src }: { source: OpenSource; src: string }) {
   const { data } = useQuery(browserSweepsQuery(src))
   const { busy, zip } = useTreeZip(source.storage)
+  const siteZip = useSiteZip(source.storage)
   if (!data || data.length === 0) return null
   return (
     <section aria-label="Sweeps" className="browser-sweeps">
       <div className="experiments-head">
         <h2>Sweeps in this browser <span className="results-muted">({data.length})</span></h2>
         {busy && <span className="results-muted" role="status">{busy}</span>}
+        {siteZip.busy && <span className="results-muted" role="status" data-testid="sweep-site-status">{siteZip.busy}</span>}
       </div>
       <ul>
         {data.map((s) => (
@@ -32,7 +35,9 @@ export function BrowserSweeps({ source, src }: { source: OpenSource; src: string
             <Link href={`~/run/sweep/${encodeURIComponent(s.id)}`}>{s.title}</Link>{' '}
             <span className="results-muted">{new Date(s.createdAt).toLocaleString()} · {plural(s.models.length, 'threat model')}</span>{' '}
             <button type="button" className="button--small"
-              onClick={() => void zip(s.models.map((m) => m.dir), s.id, { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep (.zip)</button>
+              onClick={() => void zip(s.models.map((m) => m.dir), s.id, { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep (.zip)</button>{' '}
+            <button type="button" className="button--small"
+              onClick={() => void siteZip.site(s.title, s.models.map((m) => m.dir), { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep as a site</button>
           </li>
         ))}
       </ul>

@@ -5,12 +5,13 @@ import { Link } from 'wouter'
 import { ErrorBox } from '../common/ErrorBox'
 import { experimentsQuery } from '../queries/experiments'
 import { sweepRecordQuery } from '../queries/sweep'
-import { isBrowserRuns, isLiveSource, type OpenSource } from '../sourcesStore'
+import { currentSiteSource, isBrowserRuns, isLiveSource, type OpenSource } from '../sourcesStore'
 import { experimentHref } from '../paths'
 import { BrowserSweeps, RefreshButton } from './BrowserRuns'
 import { costText, viewExperiments, whenText } from './experimentRows'
 import { shardNote } from './sweepNote'
 import { useTreeZip } from './useTreeZip'
+import { useSiteZip } from './useSiteZip'
 
 /**
  * The experiments of one source, named by what they are, newest first,
@@ -22,6 +23,7 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
   const [query, setQuery] = useState('')
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const { busy, zip } = useTreeZip(source.storage)
+  const siteZip = useSiteZip(source.storage)
   const rows = useMemo(() => (data ? viewExperiments(data, query) : []), [data, query])
   const scrollRef = useRef<HTMLDivElement>(null)
   // A sweep leaves hundreds of experiments: only the rows in view are in the DOM, measured since names wrap.
@@ -62,6 +64,8 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
         <div className="experiments-head">
           <h2>Experiments in {source.label} <span className="results-muted">({data.length})</span></h2>
           {live && <span className="live-note" role="status">live: refreshes as the folder is written</span>}
+          {!currentSiteSource() && <button type="button" onClick={() => void siteZip.site(source.label, own ? data.map((r) => r.dir) : undefined)}
+            title="A zip of a static site: the viewer and these results, secrets masked by the built-in rules. Unzip it and open index.html from disk, or put the folder on any static host (GitHub Pages, an S3 bucket); no server is needed.">Download as a site (.zip)</button>}
           {own && <>
             {busy && <span className="results-muted" role="status">{busy}</span>}
             <RefreshButton src={src} />
@@ -71,6 +75,7 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
           <input type="search" placeholder="Filter: threat model, target, claim, attacker…" aria-label="Filter experiments"
             value={query} onChange={(e) => setQuery(e.target.value)} />
         </div>
+        {siteZip.busy && <p className="results-muted results-small" role="status" data-testid="site-status">{siteZip.busy}</p>}
         {own && <p className="results-muted results-small">Runs from the Run tab are kept in this browser (IndexedDB) as superred results trees; a zip is one such tree, which <code>redscope results</code> and <code>redscope view</code> read.</p>}
         <div className="experiments-scroll" ref={scrollRef}>
           <table className="results-table experiments-table">
@@ -88,7 +93,8 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
                 return (
                   <tr key={r.dir} ref={virtual.measureElement} data-index={v.index} data-testid="experiment-row" data-dir={r.dir} className={r.inProgress ? 'experiment-row--live' : undefined}>
                     {own && <td><input type="checkbox" aria-label={`Select ${r.dir}`} checked={selected.has(r.dir)} onChange={() => toggle(r.dir)} /></td>}
-                    <td className="experiments-table__model"><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link></td>
+                    <td className="experiments-table__model"><Link href={experimentHref(src, r.dir)} title={r.named ? 'saved threat model' : 'granted tags'}>{r.threatModel}</Link>
+                      {r.named && <div className="results-muted results-small" data-testid="experiment-grants">{r.grants}</div>}</td>
                     <td>{r.target}</td>
                     <td>{r.claim}</td>
                     <td>{r.attacker}</td>

@@ -34,6 +34,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
       </nav>
       <header className="exp-header">
         <h2>{e.attacker} → {e.target} · {e.claim} · {e.model ?? 'no-llm'}</h2>
+        {data.threatModelName && <p data-testid="threat-model-name">Threat model <strong>{data.threatModelName}</strong> (saved in the designer)</p>}
         <p>
           Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only <TagNames names={e.read_only} forest={forest.forest} /> ·{' '}
           {data.manifest.status} · <span data-testid="experiment-asr">{asrText(asr)}</span> ·
@@ -46,7 +47,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
           </p>
         )}
         <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
-          title={`${e.attacker} → ${e.target} · ${e.claim} · ${e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
+          title={`${e.attacker} → ${e.target} · ${e.claim} · ${data.threatModelName ?? e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
         <AttackerConfigView label={e.attacker} config={data.attackerConfig} dir={dir} />
       </header>
       {data.result === null && (

@@ -5,7 +5,7 @@ import { landingSourceQuery } from '../queries/landing'
 import { resultsKeys } from '../../../queries/resultsKeys'
 import { SourcePicker } from '../sources/SourcePicker'
 import { useResolvedSource } from '../sources/openSource'
-import { useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
+import { currentSiteSource, useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
 import { ExperimentList } from './ExperimentList'
 
@@ -20,7 +20,8 @@ export function HomePage() {
   const sources = useSourcesStore((s) => s.sources)
   const { add } = useSourceActions()
   const client = useQueryClient()
-  const landing = useQuery({ ...landingSourceQuery(), enabled: src === null })
+  const site = currentSiteSource()
+  const landing = useQuery({ ...landingSourceQuery(), enabled: src === null && site === null })
   const landingKey = landing.data?.key
   useEffect(() => {
     if (src === null && landingKey) navigate(`/?src=${encodeURIComponent(landingKey)}`, { replace: true })
@@ -32,9 +33,9 @@ export function HomePage() {
   }
   return (
     <div className="results-page">
-      {source && src && <ExperimentList source={source} src={src} />}
-      <SourcePicker onOpened={onOpened} />
-      {Object.keys(sources).length > 0 && (
+      {site ? <ExperimentList source={site} src={site.key} /> : source && src && <ExperimentList source={source} src={src} />}
+      {!site && <SourcePicker onOpened={onOpened} />}
+      {!site && Object.keys(sources).length > 0 && (
         <nav className="source-tabs" aria-label="Open sources">
           {Object.values(sources).map((s) => (
             <Link key={s.key} href={`/?src=${encodeURIComponent(s.key)}`} aria-current={s.key === src ? 'page' : undefined}>

@@ -40,7 +40,7 @@ function knownFrontier(file: FrontierFile | null | undefined, record: SweepRecor
 function Sweep({ source, src }: { source: OpenSource; src: string }) {
   const record = useQuery(sweepRecordQuery(source, src))
   const frontierFile = useQuery(frontierFileQuery(source, src))
-  const manifests = useQuery({ ...sweepManifestsQuery(source, src, record.data!), enabled: !!record.data })
+  const manifests = useQuery(sweepManifestsQuery(source, src, record.data))
   const crumbs = (
     <nav className="crumbs" aria-label="Breadcrumbs">
       <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <span>sweep</span>

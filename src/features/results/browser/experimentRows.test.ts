@@ -22,6 +22,12 @@ describe('experiment rows', () => {
     expect(grantedTags([], [])).toBe('nothing granted')
   })
 
+  it('take a saved threat model\'s name from threat_model_name, the tags it grants beside it, both searchable', () => {
+    const named = { ...row('a-11111111', { scope: ['user'], read_only: ['system_prompt'] }), threat_model_name: 'Guide: reads the prompt' }
+    expect(experimentRowView(named)).toMatchObject({ threatModel: 'Guide: reads the prompt', named: true, grants: 'user, system_prompt (read only)' })
+    expect(matchesQuery(experimentRowView(named), 'reads system_prompt')).toBe(true)
+  })
+
   it('say the outcome in words, and that an unfinished experiment is in progress', () => {
     expect(experimentRowView(row('a-11111111')).outcome).toBe('50% (2 of 4 tasks, 95% CI 15–85%)')
     expect(experimentRowView(row('a-11111111', { status: 'in_progress', completed_at: null }))).toMatchObject({ inProgress: true, outcome: 'in progress: 2 of 4 so far' })

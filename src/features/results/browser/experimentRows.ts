@@ -11,8 +11,10 @@ export interface ExperimentRowView {
   readonly dir: string
   readonly hash: string
   readonly threatModel: string
-  /** Whether the name is a saved one (scope_label) rather than the granted tags spelled out. */
+  /** Whether the name is a saved one (threat_model.json's, or superred's scope_label) rather than the granted tags spelled out. */
   readonly named: boolean
+  /** The tags it grants, spelled out: under a saved name, so the name never hides the scope. */
+  readonly grants: string
   readonly target: string
   readonly claim: string
   readonly attacker: string
@@ -40,12 +42,14 @@ function outcomeOf(row: ExperimentsIndexRow, inProgress: boolean): string {
 export function experimentRowView(row: ExperimentsIndexRow): ExperimentRowView {
   const e = row.experiment
   const inProgress = row.status !== 'complete'
-  const label = e.scope_label?.trim()
+  const label = row.threat_model_name?.trim() || e.scope_label?.trim()
+  const grants = grantedTags(e.scope, e.read_only)
   return {
     dir: row.dir,
     hash: row.hash,
-    threatModel: label ? label : grantedTags(e.scope, e.read_only),
+    threatModel: label ? label : grants,
     named: Boolean(label),
+    grants,
     target: e.target,
     claim: e.claim,
     attacker: e.model ? `${e.attacker} (${e.model})` : e.attacker,
@@ -66,7 +70,7 @@ export function newestFirst(rows: readonly ExperimentRowView[]): ExperimentRowVi
 export function matchesQuery(row: ExperimentRowView, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
   if (words.length === 0) return true
-  const text = [row.threatModel, row.target, row.claim, row.attacker, row.outcome, row.dir].join('\n').toLowerCase()
+  const text = [row.threatModel, row.grants, row.target, row.claim, row.attacker, row.outcome, row.dir].join('\n').toLowerCase()
   return words.every((w) => text.includes(w))
 }
 

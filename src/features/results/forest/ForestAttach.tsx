@@ -7,6 +7,7 @@ import { annotationKeys } from '../queries/annotations'
 import { workspaceForestsQuery } from '../queries/workspaces'
 import type { ExperimentForest } from './useExperimentForest'
 import { plural } from '../../../lib/plural'
+import { currentSiteSource } from '../sourcesStore'
 
 interface Props {
   readonly experiment: string
@@ -57,7 +58,8 @@ export function ForestAttach({ experiment, state }: Props) {
           <input type="file" accept=".json,application/json" hidden aria-label="Forest file"
             onChange={(e) => { const f = e.currentTarget.files?.[0]; if (f) void fromFile(f) }} />
         </label>
-        <button type="button" className="button button--small" onClick={() => setPicking(!picking)}>From a workspace…</button>
+        {/* A static bundle's page has no designer, so no workspace of its own. */}
+        {!currentSiteSource() && <button type="button" className="button button--small" onClick={() => setPicking(!picking)}>From a workspace…</button>}
       </span>
       {picking && (
         <div className="forest-attach__workspaces">

@@ -24,10 +24,11 @@ export function frontierFileQuery(source: OpenSource | undefined, sourceKey: str
 }
 
 /** Every listed experiment's manifest.json: the grid's cells and each model's outcome. */
-export function sweepManifestsQuery(source: OpenSource, sourceKey: string, record: SweepRecord) {
+export function sweepManifestsQuery(source: OpenSource, sourceKey: string, record: SweepRecord | null | undefined) {
   return queryOptions({
-    queryKey: [...resultsKeys.sweepManifests(sourceKey), record.id],
-    queryFn: () => readSweepManifests(source.storage, record),
+    // Until sweep.json is read (a link opened cold) there is no record to key by, and nothing to read.
+    queryKey: [...resultsKeys.sweepManifests(sourceKey), record?.id ?? null],
+    queryFn: record ? () => readSweepManifests(source.storage, record) : skipToken,
   })
 }
 

@@ -5,7 +5,7 @@ import { IndexedDbStorage } from '../../../adapters/storage/indexedDbStorage'
 import { ServedStorage } from '../../../adapters/storage/servedStorage'
 import { ZipStorage } from '../../../adapters/storage/zipStorage'
 import { RESULTS_DB, resultsStorage } from '../../../lib/browserResults'
-import { parseSourceKey, sourceKey, useSourcesStore, type OpenSource } from '../sourcesStore'
+import { currentSiteSource, parseSourceKey, sourceKey, useSourcesStore, type OpenSource } from '../sourcesStore'
 
 export class OpenSourceError extends Error {
   constructor(message: string) {
@@ -81,7 +81,11 @@ export function sourceFromServed(label: string): OpenSource {
  */
 export function useResolvedSource(key: string | null): OpenSource | undefined {
   const opened = useSourcesStore((s) => (key === null ? undefined : s.sources[key]))
-  if (opened || key === null) return opened
+  if (opened) return opened
+  // A bundle holds one tree: an address without a source, or with another's, shows that tree.
+  const site = currentSiteSource()
+  if (site) return site
+  if (key === null) return undefined
   const parsed = parseSourceKey(key)
   if (parsed?.kind === 'idb' && parsed.name === RESULTS_DB) return sourceFromIndexedDb(parsed.name)
   if (parsed?.kind === 'served') return sourceFromServed(parsed.name)

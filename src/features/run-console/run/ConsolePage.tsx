@@ -84,7 +84,7 @@ export function ConsolePage({ view }: { view: DesignerView }) {
         </p>
         <div className="rc-row rc-runbar">
           <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting || blocked !== null}
-            onClick={() => void startSingle(() => singleRequest(view.forest, chosen!, view.workspace))}>
+            onClick={() => void startSingle(() => singleRequest(view.forest, { ...chosen!, savedName: chosen!.id === 'designer' ? undefined : chosen!.name }, view.workspace, true))}>
             {starting ? 'Connecting…' : busy ? 'Running…' : 'Run threat model'}
           </button>
           <span className="rc-muted rc-small">Scope is matched to the target’s tags by name. Results are saved in this browser.</span>

@@ -9,20 +9,25 @@ import { currentSecrets } from '../setup/secretsStore'
 import { demoTitle } from '../setup/demoModel'
 import { useSetup } from '../setup/setupStore'
 import { plural } from '../../../lib/plural'
+import { livePaceMs } from '../runner/livePace'
 
 export function targetTitle(): string {
   const t = useSetup.getState().target
   return t.kind === 'demo' ? demoTitle(t) : t.kind === 'http' ? t.httpUrl : t.kind === 'openai' ? `${t.openai.model} chat` : 'HTTP endpoint'
 }
 
-/** `model.name` and `workspace` name the threat model in the run's title, so the live view says what it runs. */
-export function singleRequest(forest: Forest, model: ThreatModelNames & { readonly name?: string }, workspace?: string): RunRequest {
+/**
+ * `model.name` and `workspace` name the threat model in the run's title, so the live view says what it runs.
+ * `watched`: a run people follow in the live view, which paces a demo target (livePace.ts); a frontier search's
+ * runs are not.
+ */
+export function singleRequest(forest: Forest, model: ThreatModelNames & { readonly name?: string }, workspace?: string, watched = false): RunRequest {
   const setup = useSetup.getState()
   const which = model.name ? `: “${model.name}”${workspace ? ` of “${workspace}”` : ''}` : ''
   return {
     kind: 'single', concurrency: 1,
     title: `${setup.claim.name || 'claim'} against ${targetTitle()}${which}`,
-    build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal }),
+    build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal, paceMs: watched ? livePaceMs() : 0 }),
   }
 }
 
@@ -51,7 +56,8 @@ export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNa
     sweep: (run): SweepRecord => ({
       v: 1, id: `sweep-${Date.now().toString(36)}`, createdAt: Date.now(), title,
       target: run.target.label, claim: setup.claim.name, attacker: run.controllers[0].meta(null).attacker, forest,
-      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index?.toString() ?? '', scope: [...models[i].scope], readOnly: [...models[i].readOnly] })),
+      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index?.toString() ?? '', scope: [...models[i].scope], readOnly: [...models[i].readOnly],
+        ...(models[i].savedName ? { name: models[i].savedName } : {}) })),
     }),
   }
 }

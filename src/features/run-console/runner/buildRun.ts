@@ -38,6 +38,8 @@ export interface ThreatModelNames {
    * label `<derived label>-repeat-k`, since this browser keeps one results tree (the CLI puts repeat k in a tree of its own).
    */
   readonly repeat?: number
+  /** A saved threat model's name: written beside its results (threat_model.json), so it travels with them. */
+  readonly savedName?: string
 }
 
 export interface BuiltRun {
@@ -56,6 +58,8 @@ export interface BuildEnv {
   readonly parallel?: number
   /** The run's signal: the human attacker's open questions end with it. */
   readonly signal: AbortSignal
+  /** A demo target's pause per step (livePace.ts): a single run watched live; none for sweeps and searches. */
+  readonly paceMs?: number
 }
 
 /** The price typed in the form (null when both fields are blank: the table's on OpenAI's endpoint, else unpriced). */
@@ -193,6 +197,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the
       // same attacker; a frontier's run k ≥ 2 of a threat model adds -repeat-k, which no derived label ends with.
       attackerLabel: repeatLabel(derivedAttackerLabel(attacker.config), m.repeat), targetLabel: target.label, claimLabel: claimFile.name,
+      threatModelName: m.savedName ?? null,
     })
     key = controller.info().key
     controllers.push(controller)

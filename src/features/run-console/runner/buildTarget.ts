@@ -14,6 +14,7 @@ import { connectHttpTarget, HttpTargetFactory, TargetRequestError, type Manifest
 import { checkGeneric } from '../setup/genericDraft'
 import { numberOrThrow, RULES, SetupError } from '../setup/numbers'
 import type { TargetSetup } from '../setup/setupTypes'
+import { pacedFactory } from './livePace'
 
 export interface BuiltTarget {
   readonly factory: TargetFactory
@@ -46,6 +47,8 @@ export interface TargetEnv {
   readonly origin: string
   /** Threat models that will share the target at once (a sweep): they split its session capacity. */
   readonly parallel?: number
+  /** A pause before each step of a demo target (livePace.ts): the live view's single run only. */
+  readonly paceMs?: number
 }
 
 export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, forest: Forest, env: TargetEnv): Promise<BuiltTarget> {
@@ -61,7 +64,8 @@ export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, fo
         // Threat models running side by side share the server's sessions: each takes its share, so none waits on 503s.
         const share = Math.max(1, Math.floor(factory.manifest.concurrency / Math.max(1, env.parallel ?? 1)))
         if (share < factory.concurrency) factory = new HttpTargetFactory(factory.client, factory.manifest, { ...options, maxConcurrency: share })
-        return { factory, domain: factory.surfaces.domain, label: factory.manifest.name, where: url, manifest: factory.manifest }
+        const paced = setup.kind === 'demo' ? pacedFactory(factory, env.paceMs ?? 0) : factory
+        return { factory: paced, domain: factory.surfaces.domain, label: factory.manifest.name, where: url, manifest: factory.manifest }
       } catch (e) {
         if (e instanceof TargetRequestError) throw new SetupError(`Target: ${e.message}`)
         throw e

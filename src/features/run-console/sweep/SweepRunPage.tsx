@@ -30,7 +30,7 @@ function savedModels(view: DesignerView): Array<ThreatModelNames & { index: bigi
   return view.saved.map((m) => {
     const tags = m.scope.map((n) => domain.get(n))
     const index = m.readOnly.length === 0 && tags.every((t) => t !== undefined) ? combinationIndex(domain, tags as SecurityDomainTag[]) : null
-    return { index, scope: m.scope, readOnly: m.readOnly }
+    return { index, scope: m.scope, readOnly: m.readOnly, savedName: m.name }
   })
 }
 

@@ -1,6 +1,7 @@
 import { PAYLOAD_LIBRARY } from '../../../../attackers'
 import { derivedAttackerLabel, describeAttackerConfig } from '../../../../core/results'
 import { setupAttackerConfig } from '../attackerConfig'
+import { plural } from '../../../../lib/plural'
 import { Card } from '../../ui/Card'
 import { Field } from '../../ui/Field'
 import { Segmented } from '../../ui/Segmented'
@@ -75,7 +76,7 @@ function AttackerLabel() {
 
 export function AttackerPanel() {
   const a = useSetup((s) => s.attacker)
-  const summary = a.kind === 'template' ? `template, ${a.templates.filter((t) => t.on).length} payloads`
+  const summary = a.kind === 'template' ? `template, ${plural(a.templates.filter((t) => t.on).length, 'payload')}`
     : a.kind === 'replay' ? `replay${a.replay ? ` run ${a.replay.run}` : ''}`
       : a.kind === 'served' ? `superred ${a.served.name || 'optimizer'} (served)` : a.kind
   return (
