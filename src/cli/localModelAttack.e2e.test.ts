@@ -61,7 +61,7 @@ describe.skipIf(!available)('an attack on the real local model: target and attac
     expect(r.code, r.stderr + r.stdout).toBe(0)
     const [exp] = experiments(out)
     const manifest = JSON.parse(readFileSync(join(out, exp, 'manifest.json'), 'utf8'))
-    expect(manifest.experiment).toMatchObject({ attacker: 'llm', target: 'redscope-chatbot', model: 'smollm2', scope: ['user'] })
+    expect(manifest.experiment).toMatchObject({ attacker: expect.stringMatching(/^llm-[0-9a-f]{8}$/), target: 'redscope-chatbot', model: 'smollm2', scope: ['user'] })
     const [task] = manifest.tasks
     expect(task.has_error).toBe(false)
     // Played to the end: every run, or fewer when one leaked (a success ends the task).

@@ -61,9 +61,11 @@ describe('OpenAI-compatible chat target', () => {
     expect(result.taskResults[0].error).toMatch(/unknown config 'defence'.*does not apply to a real model/s)
   })
 
-  it('the LLM client factory counts usage at the price table and keeps the key out of results', async () => {
+  it('the LLM client factory counts usage at the configured price and keeps the key out of results', async () => {
     chat = await startChatServer(() => 'ok')
-    const client = fetchLlmClientFactory()({ model: 'gpt-4o-mini', apiBase: chat.baseURL, apiKey: 'sk-secret' }, 1, new AbortController().signal)
+    // A loopback endpoint is not OpenAI's: its model is billed at the price the user gives, never OpenAI's list price.
+    const configured = { 'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 } }
+    const client = fetchLlmClientFactory({ configured })({ model: 'gpt-4o-mini', apiBase: chat.baseURL, apiKey: 'sk-secret' }, 1, new AbortController().signal)
     const done = await client.complete([{ role: 'user', content: 'hi' }])
     expect(done.content).toBe('ok')
     expect(client.usage.calls).toBe(1)

@@ -10,7 +10,7 @@
  * run k under --out/repeat-k as with --repeat.
  */
 import { setMaxListeners } from 'node:events'
-import { resultsStorage } from '../heldSecrets'
+import { resultsStorage } from '../resultsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {

@@ -16,7 +16,7 @@ import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attac
 import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 import { claimFromFile } from '../../claims'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
-import { resultsStorage } from '../heldSecrets'
+import { resultsStorage } from '../resultsStorage'
 
 /** What the command builds that a test may replace (a storage that fills up). */
 export interface RunDeps {

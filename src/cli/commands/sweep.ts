@@ -5,7 +5,7 @@
  * file turns flags into its inputs and its progress into lines.
  */
 import { setMaxListeners } from 'node:events'
-import { resultsStorage } from '../heldSecrets'
+import { resultsStorage } from '../resultsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, DEFAULT_MAX_RUNS_PER_TASK, isResultsWriteFailure } from '../../core/engine'
 import { experimentDirName, slugOf } from '../../core/results'

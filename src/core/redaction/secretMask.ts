@@ -12,7 +12,7 @@
  * reversed, hex, case changed, translated). The export dialog's secret rule (secretRule.ts) catches more of
  * those, on a value the user names.
  */
-import { base64Cores, MIN_SECRET_CHARS } from './secretRule'
+import { base64Cores, MIN_SECRET_CHARS } from './base64Cores'
 
 export const SECRET_MASK = '[redacted]'
 /** Below this, an encoded form's core is short enough to occur in other encoded text by chance. */

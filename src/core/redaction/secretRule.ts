@@ -6,10 +6,10 @@
  * catch what they spell; this rule spells the common transformations. It
  * still cannot catch every encoding (a cipher, a translation, a riddle).
  */
+import { base64Cores, bytesOf, MIN_SECRET_CHARS } from './base64Cores'
 import { userRule, type RedactionRule } from './rules'
 
-/** Below this, a value would mask ordinary words. */
-export const MIN_SECRET_CHARS = 4
+export { base64Cores, MIN_SECRET_CHARS } from './base64Cores'
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
@@ -18,36 +18,6 @@ const SEPARATOR = String.raw`[\s\-_.,]*`
 
 function spelled(chars: readonly string[]): string {
   return chars.map(escape).join(SEPARATOR)
-}
-
-function bytesOf(s: string): Uint8Array {
-  return new TextEncoder().encode(s)
-}
-
-function base64(bytes: Uint8Array): string {
-  let bin = ''
-  for (const b of bytes) bin += String.fromCharCode(b)
-  return btoa(bin)
-}
-
-/**
- * The base64 text the secret's bytes always produce, whatever comes before or after them:
- * one string per alignment (0, 1 or 2 bytes before it in the encoded text).
- */
-export function base64Cores(value: string): string[] {
-  const bytes = bytesOf(value)
-  const out: string[] = []
-  for (let k = 0; k < 3; k++) {
-    const padded = new Uint8Array(k + bytes.length)
-    padded.set(bytes, k)
-    const text = base64(padded)
-    // Characters fully determined by the secret: after the ones the k unknown bytes touch, before the last partial group.
-    const start = k === 0 ? 0 : k === 1 ? 2 : 3
-    const end = Math.floor((k + bytes.length) / 3) * 4
-    const core = text.slice(start, end)
-    if (core.length >= 4) out.push(core)
-  }
-  return out
 }
 
 /** The alternatives the rule matches, as regular expression sources (for tests and for the rule). */
