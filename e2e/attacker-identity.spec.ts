@@ -25,7 +25,7 @@ test('another payload on the same threat model runs afresh in its own experiment
   await grantAndOpenRun(page, ['user'])
   await pickClaim(page, 'chatbot-secret-leak.json')
 
-  // The goal pasted ('naive') breaks the undefended bot.
+  // 'naive' (the goal as an order) breaks the undefended bot.
   await onlyTemplates(page, ['naive'])
   await runAndWait(page)
   expect(await taskStatuses(page)).toEqual(['success', 'failed', 'failed'])
@@ -64,15 +64,15 @@ test('another payload on the same threat model runs afresh in its own experiment
     await page.goBack()
   }
   expect(dirsAndConfigs.some((t) => t.includes(`"${HARMLESS}"`))).toBe(true)
-  expect(dirsAndConfigs.some((t) => t.includes('"{goal}"'))).toBe(true)
+  expect(dirsAndConfigs.some((t) => t.includes('"{instruction}"'))).toBe(true)
 })
 
 test('the attacker panel shows the label its results will get, and it changes with the payloads', async ({ page }) => {
   await grantAndOpenRun(page, ['user'])
   const label = page.getByTestId('attacker-label')
-  await expect(label).toContainText(/Results go to experiments labelled template-[0-9a-f]{8}: template, 8 payloads/)
+  await expect(label).toContainText(/Results go to experiments labelled template-[0-9a-f]{8}: template, 9 payloads/)
   const all = (await label.locator('code').textContent())!
   await onlyTemplates(page, ['naive'])
-  await expect(label).toContainText('template, 1 payload ("{goal}"), injected before calls')
+  await expect(label).toContainText('template, 1 payload ("{instruction}"), injected before calls')
   expect(await label.locator('code').textContent()).not.toBe(all)
 })

@@ -9,7 +9,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { pythonBridgeAvailable, type SpawnedServer } from '../src/testing/pythonBridge'
 import { openDesigner, openMenu, tag } from './designerHelpers'
-import { connectTargetUrl, taskStatuses, waitForState } from './runConsole/helpers'
+import { connectTargetUrl, setField, taskStatuses, waitForState } from './runConsole/helpers'
 import { startBridgedAgentDojo, startFakeLlm } from './support/bridgeServers'
 
 const python = pythonBridgeAvailable()
@@ -115,6 +115,9 @@ async function setUpAttack(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Untick all' }).click()
   await page.getByRole('button', { name: '+ Payload' }).click()
   await page.getByLabel('Payload custom', { exact: true }).fill(PAYLOAD)
+  // One payload, one run: the template attacker cycles until --max-runs, and a task AgentDojo's check fails would
+  // otherwise replay the same payload a hundred times against the bridge.
+  await setField(page, 'Max runs per task', '1')
 }
 
 test('the 32-tag AgentDojo forest from the bridge fits the screen; banking clicked into scope, a run injects into a banking store’s read and AgentDojo’s own check calls it a success', async ({ page }) => {
