@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -77,3 +78,12 @@ def fake_llm_url(loop_thread: LoopThread) -> Iterator[str]:
     running = loop_thread.run(fake_llm.start(0))
     yield running.url
     loop_thread.run(running.close())
+
+
+@pytest.fixture
+def settled_capsys(capsys: pytest.CaptureFixture[str]) -> pytest.CaptureFixture[str]:
+    """capsys after collecting earlier tests' garbage: asyncio warns on stderr when a pending task of a closed loop
+    (litellm's logging worker) is collected, and a test that counts stderr lines must not see that."""
+    gc.collect()
+    capsys.readouterr()
+    return capsys

@@ -126,9 +126,11 @@ def test_a_factory_that_raises_fails_that_session_only(serve: Any) -> None:
         ("tests.faulty", "expected MODULE:ATTR"),
     ],
 )
-def test_start_up_errors_are_one_line_and_exit_2(spec: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_start_up_errors_are_one_line_and_exit_2(
+    spec: str, message: str, settled_capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["serve", spec, "--port", "0"]) == 2
-    err = capsys.readouterr().err
+    err = settled_capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("redscope-bridge: ")
     assert message in err

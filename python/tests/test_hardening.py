@@ -59,9 +59,11 @@ def test_a_start_up_failure_quoting_a_key_is_masked(capsys: pytest.CaptureFixtur
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.10"])
-def test_it_will_not_listen_beyond_loopback_without_a_token(host: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_it_will_not_listen_beyond_loopback_without_a_token(
+    host: str, settled_capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["serve", "redscope_bridge.testing.probe_target:ProbeTarget", "--host", host, "--port", "0"]) == 2
-    err = capsys.readouterr().err
+    err = settled_capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"--host {host} listens beyond this machine: give a token (--token-env VAR)" in err
 

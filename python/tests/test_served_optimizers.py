@@ -44,10 +44,10 @@ PROBE = "redscope_bridge.testing.probe_optimizer:ProbeOptimizer"
     ],
 )
 def test_optimizer_start_up_errors_are_one_line_and_exit_2(
-    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    args: list[str], message: str, settled_capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["serve", *args, "--port", "0"]) == 2
-    err = capsys.readouterr().err
+    err = settled_capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert err.startswith("redscope-bridge: ")
     assert message in err
