@@ -32,13 +32,15 @@ test('a template attack succeeds against the weak defence and fails against the 
   await expect(page.getByTestId('manifest')).toContainText('redscope-chatbot')
   await pickClaim(page, 'chatbot-secret-leak.json')
   await onlyTemplates(page, ['naive'])
+  // The template attacker cycles its payloads until the cap: three runs say enough here.
+  await setField(page, 'Max runs per task', '3')
   await page.getByRole('button', { name: 'Run threat model' }).click()
   await waitForState(page, 'Finished')
   expect(await taskStatuses(page)).toEqual(['success', 'failed', 'failed'])
   await expect(page.getByTestId('stat-asr')).toHaveText('33%')
   await expect(page.getByTestId('stat-asr-sub')).toHaveText('1 of 3 tasks, 95% CI 6–80%')
   // A task that held says in how many runs, by whom, and the most its per-run rate can be; never "safe".
-  await expect(page.getByTestId('task-result').nth(1)).toContainText(/not broken in \d runs? by template-[0-9a-f]{8} \(≤ \d+% at 95%\)/)
+  await expect(page.getByTestId('task-result').nth(1)).toContainText(/not broken in 3 runs by template-[0-9a-f]{8} \(≤ \d+% at 95%\)/)
   await expect(page.getByTestId('stat-done')).toHaveText('3 / 3')
   await page.getByRole('link', { name: 'open in viewer' }).click()
   await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-chatbot__chatbot-secret-leak__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)

@@ -121,6 +121,8 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
     await dialog.getByRole('button', { name: 'Done' }).click()
     await page.getByRole('radio', { name: 'LLM' }).click()
     await page.getByLabel('Max runs per task', { exact: true }).fill('1')
+    // The target echoes what the attacker wrote; these tasks are about where secrets go, so an echo counts.
+    await page.getByRole('checkbox', { name: /Count echoes as breaches/ }).check()
     const model = page.getByRole('group', { name: 'Attacker model' })
     await model.getByLabel('Base URL (OpenAI-compatible)').fill(llm.baseURL)
     await model.getByLabel('Model').fill('gpt-4o-mini')

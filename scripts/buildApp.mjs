@@ -29,6 +29,9 @@ export async function buildApp({ reason } = {}) {
   const tmp = `${out}.tmp-${process.pid}`
   const old = `${out}.old-${process.pid}`
   const started = performance.now()
+  // Vite keeps an inherited NODE_ENV: a build spawned under a test runner (NODE_ENV=test) compiled JSX for React's
+  // development runtime, and the site viewer, whose React is forced to production, died on a missing jsxDEV.
+  process.env.NODE_ENV = 'production'
   if (reason) console.error(`building the app (${reason})…`)
   try {
     await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } })
