@@ -13,10 +13,13 @@ import type { Forest } from '../core/tags'
 import { APP_WORKSPACE, lostSentence, replaceForest, type OpenWorkspace, type Replacement } from './forestCommands'
 import { newTagId } from './ids'
 import { selectDoc } from './selectors'
-import { UNTITLED, workspaceService, type WorkspaceService } from './workspaceService'
+import { describeSaveError, UNTITLED, workspaceService, type WorkspaceService } from './workspaceService'
 import type { TargetRef } from './workspaceTypes'
 
 export type ImportInto = 'new' | 'replace'
+
+/** The new workspace could not be written (storage full or refused): nothing changed. */
+export class ImportSaveError extends Error {}
 
 export interface IncomingForest {
   forest: Forest
@@ -65,7 +68,12 @@ export async function importForest(
     return { into: 'empty', workspace: open.workspaces.getState().name, renamed }
   }
   const name = uniqueName(incoming.name, w.workspaces.map((x) => x.name))
-  await service().create(name, fresh, [], incoming.target ?? null)
+  try {
+    await service().create(name, fresh, [], incoming.target ?? null)
+  } catch (e) {
+    // A new workspace is written before it opens: a full or refused storage leaves the open one as it was, and says so.
+    throw new ImportSaveError(`Not imported: the new workspace “${name}” could not be written. ${describeSaveError(e)}`, { cause: e })
+  }
   return { into: 'new', workspace: name }
 }
 

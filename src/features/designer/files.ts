@@ -12,7 +12,7 @@ import { designerStore } from '../../stores/designerStore'
 import { notify } from '../../stores/noticeStore'
 import { domainOf, selectDoc } from '../../stores/selectors'
 import { workspaceStore } from '../../stores/workspaceStore'
-import { importForest, whereItWent, type ImportInto } from '../../stores/forestImport'
+import { importForest, ImportSaveError, whereItWent, type ImportInto } from '../../stores/forestImport'
 import { plural } from '../../lib/plural'
 
 export type ImportKind = 'json' | 'python'
@@ -43,6 +43,10 @@ export async function importForestFile(file: File, kind: ImportKind, into: Impor
   } catch (e) {
     if (e instanceof ForestFileError || e instanceof PythonImportError) {
       notify('error', `${file.name}: ${e.message}`)
+      return false
+    }
+    if (e instanceof ImportSaveError) {
+      notify('error', e.message)
       return false
     }
     throw e

@@ -3,7 +3,7 @@ import { parseJsonText, ForestFileError } from '../../lib/forestJson'
 import { forestFromManifest, type Manifest } from '../../protocol/schemas'
 import { TargetRequestError } from '../../protocol'
 import { ManifestError, parseManifest, targetBaseUrl, targetManifestQuery } from '../../queries/targetManifest'
-import { importForest, whereItWent, type ImportInto } from '../../stores/forestImport'
+import { importForest, ImportSaveError, whereItWent, type ImportInto } from '../../stores/forestImport'
 import { notify } from '../../stores/noticeStore'
 import type { TargetRef } from '../../stores/workspaceTypes'
 import { plural } from '../../lib/plural'
@@ -26,6 +26,10 @@ export async function importManifestFile(file: File, into: ImportInto): Promise<
       notify('error', e instanceof ForestFileError ? `${file.name}: ${e.message}` : e.message)
       return false
     }
+    if (e instanceof ImportSaveError) {
+      notify('error', e.message)
+      return false
+    }
     throw e
   }
 }
@@ -39,6 +43,10 @@ export async function importManifestUrl(url: string, queryClient: QueryClient, i
     return true
   } catch (e) {
     if (e instanceof ManifestError || e instanceof TargetRequestError) {
+      notify('error', e.message)
+      return false
+    }
+    if (e instanceof ImportSaveError) {
       notify('error', e.message)
       return false
     }
