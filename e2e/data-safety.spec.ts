@@ -14,7 +14,13 @@ async function openDesigner(page: Page) {
   await expect(page.getByRole('toolbar', { name: 'Designer' })).toBeVisible()
 }
 
-async function importForest(page: Page, names: string[]) {
+/** A forest file into a new workspace, or (`replace`) in place of the open workspace's forest: an edit of it. */
+async function importForest(page: Page, names: string[], replace = false) {
+  if (replace) {
+    const menu = page.locator('details', { has: page.locator('summary', { hasText: 'Import' }) }).first()
+    if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click()
+    await page.getByRole('radio', { name: /replace this workspace's forest/ }).check()
+  }
   await page.getByLabel('FOREST.json file').setInputFiles({ name: 'f.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(names)) })
   await expect(page.getByRole('status').filter({ hasText: `Imported ${names.length} ${names.length === 1 ? 'tag' : 'tags'} from` })).toBeVisible()
 }
@@ -51,7 +57,12 @@ test('a full storage is reported, and the next edit once space is back is saved'
   await openDesigner(page)
   await importForest(page, ['kept'])
   await page.evaluate(() => ((window as unknown as { __quotaFull?: boolean }).__quotaFull = true))
-  await importForest(page, ['unsaved'])
+  // A new workspace cannot be written: nothing changes, and it says so.
+  await page.getByLabel('FOREST.json file').setInputFiles({ name: 'big.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(['nowhere'])) })
+  await expect(page.getByRole('alert')).toContainText('Not imported: the new workspace “big” could not be written.')
+  await tagVisible(page, 'kept')
+  // An edit of the open workspace (its forest replaced) stays on screen, unsaved, and is said to be.
+  await importForest(page, ['unsaved'], true)
   await expect(page.getByRole('alert')).toContainText("Not saved: this browser's storage for redscope is full (QuotaExceededError)")
   // The edit is still on screen, and the page still works.
   await tagVisible(page, 'unsaved')

@@ -1,7 +1,7 @@
 /**
  * The Import menu leads with files; a template that would replace the forest
  * says so and asks; an imported security_tags.py names its workspace from its
- * docstring, else from its file name.
+ * docstring, else from its file name (as a new workspace).
  */
 import { expect, test } from '@playwright/test'
 import { openDesigner, openMenu } from './designerHelpers'
@@ -39,12 +39,12 @@ test('an imported security_tags.py names its workspace from its docstring, else 
   const sidebar = page.getByRole('complementary', { name: 'Workspaces' })
   await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py')
     .setInputFiles({ name: 'security_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(MODULE('"""Travel agent: the booking tools.\n\nMore words."""\n')) })
-  await expect(page.getByRole('status').filter({ hasText: 'named the workspace after its docstring' })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: '(named after its docstring)' })).toBeVisible()
   await expect(sidebar.locator('[aria-current="true"]')).toContainText('Travel agent: the booking tools')
   await expect(page.getByRole('group', { name: 'tools', exact: true })).toBeVisible()
 
   await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py')
     .setInputFiles({ name: 'billing_bot_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(MODULE('')) })
-  await expect(page.getByRole('status').filter({ hasText: 'named the workspace after its file name' })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: '(named after its file name)' })).toBeVisible()
   await expect(sidebar.locator('[aria-current="true"]')).toContainText('billing_bot_tags')
 })

@@ -195,6 +195,8 @@ test('a connected target shows exactly what the optimizer would be offered, read
     (await openMenu(page, 'Import')).getByLabel('Target manifest file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(json)) })
   await file('broken.json', { ...manifest, controllables: [{ name: 'x', security_domain: 'nope' }] })
   await expect(page.getByRole('alert')).toContainText('broken.json is not a target manifest: controllables[0].security_domain: tag \'nope\' is not in security_domain')
+  // Into this workspace (its forest replaced by the same forest), so the scope granted above stays.
+  await (await openMenu(page, 'Import')).getByRole('radio', { name: /replace this workspace's forest/ }).check()
   await file('assistant.json', manifest)
   await expect(page.getByRole('status').filter({ hasText: 'Connected to demo-assistant (from assistant.json)' })).toBeVisible()
   await expect(offered.locator('.offered__group').nth(0)).toContainText('user_message')

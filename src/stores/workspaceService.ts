@@ -14,12 +14,16 @@ import { newWorkspaceId } from './ids'
 import { WORKSPACE_VERSION } from './workspaceMigrations'
 import type { WorkspaceRepo } from './workspaceRepo'
 import type { WorkspaceState } from './workspaceStore'
-import { newRecord, summaryOf, type SavedModel, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
+import { newRecord, summaryOf, type SavedModel, type TargetRef, type WorkspaceId, type WorkspaceRecord } from './workspaceTypes'
+
+/** The name of a workspace nobody has named yet. */
+export const UNTITLED = 'Untitled workspace'
 
 export interface WorkspaceService {
   /** Loads the workspaces; creates the first one from `seed` when there are none. */
   boot(seed: () => WorkspaceSeed): Promise<{ damaged: string[] }>
-  create(name: string, doc: DesignDoc, models?: readonly SavedModel[]): Promise<WorkspaceId>
+  /** A new workspace, opened: the list's last entry. */
+  create(name: string, doc: DesignDoc, models?: readonly SavedModel[], target?: TargetRef): Promise<WorkspaceId>
   open(id: WorkspaceId): Promise<void>
   remove(id: WorkspaceId): Promise<void>
   rename(id: WorkspaceId, name: string): Promise<void>
@@ -124,11 +128,11 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
     await lastWrite
   }
 
-  const create = async (name: string, doc: DesignDoc, models: readonly SavedModel[] = []) => {
+  const create = async (name: string, doc: DesignDoc, models: readonly SavedModel[] = [], target: TargetRef = null) => {
     await flush()
     // Creation time orders the list: strictly increasing, even within one millisecond.
     const latest = Math.max(0, ...workspaces.getState().workspaces.map((w) => w.createdAt))
-    const r = { ...newRecord(newWorkspaceId(), name, doc, Math.max(Date.now(), latest + 1)), models: [...models] }
+    const r = { ...newRecord(newWorkspaceId(), name, doc, Math.max(Date.now(), latest + 1)), models: [...models], target }
     await repo.put(r)
     await repo.setActive(r.id)
     workspaces.setState((s) => ({ workspaces: [...s.workspaces, summaryOf(r)] }))
@@ -169,7 +173,7 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
         if (next) {
           await repo.setActive(next.id)
           show(next)
-        } else await create('Untitled workspace', EMPTY_DOC)
+        } else await create(UNTITLED, EMPTY_DOC)
       }
     },
     async rename(id, name) {

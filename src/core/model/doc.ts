@@ -117,17 +117,19 @@ export function tagIndexOf(tags: readonly DesignTag[]): TagIndex {
 }
 
 /**
- * A document from a plain forest, with fresh ids. Throws the engine's
- * SecurityDomainError (duplicate name, missing parent, cycle) exactly as
- * superred would refuse the forest. Scope names that are not tags are dropped.
+ * A document from a plain forest, with fresh ids (`newId` is told the tag's
+ * name, so a replacement can keep the ids of names it already had). Throws
+ * the engine's SecurityDomainError (duplicate name, missing parent, cycle)
+ * exactly as superred would refuse the forest. Scope names that are not tags
+ * are dropped.
  */
 export function docFromForest(
   forest: Forest,
-  newId: () => TagId,
+  newId: (name: string) => TagId,
   granted: { scope?: readonly string[]; readOnly?: readonly string[] } = {},
 ): DesignDoc {
   buildDomain(forest)
-  const ids = new Map(forest.tags.map((t) => [t.name, newId()]))
+  const ids = new Map(forest.tags.map((t) => [t.name, newId(t.name)]))
   const tags = forest.tags.map((t): DesignTag => ({
     id: ids.get(t.name)!,
     name: t.name,

@@ -7,6 +7,7 @@ import { downloadUrl, safeFileName } from '../../lib/download'
 import { addChild, addRoot, deleteCount, deleteTags, liveSelection } from './designerActions'
 import { renderDiagram } from './exportImage'
 import { exportForestJson, exportPython, importForestFile, type ImportKind } from './files'
+import type { ImportInto } from '../../stores/forestImport'
 import { Menu } from '../../components/Menu'
 import { loadTemplate, TEMPLATES } from './templates'
 import { useFitView } from './useFitView'
@@ -15,7 +16,9 @@ import { importManifestFile } from './targetImport'
 import { TargetUrlForm } from './TargetUrlForm'
 import { plural } from '../../lib/plural'
 
-function FileItem({ label, accept, kind, onDone }: { label: string; accept: string; kind: ImportKind; onDone: () => void }) {
+type ImportDone = (into: ImportInto) => void
+
+function FileItem({ label, accept, kind, into, onDone }: { label: string; accept: string; kind: ImportKind; into: ImportInto; onDone: ImportDone }) {
   return (
     <label className="menu__item menu__file">
       {label}
@@ -24,7 +27,7 @@ function FileItem({ label, accept, kind, onDone }: { label: string; accept: stri
           const file = e.target.files?.[0]
           e.target.value = ''
           e.target.closest('details')?.removeAttribute('open')
-          if (file && (await importForestFile(file, kind))) onDone()
+          if (file && (await importForestFile(file, kind, into))) onDone(into)
         }} />
     </label>
   )
@@ -63,6 +66,27 @@ function TemplateItem({ template, onDone }: { template: keyof typeof TEMPLATES; 
   )
 }
 
+/**
+ * Where the next import goes. A new workspace unless the user picks this one, and then only for that import:
+ * replacing is a choice made each time, never a setting left on.
+ */
+function IntoChoice({ into, setInto }: { into: ImportInto; setInto: (into: ImportInto) => void }) {
+  const workspace = useWorkspace((st) => st.name)
+  return (
+    <fieldset className="menu__into">
+      <legend className="menu__heading">Import into</legend>
+      <label className="menu__choice">
+        <input type="radio" name="import-into" checked={into === 'new'} onChange={() => setInto('new')} />
+        a new workspace, named after what is imported
+      </label>
+      <label className="menu__choice">
+        <input type="radio" name="import-into" checked={into === 'replace'} onChange={() => setInto('replace')} />
+        <span>“{workspace}”: replace this workspace's forest <span className="menu__hint">(saved threat models that lose tags are named; Undo brings it back)</span></span>
+      </label>
+    </fieldset>
+  )
+}
+
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r(null)))
 
 /** Mode switch, common edits, undo/redo, view, templates, import and export. */
@@ -78,6 +102,11 @@ export function DesignerToolbar() {
   const foldedCount = useCanvasView((v) => v.folded.size)
   const density = useCanvasView((v) => v.density)
   const s = designerStore.getState
+  const [into, setInto] = useState<ImportInto>('new')
+  const imported: ImportDone = (how) => {
+    if (how === 'replace') setInto('new')
+    fit()
+  }
 
   const exportImage = async (kind: 'svg' | 'png') => {
     const viewport = document.querySelector<HTMLElement>('.forest-canvas .react-flow__viewport')
@@ -140,10 +169,11 @@ export function DesignerToolbar() {
           title={`Unfold all: show the ${foldedCount === 1 ? 'folded subtree' : `${foldedCount} folded subtrees`} again`} aria-label="Unfold all">⊞</button>
       ) : null}
       <span className="toolbar__sep" />
-      {/* Files first: importing one's own system is the common case; a template replaces the forest, so it asks. */}
+      {/* Where it goes, then files: importing one's own system is the common case; a template replaces the forest, so it asks. */}
       <Menu label="Import">
-        <FileItem label="FOREST.json file" accept=".json,application/json" kind="json" onDone={fit} />
-        <FileItem label="superred security_tags.py" accept=".py,text/x-python,text/plain" kind="python" onDone={fit} />
+        <IntoChoice into={into} setInto={setInto} />
+        <FileItem label="FOREST.json file" accept=".json,application/json" kind="json" into={into} onDone={imported} />
+        <FileItem label="superred security_tags.py" accept=".py,text/x-python,text/plain" kind="python" into={into} onDone={imported} />
         <label className="menu__item menu__file">
           Target manifest file
           <input type="file" accept=".json,application/json" aria-label="Target manifest file"
@@ -151,10 +181,10 @@ export function DesignerToolbar() {
               const file = e.target.files?.[0]
               e.target.value = ''
               e.target.closest('details')?.removeAttribute('open')
-              if (file && (await importManifestFile(file))) fit()
+              if (file && (await importManifestFile(file, into))) imported(into)
             }} />
         </label>
-        <TargetUrlForm onDone={fit} />
+        <TargetUrlForm into={into} onDone={imported} />
         <p className="menu__heading">Replace the forest with a template</p>
         {Object.keys(TEMPLATES).map((key) => <TemplateItem key={key} template={key as keyof typeof TEMPLATES} onDone={fit} />)}
       </Menu>

@@ -19,7 +19,7 @@ export function EmptyForest() {
         <button type="button" className="btn" onClick={() => { loadTemplate('agentdojo'); fit() }}>AgentDojo template</button>
         <button type="button" className="btn" aria-expanded={byUrl} onClick={() => setByUrl(!byUrl)}>Import from target URL</button>
       </div>
-      {byUrl && <TargetUrlForm id="empty-forest-target-url" className="empty-forest__url" onDone={fit} />}
+      {byUrl && <TargetUrlForm id="empty-forest-target-url" className="empty-forest__url" onDone={() => fit()} />}
     </Panel>
   )
 }

@@ -12,32 +12,41 @@ import { designerStore } from '../../stores/designerStore'
 import { notify } from '../../stores/noticeStore'
 import { domainOf, selectDoc } from '../../stores/selectors'
 import { workspaceStore } from '../../stores/workspaceStore'
-import { replaceForest } from '../../stores/forestCommands'
+import { importForest, ImportSaveError, whereItWent, type ImportInto } from '../../stores/forestImport'
 import { plural } from '../../lib/plural'
 
 export type ImportKind = 'json' | 'python'
 
-export async function importForestFile(file: File, kind: ImportKind): Promise<boolean> {
+/** A FOREST.json's workspace name: its file name without `.forest.json` or `.json`. */
+export function forestFileWorkspaceName(fileName: string): string {
+  return fileName.replace(/(\.forest)?\.json$/i, '').trim() || 'Imported forest'
+}
+
+/** Reads a forest file into a new workspace, or into this one when `into` is 'replace' (see stores/forestImport). */
+export async function importForestFile(file: File, kind: ImportKind, into: ImportInto): Promise<boolean> {
   try {
     const text = await fileText(file)
     if (kind === 'json') {
       const forest = parseForestJson(text)
-      replaceForest(forest)
-      notify('info', `Imported ${plural(forest.tags.length, 'tag')} from ${file.name}.`)
+      const outcome = await importForest({ forest, name: forestFileWorkspaceName(file.name) }, into)
+      notify('info', `Imported ${plural(forest.tags.length, 'tag')} from ${file.name}${whereItWent(outcome)}`)
     } else {
       const imported = parseSecurityTags(text)
       const { forest, notes } = imported
-      replaceForest(forest)
-      // The module is a whole system's forest: the workspace takes its name (docstring, else file name), and says so.
-      const name = workspaceNameFor(imported, file.name)
-      workspaceStore.getState().setName(name)
+      // The module is a whole system's forest: a new workspace takes its name (docstring, else file name), and says so.
+      const outcome = await importForest({ forest, name: workspaceNameFor(imported, file.name) }, into)
       // The name itself shows in the sidebar; the notice says where it came from (and stays short).
-      notify('info', [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}, and named the workspace after its ${imported.title ? 'docstring' : 'file name'}.`, ...notes].join(' '))
+      const namedAfter = `its ${imported.title ? 'docstring' : 'file name'}`
+      notify('info', [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}${whereItWent(outcome, namedAfter)}`, ...notes].join(' '))
     }
     return true
   } catch (e) {
     if (e instanceof ForestFileError || e instanceof PythonImportError) {
       notify('error', `${file.name}: ${e.message}`)
+      return false
+    }
+    if (e instanceof ImportSaveError) {
+      notify('error', e.message)
       return false
     }
     throw e

@@ -1,4 +1,5 @@
 import { pairNames, type ScopePair } from '../../core/model'
+import { plural } from '../../lib/plural'
 import { useDesigner } from '../../stores/designerStore'
 import { selectDoc } from '../../stores/selectors'
 import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
@@ -14,6 +15,8 @@ function Row({ m }: { m: SavedModel }) {
   const dispatch = useDesigner((s) => s.dispatch)
   const names = pairNames(doc, m)
   const current = sameScope(doc, m)
+  // A tag deleted, or gone with a replaced forest: counted, so the model never just reads as granting nothing.
+  const gone = new Set([...m.scope, ...m.readOnly]).size - names.scope.length - names.readOnly.length
   const { updateModel, deleteModel } = workspaceStore.getState()
   return (
     <li className={`saved${current ? ' saved--current' : ''}`} aria-label={`Threat model ${m.name}`}>
@@ -28,7 +31,7 @@ function Row({ m }: { m: SavedModel }) {
       <div className="saved__grants">
         {names.scope.map((n) => <span key={n} className="chip chip--scope">{n}</span>)}
         {names.readOnly.map((n) => <span key={n} className="chip chip--read_only">{n} (read only)</span>)}
-        {m.scope.length + m.readOnly.length > names.scope.length + names.readOnly.length ? <span className="muted">(some tags were deleted)</span> : null}
+        {gone > 0 ? <span className="muted">({plural(gone, 'granted tag')} no longer in the forest)</span> : null}
       </div>
       <textarea className="input saved__notes" aria-label={`Notes for ${m.name}`} rows={2} defaultValue={m.notes} key={`t-${m.id}-${m.notes}`} placeholder="Notes"
         onBlur={(e) => e.target.value !== m.notes && updateModel(m.id, { notes: e.target.value })} />

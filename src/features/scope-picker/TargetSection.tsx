@@ -2,10 +2,10 @@ import { useState } from 'react'
 import { pairNames, toForest } from '../../core/model'
 import type { Forest } from '../../core/tags'
 import { parseJsonText, ForestFileError } from '../../lib/forestJson'
-import { forestFromManifest } from '../../protocol/schemas'
+import { forestFromManifest, type Manifest } from '../../protocol/schemas'
 import { ManifestError, parseManifest, targetBaseUrl, useTargetManifest } from '../../queries/targetManifest'
 import { useDesigner } from '../../stores/designerStore'
-import { replaceForest } from '../../stores/forestCommands'
+import { lostSentence, replaceForest } from '../../stores/forestCommands'
 import { notify } from '../../stores/noticeStore'
 import { selectDoc } from '../../stores/selectors'
 import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
@@ -57,6 +57,12 @@ function ConnectForm() {
 }
 
 /** The connected target (a Target-over-HTTP URL or a manifest file) and what the optimizer would be offered. */
+/** The connected target's forest in place of this one (one undoable edit), naming saved threat models that lose tags. */
+function takeTargetForest(manifest: Manifest): void {
+  const { lost, workspace } = replaceForest(forestFromManifest(manifest))
+  if (lost.length > 0) notify('info', `Replaced the forest of “${workspace}” with ${manifest.name}'s (Undo brings it back). ${lostSentence(lost)}`)
+}
+
 export function TargetSection() {
   const target = useWorkspace((s) => s.target)
   const { manifest, error, loading, source } = useTargetManifest()
@@ -85,7 +91,7 @@ export function TargetSection() {
           {!sameForest ? (
             <p className="finding finding--warning">
               This forest differs from the target's. Granted tags are matched to the target's by name.{' '}
-              <button type="button" className="link" onClick={() => replaceForest(forestFromManifest(manifest))}>Use the target's forest</button>
+              <button type="button" className="link" onClick={() => takeTargetForest(manifest)}>Use the target's forest</button>
             </p>
           ) : null}
           <OfferedView manifest={manifest} scope={names.scope} readOnly={names.readOnly} />

@@ -5,13 +5,13 @@ import { useDesigner } from '../../stores/designerStore'
 import { newTagId } from '../../stores/ids'
 import { notify } from '../../stores/noticeStore'
 import { useWorkspace } from '../../stores/workspaceStore'
-import { workspaceService } from '../../stores/workspaceService'
+import { UNTITLED, workspaceService } from '../../stores/workspaceService'
 import type { WorkspaceId, WorkspaceSummary } from '../../stores/workspaceTypes'
 import { Menu } from '../../components/Menu'
 import { plural } from '../../lib/plural'
 
 const NEW_FROM = {
-  empty: { label: 'Empty forest', name: 'Untitled workspace', forest: null },
+  empty: { label: 'Empty forest', name: UNTITLED, forest: null },
   chatbot: { label: 'Chatbot template', name: 'Chatbot', forest: CHATBOT_FOREST },
   agentdojo: { label: 'AgentDojo template', name: 'AgentDojo', forest: AGENTDOJO_FOREST },
 } as const
