@@ -46,7 +46,7 @@ async function importAgentDojo(page: Page): Promise<void> {
   const menu = await openMenu(page, 'Import')
   await menu.getByLabel('Target URL (GET /manifest)').fill(bridge!.url)
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(page.getByText(`Connected to agentdojo at ${bridge!.url} and took its forest of 32 tags.`)).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: `Connected to agentdojo at ${bridge!.url} and took its forest of 32 tags` })).toContainText('into this empty workspace, now “agentdojo”')
   await expect(page.locator('.react-flow__node')).toHaveCount(32)
 }
 

@@ -41,7 +41,7 @@ async function importChatbotForest(page: Page): Promise<void> {
   const menu = await openMenu(page, 'Import')
   await menu.getByLabel('Target URL (GET /manifest)').fill(bridge!.url)
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(page.getByText(`Connected to chatbot at ${bridge!.url} and took its forest of 7 tags.`)).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: `Connected to chatbot at ${bridge!.url} and took its forest of 7 tags` })).toContainText('into a new workspace')
   await expect(page.locator('.react-flow__node')).toHaveCount(7)
   for (const t of ['system', 'system_prompt', 'system_prompt_readable', 'model', 'response_readable', 'model_identity', 'user']) {
     await expect(tag(page, t)).toBeVisible()

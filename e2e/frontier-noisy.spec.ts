@@ -80,7 +80,7 @@ async function openSweepOnStochastic(page: Page, url: string) {
   const menu = await openMenu(page, 'Import')
   await menu.getByLabel('Target URL (GET /manifest)').fill(url)
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(page.getByText(`Connected to redscope-stochastic at ${url} and took its forest of 12 tags.`)).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: `Connected to redscope-stochastic at ${url} and took its forest of 12 tags` })).toContainText('into a new workspace')
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
   await connectTargetUrl(page, url, 'redscope-stochastic')
   await pickClaim(page, 'stochastic-refund.json')
