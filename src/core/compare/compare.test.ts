@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { MemoryStorage } from '../results/memoryStorage'
-import { compareSides, comparisonText, CompareInputError, gateFailures, parseFailOn, readSide, type Side } from '.'
+import { compareSides, comparisonText, CompareInputError, gateFailures, junitXml, parseFailOn, readSide, type Side } from '.'
 import { writeTree, type TreeSpec } from './testTrees'
 
 const GOALS = ['leak the code', 'send money']
@@ -109,5 +109,20 @@ describe('the gate', () => {
     expect(gateFailures([{ kind: 'asr', above: 0.5 }], head, null)).toEqual([])
     expect(gateFailures([{ kind: 'asr', above: 0.4 }], head, null)[0]).toMatch(/^--fail-on asr>0.4: 2 threat model\(s\) above 40%/)
     expect(gateFailures([{ kind: 'regression' }], base, compareSides(base, base))).toEqual([])
+  })
+})
+
+describe('JUnit', () => {
+  it('keeps hostile goals and names as text: the XML parses and says them back', async () => {
+    const goal = 'leak </failure><script>alert(1)</script> & "quote" \u0007bell'
+    const head = await side({ goals: [goal, 'x'], models: [{ scope: ['inbox'], name: '<b>mine</b>', outcomes: [true, false] }] }, 'h')
+    const doc = new DOMParser().parseFromString(junitXml(head), 'application/xml')
+    expect(doc.getElementsByTagName('parsererror')).toHaveLength(0)
+    expect(doc.getElementsByTagName('script')).toHaveLength(0)
+    const [first, second] = [...doc.getElementsByTagName('testcase')]
+    expect(first.getAttribute('name')).toBe('leak </failure><script>alert(1)</script> & "quote" bell')
+    expect(first.getElementsByTagName('failure')).toHaveLength(1)
+    expect(second.getElementsByTagName('failure')).toHaveLength(0)
+    expect(doc.getElementsByTagName('testsuite')[0].getAttribute('name')).toBe('<b>mine</b> (template-00000000)')
   })
 })

@@ -139,8 +139,10 @@ function frontierModels(f: FrontierFile, list: FrontierFile['claim']['minimal_wi
   }))
 }
 
-function sideFrontier(f: FrontierFile): SideFrontier {
-  const keys = taskKeys(f.tasks, new Map())
+/** `treeKeys`: the task keys the folder's experiments gave (with their configurations), else the goals' own. */
+function sideFrontier(f: FrontierFile, treeKeys: ReadonlyMap<number, string>): SideFrontier {
+  const own = taskKeys(f.tasks, new Map())
+  const keys = new Map(f.tasks.map((t) => [t.index, treeKeys.get(t.index) ?? own.get(t.index)!]))
   return {
     target: f.search.target, claim: f.search.claim, attacker: f.search.attacker, complete: f.complete,
     claimWins: frontierModels(f, f.claim.minimal_wins),
@@ -188,9 +190,10 @@ export async function readSide(storage: Storage, path: string): Promise<Side> {
       const other = byKey.get(m.key)
       if (other === undefined || m.nCompleted > other.nCompleted) byKey.set(m.key, m)
     }
-    return { path, models: [...byKey.values()], frontier: frontierFile === null ? null : sideFrontier(frontierFile) }
+    const treeKeys = new Map(models.flatMap((m) => m.tasks.map((t) => [t.index, t.key] as const)))
+    return { path, models: [...byKey.values()], frontier: frontierFile === null ? null : sideFrontier(frontierFile, treeKeys) }
   } catch (e) {
-    if (e instanceof ResultsFormatError) throw new CompareInputError(`${joinPath(path, e.path)}: ${e.message.slice(e.path.length + 2)}`)
+    if (e instanceof ResultsFormatError) throw new CompareInputError(`${path.replace(/\/+$/, '')}/${e.path}: ${e.message.slice(e.path.length + 2)}`)
     throw e
   }
 }
