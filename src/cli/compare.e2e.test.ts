@@ -157,4 +157,20 @@ describe('redscope compare on a regressed build of the demo assistant', () => {
     }
     expect((await run('compare', base, head, '--fail-on', 'asr>2')).code).toBe(2)
   })
+
+  it('gates a sweep and a frontier search without a baseline: --fail-on breach, --junit, --sarif at the target URL', async () => {
+    const out = join(dir, 'gate')
+    // The same sweep again resumes (every task kept), then gates its results.
+    const r = await run('sweep', '--target', served.target, ...ATTACKER, '--containing', 'tools', '--out', base,
+      '--fail-on', 'breach', '--junit', join(out, 'sweep.xml'), '--sarif', join(out, 'sweep.sarif'))
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^--fail-on breach: \d+ task\(s\) breached: /m)
+    const log = JSON.parse(readFileSync(join(out, 'sweep.sarif'), 'utf8')) as { runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }> }
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(`${served.target}/`)
+    expect(readFileSync(join(out, 'sweep.xml'), 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="redscope" tests="72" /)
+    const f = await run('frontier', '--target', served.target, ...ATTACKER, '--per-task', '--out', join(dir, 'frontier-base'), '--fail-on', 'asr>0.999')
+    expect([f.code, f.stderr]).toEqual([1, expect.stringMatching(/^--fail-on asr>0.999: \d+ threat model\(s\) above 99.9%: /)])
+    const refused = await run('sweep', '--target', served.target, ...ATTACKER, '--containing', 'tools', '--out', base, '--fail-on', 'regression')
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringMatching(/--fail-on regression needs a baseline: run `redscope compare BASE HEAD`/)])
+  })
 })

@@ -87,3 +87,15 @@ export async function gateAfterRun(flags: GateFlags, rules: readonly FailOn[], o
   const gate = await applyGate(flags, rules, await readGateSide(out), null, undefined, location, io)
   return Math.max(code, gate)
 }
+
+/** A target's URL as a SARIF location: without credentials, should it carry any. */
+export function targetLocation(url: string): string {
+  try {
+    const u = new URL(url)
+    u.username = ''
+    u.password = ''
+    return u.toString()
+  } catch {
+    return url
+  }
+}
