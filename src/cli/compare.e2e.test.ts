@@ -173,4 +173,22 @@ describe('redscope compare on a regressed build of the demo assistant', () => {
     const refused = await run('sweep', '--target', served.target, ...ATTACKER, '--containing', 'tools', '--out', base, '--fail-on', 'regression')
     expect([refused.code, refused.stderr]).toEqual([2, expect.stringMatching(/--fail-on regression needs a baseline: run `redscope compare BASE HEAD`/)])
   })
+
+  it('reads threat-models.json: sweep keeps its names, compare restricts to it and names them', async () => {
+    const file = join(dir, 'threat-models.json')
+    writeFileSync(file, JSON.stringify({ v: 1, threat_models: [
+      { name: 'Tool author', scope: ['tools'], read_only: [], notes: '' },
+      { name: 'Tool author who knows the model', scope: ['tools', 'model_identity'], read_only: [], notes: '' },
+    ] }))
+    const out = join(dir, 'named')
+    expect((await run('sweep', '--target', served.target, ...ATTACKER, '--threat-models', file, '--out', out)).code).toBe(0)
+    const record = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { models: Array<{ dir: string; name?: string }> }
+    expect(record.models.map((m) => m.name).sort()).toEqual(['Tool author', 'Tool author who knows the model'])
+    const saved = JSON.parse(readFileSync(join(out, record.models[0].dir, 'threat_model.json'), 'utf8')) as { name: string }
+    expect(saved.name).toBe(record.models[0].name)
+    const c = await run('compare', base, head, '--threat-models', file, '--json')
+    const json = JSON.parse(c.stdout) as { models: Array<{ label: string }>; counts: { regressions: number } }
+    expect(json.models.map((m) => m.label.replace(/ \(template-[0-9a-f]+\)$/, '')).sort()).toEqual(['Tool author', 'Tool author who knows the model'])
+    expect(json.counts.regressions).toBe([...manifests(base)].filter(([k, m]) => ['tools', 'model_identity,tools'].includes(k) && m.tasks[0].success && !m.tasks[1].success).length)
+  })
 })

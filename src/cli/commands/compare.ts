@@ -3,11 +3,12 @@
  * is written), compared in src/core/compare, printed, and gated.
  */
 import { stat } from 'node:fs/promises'
-import { changesOf, compareSides, CompareInputError, comparisonText } from '../../core/compare'
+import { changesOf, compareSides, CompareInputError, comparisonText, restrictSide, type Side } from '../../core/compare'
 import type { CommandArgs } from '../command'
 import type { compareOptions } from '../definitions/compare'
 import { applyGate, parseGateFlags, readGateSide } from '../gate'
 import { UsageError, type CliIo } from '../io'
+import { readThreatModelsFile } from '../sweepSelection'
 
 async function checkFolder(path: string, which: string): Promise<void> {
   let isDir
@@ -24,8 +25,10 @@ export async function compareCommand({ positionals, options }: CommandArgs<typeo
   const [basePath, headPath] = positionals
   await checkFolder(basePath, 'BASE')
   await checkFolder(headPath, 'HEAD')
-  const base = await readGateSide(basePath)
-  const head = await readGateSide(headPath)
+  const list = options['threat-models'] === undefined ? null : await readThreatModelsFile(options['threat-models'])
+  const restrict = (side: Side) => (list === null ? side : restrictSide(side, list))
+  const base = restrict(await readGateSide(basePath))
+  const head = restrict(await readGateSide(headPath))
   let comparison
   try {
     comparison = compareSides(base, head)

@@ -91,6 +91,7 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], countEchoes, storage, domain: targetDomain,
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
+      threatModelName: m.name ?? null,
     })
   }
   // Every model's folder, named before anything runs (sweep.json lists them): the first Controller's identity with each scope.

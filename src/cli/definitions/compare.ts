@@ -3,6 +3,7 @@ import { GATE_OPTIONS } from '../gate'
 
 export const compareOptions = {
   json: { type: 'boolean', description: 'print the whole comparison as JSON instead of the table' },
+  'threat-models': { type: 'string', value: 'FILE', description: 'compare only these threat models, under their names: threat-models.json (exported from the designer) or any list `sweep --threat-models` reads' },
   ...GATE_OPTIONS,
 } as const satisfies OptionsSpec
 

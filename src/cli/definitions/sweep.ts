@@ -12,7 +12,7 @@ export const sweepOptions = {
   all: { type: 'boolean', group: 'Threat models', description: 'every distinct combination but the empty one' },
   containing: { type: 'string', multiple: true, value: 'TAGS', group: 'Threat models', description: 'every combination holding all of these tags (a,b)' },
   indices: { type: 'string', value: 'RANGES', group: 'Threat models', description: "combination indices in superred's order: 1-100,205,300-" },
-  'threat-models': { type: 'string', value: 'FILE', group: 'Threat models', description: 'a JSON list of scopes ([["inbox"], ...]) or of {scope, read_only}' },
+  'threat-models': { type: 'string', value: 'FILE', group: 'Threat models', description: 'a JSON list of scopes ([["inbox"], ...]) or of {scope, read_only, name}, or threat-models.json exported from the designer (names kept)' },
   ...ATTACKER_OPTIONS,
   optimizer: { ...ATTACKER_OPTIONS.optimizer, description: 'template (default), llm or replay' },
   ...BUDGET_OPTIONS,

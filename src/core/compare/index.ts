@@ -1,5 +1,5 @@
 export {
-  CompareInputError, claimsOf, modelKey, readSide, taskKeys,
+  CompareInputError, claimsOf, modelKey, readSide, restrictSide, taskKeys,
   type FrontierModel, type Side, type SideFrontier, type TaskOutcome, type TaskOutcomeKind, type ThreatModelResult,
 } from './side'
 export { changesOf, compareSides, grantsText, type AsrSide, type Comparison, type Counts, type FrontierChange, type ModelChange, type TaskChange, type TaskChangeKind } from './compare'

@@ -204,3 +204,14 @@ export function claimsOf(side: Side): Set<string> {
   if (side.frontier) claims.add(side.frontier.claim)
   return claims
 }
+
+/**
+ * The side's threat models that a list names (threat-models.json, or any list `sweep --threat-models` reads), each
+ * under its name there unless its experiment was saved under one; the frontier's are left as they are.
+ */
+export function restrictSide(side: Side, list: ReadonlyArray<{ scope: readonly string[]; readOnly: readonly string[]; name?: string }>): Side {
+  const names = new Map(list.map((m) => [threatModelKey(m.scope, m.readOnly), m.name ?? null]))
+  const models = side.models.filter((m) => names.has(threatModelKey(m.scope, m.readOnly)))
+    .map((m) => ({ ...m, name: m.name ?? names.get(threatModelKey(m.scope, m.readOnly)) ?? null }))
+  return { ...side, models }
+}

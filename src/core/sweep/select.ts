@@ -29,6 +29,8 @@ export function threatModelKey(scope: readonly string[], readOnly: readonly stri
 export interface NamedThreatModel {
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /** The name it was saved under (threat-models.json), kept into its experiment and sweep.json. */
+  readonly name?: string
 }
 
 export type SweepPick =
@@ -56,6 +58,8 @@ export interface SelectedModel {
   readonly index: bigint | null
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /** A listed threat model's saved name, when it has one. */
+  readonly name?: string
 }
 
 /** The threat models of a pick, decoded one at a time. */
@@ -92,7 +96,7 @@ function listSelection(domain: SecurityDomain, models: readonly NamedThreatModel
     if (seen.has(key)) return
     seen.add(key)
     const index = readOnly.length === 0 ? combinationIndex(domain, scope.map((n) => domain.get(n)!), counts) : null
-    kept.push({ rank: BigInt(kept.length), index, scope, readOnly })
+    kept.push({ rank: BigInt(kept.length), index, scope, readOnly, ...(m.name ? { name: m.name } : {}) })
   })
   return {
     count: BigInt(kept.length),
