@@ -48,14 +48,26 @@ export function manifestText(spec: TreeSpec, m: TreeModel, hash: string): string
   }, { indent: 2 })
 }
 
-/** Writes one experiment folder per model (named exp-N) under `root`; returns the folders. */
-export async function writeTree(storage: Storage, spec: TreeSpec, root = ''): Promise<string[]> {
+/**
+ * Writes one experiment folder per model (named exp-N) under `root`, and with `index` the root's experiments.json (as
+ * a finished sweep has); returns the folders.
+ */
+export async function writeTree(storage: Storage, spec: TreeSpec, root = '', index = false): Promise<string[]> {
   const dirs: string[] = []
+  const rows: unknown[] = []
   for (const [i, m] of spec.models.entries()) {
     const dir = `exp-${String(i).padStart(5, '0')}`
-    await storage.writeTextAtomic(joinPath(root, dir, 'manifest.json'), manifestText(spec, m, String(i).padStart(8, '0')))
+    const text = manifestText(spec, m, String(i).padStart(8, '0'))
+    await storage.writeTextAtomic(joinPath(root, dir, 'manifest.json'), text)
+    if (index) {
+      const man = JSON.parse(text) as { status: string; experiment: { slug: string; hash: string }; summary: Record<string, unknown> }
+      const s = man.summary
+      rows.push({ dir, slug: man.experiment.slug, hash: man.experiment.hash, status: man.status, experiment: man.experiment,
+        summary: { asr: s.asr, n_success: s.n_success, n_completed: s.n_completed, total_llm_usage: s.total_llm_usage }, completed_at: null })
+    }
     if (m.name !== undefined) await storage.writeTextAtomic(joinPath(root, dir, 'threat_model.json'), JSON.stringify({ schema_version: 5, name: m.name }))
     dirs.push(dir)
   }
+  if (index) await storage.writeTextAtomic(joinPath(root, 'experiments.json'), pyDumps({ schema_version: 5, experiments: rows }, { indent: 2 }))
   return dirs
 }
