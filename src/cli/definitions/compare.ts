@@ -1,5 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
-import { GATE_OPTIONS } from '../gate'
+import { GATE_OPTIONS } from './gateOptions'
 
 export const compareOptions = {
   json: { type: 'boolean', description: 'print the whole comparison as JSON instead of the table' },

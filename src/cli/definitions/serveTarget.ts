@@ -1,6 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
 import { REFERENCE_TARGET_NAMES } from '../../reference-targets/names'
-import { DEFENCES } from '../../reference-targets/assistant/defences'
 
 export const DEFAULT_TARGET_PORT = 8801
 
@@ -14,7 +13,7 @@ export const serveTargetOptions = {
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
   'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking (default: $REDSCOPE_THINK_MS, else 0: answers at once; the app\'s live view paces a demo run itself)' },
   seed: { type: 'string', value: 'N', description: 'stochastic only: the seed of its draws (default 1); the k-th run of a threat model draws the same number for a seed' },
-  'weaken-defence': { type: 'string', value: 'D', description: `assistant only: serve a regressed build, where a session set to defence D (${DEFENCES.slice(1).join(', ')}) runs the one weaker; for trying \`redscope compare\`` },
+  'weaken-defence': { type: 'string', value: 'D', description: `assistant only: serve a regressed build, where a session set to defence D (delimiters, keyword_filter, strict_filter) runs the one weaker; for trying \`redscope compare\`` },
   llm: { type: 'string', value: 'URL', description: 'a model writes the replies instead of the deterministic policy: an OpenAI-compatible base URL, e.g. `redscope serve-llm`\'s http://127.0.0.1:8808/v1' },
   'llm-model': { type: 'string', value: 'M', description: 'the model --llm names in its requests (default: the first one its GET /models lists)' },
 } as const satisfies OptionsSpec

@@ -1,5 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
-import { GATE_OPTIONS } from '../gate'
+import { GATE_OPTIONS } from './gateOptions'
 import { ATTACKER_LABEL_OPTION, ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
 
 export const DEFAULT_PARALLEL = 4

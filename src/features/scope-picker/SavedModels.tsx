@@ -61,8 +61,11 @@ function FileButtons() {
             try {
               const imported = importThreatModels(doc, await file.text(), file.name)
               const { saveModel } = workspaceStore.getState()
-              for (const m of imported) saveModel(m.name, { scope: m.scope, readOnly: m.readOnly }, m.notes)
-              notify('info', `${file.name}: ${plural(imported.length, 'threat model')} imported`)
+              // One already saved under the same name with the same grants is not saved twice: importing again changes nothing.
+              const fresh = imported.filter((m) => !models.some((s) => s.name === m.name && sameScope(s, m)))
+              for (const m of fresh) saveModel(m.name, { scope: m.scope, readOnly: m.readOnly }, m.notes)
+              const kept = imported.length - fresh.length
+              notify('info', `${file.name}: ${plural(fresh.length, 'threat model')} imported${kept > 0 ? `, ${plural(kept, 'was', 'were')} already saved` : ''}`)
             } catch (err) {
               notify('error', (err as Error).message)
             }
