@@ -90,7 +90,7 @@ describe('the real build', () => {
     expect(staticImports).toEqual(['node:util'])
     // Each command is a chunk of its own, imported when it runs.
     const lazy = [...entry.matchAll(/import\(["']\.\/chunks\/([a-zA-Z]+)-[\w-]+\.js["']\)/g)].map((m) => m[1]).sort()
-    expect(lazy).toEqual(['bundle', 'checkScope', 'combinations', 'frontier', 'merge', 'models', 'results', 'run', 'serveLlm', 'serveTarget', 'sweep', 'view'])
+    expect(lazy).toEqual(['bundle', 'checkScope', 'combinations', 'compare', 'frontier', 'merge', 'models', 'results', 'run', 'serveLlm', 'serveTarget', 'sweep', 'view'])
   })
 
   it('node-llama-cpp (optional) stays outside the build, imported dynamically by serve-llm\'s chunk alone', () => {

@@ -12,6 +12,8 @@ import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { hostAllowed } from '../servers/target'
+import { compare } from './definitions/compare'
+import { frontier } from './definitions/frontier'
 import { merge } from './definitions/merge'
 import { serveTarget } from './definitions/serveTarget'
 import { sweep } from './definitions/sweep'
@@ -184,5 +186,38 @@ describe('the GitHub Actions workflow', () => {
     const mergeLine = wf.jobs.merge.steps.find((s) => s.run?.includes('redscope merge'))!.run!.trim().split(/\s+/)
     const parsed = parseCommandLine(merge, mergeLine.slice(3))
     for (const name of names) expect(`${download.with!.path}/${name}`).toMatch(glob(parsed.positionals[0]))
+  })
+})
+
+describe('the red team gate workflow', () => {
+  const wf = parseAllDocuments(read('deploy/github/redteam-gate.yml'))[0].toJS() as {
+    env: Record<string, string>
+    jobs: { redteam: { steps: Array<{ id?: string; uses?: string; run?: string; with?: Record<string, string> }> } }
+  }
+  const steps = wf.jobs.redteam.steps
+  const env: Record<string, string> = { ...wf.env }
+  /** Each `npx redscope CMD ...` line as the shell sees it: continuations joined, $VARs expanded, quotes removed. */
+  const lines = (cmd: string) => steps.flatMap((s) => (s.run ?? '').replace(/\\\n/g, ' ').split('\n'))
+    .map((l) => l.trim().replace(/\s*\|.*$/, '').replace(/\s*&$/, ''))
+    .filter((l) => l.startsWith(`npx redscope ${cmd} `))
+    .map((l) => l.replace(/\$(\w+)/g, (_, k: string) => env[k] ?? `$${k}`).split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1')).slice(3))
+
+  it('runs commands the CLI accepts, and compares the downloaded baseline with the results it keeps as the next baseline', () => {
+    const [sweepLine] = lines('sweep')
+    const [frontierLine] = lines('frontier')
+    const [compareLine] = lines('compare')
+    const swept = parseCommandLine(sweep, sweepLine)
+    const searched = parseCommandLine(frontier, frontierLine)
+    const compared = parseCommandLine(compare, compareLine)
+    expect(parseCommandLine(serveTarget, lines('serve-target')[0]).positionals).toEqual(['assistant'])
+    // Both ways of red teaming write where the compare reads HEAD and the upload takes the baseline from.
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!
+    expect([swept.options.out, searched.options.out, upload.with!.path]).toEqual([compared.positionals[1], compared.positionals[1], compared.positionals[1]])
+    const fetch = steps.find((s) => s.id === 'baseline')!.run!
+    expect(fetch).toContain(`--name ${upload.with!.name} --dir ${compared.positionals[0]}`)
+    expect(compared.options['fail-on']).toEqual(['regression'])
+    expect(steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif'))!.with!.sarif_file).toBe(compared.options.sarif)
+    expect(steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report'))!.with!.report_paths).toBe(compared.options.junit)
+    expect(compared.options['sarif-location']).toBe(wf.env.FOREST)
   })
 })

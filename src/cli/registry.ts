@@ -7,6 +7,7 @@ import type { CommandDefinition, OptionsSpec } from './command'
 import { bundle } from './definitions/bundle'
 import { checkScope } from './definitions/checkScope'
 import { combinations } from './definitions/combinations'
+import { compare } from './definitions/compare'
 import { frontier } from './definitions/frontier'
 import { results } from './definitions/results'
 import { merge } from './definitions/merge'
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   erase(serveLlm),
   erase(models),
   erase(results),
+  erase(compare),
   erase(view),
   erase(bundle),
 ]

@@ -35,7 +35,7 @@ export function parseThreatModels(json: unknown): NamedThreatModel[] {
       throw new Error(`${formatPath([i, ...issue.path])}: ${issue.message} (expected ${SHAPES})`)
     }
     const d = parsed.data
-    return Array.isArray(d) ? { scope: d, readOnly: [] } : { scope: d.scope, readOnly: d.read_only }
+    return Array.isArray(d) ? { scope: d, readOnly: [] } : { scope: d.scope, readOnly: d.read_only, ...(d.name ? { name: d.name } : {}) }
   })
 }
 

@@ -8,6 +8,7 @@ import type { Forest } from '../core/tags'
 import { CHATBOT_FOREST } from '../core/tags'
 import type { TargetServerOptions } from '../servers/target'
 import { AssistantTarget } from './assistant/assistantTarget'
+import type { Defence } from './assistant/defences'
 import { ASSISTANT_FOREST } from './assistant/forest'
 import { assistantSurfaces } from './assistant/surfaces'
 import { ChatbotTarget, chatbotSurfaces } from './chatbot/chatbotTarget'
@@ -19,12 +20,19 @@ import { withThinkTime } from './thinkTime'
 
 export { REFERENCE_TARGET_NAMES, isReferenceTargetName, type ReferenceTargetName } from './names'
 
+export interface FactoryOptions {
+  /** A random target's seed (the stochastic one); the others ignore it. */
+  readonly seed?: number
+  /** The assistant as a regressed build: sessions set to this defence run the one weaker (AssistantOptions). */
+  readonly weakenDefence?: Defence
+}
+
 interface ReferenceTarget {
   readonly name: string
   readonly description: string
   readonly forest: Forest
   /** A factory whose instances share one SecurityDomain (tags compare by identity); `seed` drives a random target's stream. */
-  readonly factory: (options?: { seed?: number }) => () => Target
+  readonly factory: (options?: FactoryOptions) => () => Target
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '')
@@ -46,9 +54,9 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
     name: 'redscope-assistant',
     description: "A tool-using assistant over Jordan's inbox, calendar, cloud drive and bank account; it follows instructions it reads in tool data, within the limits of its `defence`",
     forest: ASSISTANT_FOREST,
-    factory: () => {
+    factory: ({ weakenDefence } = {}) => {
       const surfaces = assistantSurfaces()
-      return () => new AssistantTarget(surfaces, { apiKey: serverKeyFor })
+      return () => new AssistantTarget(surfaces, { apiKey: serverKeyFor, weakenDefence })
     },
   },
   chatbot: {
@@ -80,10 +88,10 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
  * `seed` seeds a random target's stream (the stochastic one); the others ignore it.
  */
 export function referenceTargetOptions(
-  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0, seed?: number,
+  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0, seed?: number, weakenDefence?: Defence,
 ): TargetServerOptions {
   const t = REFERENCE_TARGETS[name]
-  const make = t.factory({ seed })
+  const make = t.factory({ seed, weakenDefence })
   return {
     create: thinkMs > 0 ? () => withThinkTime(make(), thinkMs) : make,
     name: t.name,

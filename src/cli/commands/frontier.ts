@@ -27,6 +27,7 @@ import { HttpTargetFactory } from '../../protocol'
 import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import type { CommandArgs } from '../command'
+import { gateAfterRun, parseGateFlags, targetLocation } from '../gate'
 import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { chooseShard } from '../sweepSelection'
@@ -71,7 +72,14 @@ const interval = (outcomes: readonly boolean[], test: SequentialTest) => {
   return bounds(i.low, i.high)
 }
 
-export async function frontierCommand({ options }: CommandArgs<FrontierOptions>, io: CliIo): Promise<number> {
+/** The frontier, then the gate (--fail-on, --junit, --sarif) over the results under --out: see ../gate.ts. */
+export async function frontierCommand(args: CommandArgs<FrontierOptions>, io: CliIo): Promise<number> {
+  const rules = parseGateFlags(args.options, false)
+  const code = await frontierOnly(args, io)
+  return gateAfterRun(args.options, rules, args.options.out ?? './superred-frontier', targetLocation(args.options.target!), code, io)
+}
+
+async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo): Promise<number> {
   const budget = readBudget(options)
   const test = readTest(options)
   const repeat = test?.maxRepeats ?? numberFlag('repeat', options.repeat, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? 1

@@ -4,8 +4,9 @@
  * REDSCOPE_TARGET_TOKEN) is never printed.
  */
 import { createTargetServer, isLoopbackHostname } from '../../servers/target'
+import { isDefence } from '../../reference-targets/assistant/defences'
 import {
-  DEFAULT_STOCHASTIC_SEED, isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, servedModel, thinkMsFromEnv,
+  DEFAULT_STOCHASTIC_SEED, DEFENCES, type Defence, isReferenceTargetName, parseThinkMs, REFERENCE_TARGET_NAMES, referenceTargetOptions, servedModel, thinkMsFromEnv,
   withPolicyModel, type PolicyModel,
 } from '../../reference-targets'
 import { splitList, type CommandArgs } from '../command'
@@ -60,6 +61,11 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     throw new UsageError(`--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_TARGET_TOKEN), which clients send as a bearer token`)
   }
   if (options.llm !== undefined && name === 'stochastic') throw new UsageError('--llm: the stochastic target has no replies to write (its odds are its policy)')
+  const weaken = options['weaken-defence']
+  if (weaken !== undefined && name !== 'assistant') throw new UsageError(`--weaken-defence: only the assistant has these defences (${name} does not)`)
+  if (weaken !== undefined && (!isDefence(weaken) || weaken === 'none')) {
+    throw new UsageError(`--weaken-defence ${weaken}: expected one of ${DEFENCES.slice(1).join(', ')}`)
+  }
   const policy = await policyModel(options.llm, options['llm-model'])
   const origins = splitList(options['allow-origin'])
   const hosts = splitList(options['allow-host'])
@@ -70,7 +76,7 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
     ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
     // Loopback origins by default; --allow-origin replaces them with exactly the ones given.
     ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
-  }, thinkMs, seed)
+  }, thinkMs, seed, weaken as Defence | undefined)
   const server = createTargetServer(policy === null ? served : withPolicyModel(served, policy))
   let running
   try {
@@ -81,6 +87,7 @@ export async function serveTargetCommand(args: CommandArgs<typeof serveTargetOpt
   }
   io.stdout(`serving ${name} at ${running.url} (manifest: ${running.url}/manifest)${token ? ', bearer token required' : ''}${thinkMs > 0 ? `, ${thinkMs} ms think time per step` : ''}` +
     `${name === 'stochastic' ? `, seed ${seed ?? DEFAULT_STOCHASTIC_SEED}` : ''}` +
+    `${weaken === undefined ? '' : `, defence ${weaken} weakened to the one below`}` +
     `${name === 'stochastic' ? '' : policy === null ? ', deterministic policy' : `, replies by the model ${policy.model} at ${policy.baseUrl}`}; Ctrl-C to stop\n`)
   await new Promise<void>((resolve) => {
     const stop = () => {

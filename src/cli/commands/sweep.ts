@@ -18,6 +18,7 @@ import { forestFromManifest, HttpTargetFactory } from '../../protocol'
 import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import { splitList, type CommandArgs } from '../command'
+import { gateAfterRun, parseGateFlags, targetLocation } from '../gate'
 import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
@@ -30,7 +31,14 @@ const fmt = (n: number | bigint) => n.toLocaleString('en-US')
 /** A rate in the words every view uses: its n (completed tasks) and 95% interval, or "not broken in N tasks by <attacker>". */
 const asrOf = (success: number, completed: number, attacker: string) => asrText(rateWords(success, completed, { unit: 'task', attacker }))
 
-export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: CliIo): Promise<number> {
+/** The sweep, then the gate (--fail-on, --junit, --sarif) over the results under --out: see ../gate.ts. */
+export async function sweepCommand(args: CommandArgs<SweepOptions>, io: CliIo): Promise<number> {
+  const rules = parseGateFlags(args.options, false)
+  const code = await sweepOnly(args, io)
+  return gateAfterRun(args.options, rules, args.options.out ?? './superred-results', targetLocation(args.options.target![0]), code, io)
+}
+
+async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Promise<number> {
   const shard = chooseShard({ shard: options.shard, shardFromEnv: options['shard-from-env'], shards: options.shards }, process.env)
   const budget = readBudget(options)
   const parallel = numberFlag('parallel', options.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? DEFAULT_PARALLEL
@@ -83,6 +91,7 @@ export async function sweepCommand({ options }: CommandArgs<SweepOptions>, io: C
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], countEchoes, storage, domain: targetDomain,
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
+      threatModelName: m.name ?? null,
     })
   }
   // Every model's folder, named before anything runs (sweep.json lists them): the first Controller's identity with each scope.

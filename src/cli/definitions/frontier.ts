@@ -1,4 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
+import { GATE_OPTIONS } from './gateOptions'
 import { ATTACKER_LABEL_OPTION, ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
 
 export const frontierOptions = {
@@ -21,6 +22,7 @@ export const frontierOptions = {
   'attacker-label': ATTACKER_LABEL_OPTION,
   'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slugs (default: its manifest's name)" },
   'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slugs (default: the claim file's name)" },
+  ...GATE_OPTIONS,
 } as const satisfies OptionsSpec
 
 export const frontier = defineCommand({

@@ -13,6 +13,7 @@ export const serveTargetOptions = {
   'idle-timeout': { type: 'string', value: 'S', description: 'end a session idle for S seconds' },
   'think-ms': { type: 'string', value: 'MS', description: 'pause before each step, as a model thinking (default: $REDSCOPE_THINK_MS, else 0: answers at once; the app\'s live view paces a demo run itself)' },
   seed: { type: 'string', value: 'N', description: 'stochastic only: the seed of its draws (default 1); the k-th run of a threat model draws the same number for a seed' },
+  'weaken-defence': { type: 'string', value: 'D', description: `assistant only: serve a regressed build, where a session set to defence D (delimiters, keyword_filter, strict_filter) runs the one weaker; for trying \`redscope compare\`` },
   llm: { type: 'string', value: 'URL', description: 'a model writes the replies instead of the deterministic policy: an OpenAI-compatible base URL, e.g. `redscope serve-llm`\'s http://127.0.0.1:8808/v1' },
   'llm-model': { type: 'string', value: 'M', description: 'the model --llm names in its requests (default: the first one its GET /models lists)' },
 } as const satisfies OptionsSpec
@@ -37,6 +38,7 @@ export const serveTarget = defineCommand({
     ['the assistant with its inbox, calendar, drive and bank account', 'redscope serve-target assistant'],
     ['the guarded chatbot on any free port, with a token', 'REDSCOPE_TARGET_TOKEN=s3cret redscope serve-target chatbot --port 0'],
     ['the assistant at a watchable pace, for a demo from another tool', 'redscope serve-target assistant --think-ms 800'],
+    ['the assistant as a build whose strict filter regressed (compare its results with a normal build\'s)', 'redscope serve-target assistant --weaken-defence strict_filter'],
     ['the noisy refund agent, seeded, for a frontier search with a confidence', 'redscope serve-target stochastic --seed 7'],
     ['the chatbot on the local model (redscope serve-llm in another shell)', 'redscope serve-target chatbot --llm http://127.0.0.1:8808/v1'],
     ['one replica of a StatefulSet behind the headless Service redscope-target',

@@ -1,4 +1,5 @@
 import { defineCommand, type OptionsSpec } from '../command'
+import { GATE_OPTIONS } from './gateOptions'
 import { ATTACKER_LABEL_OPTION, ATTACKER_OPTIONS, BUDGET_OPTIONS, TARGET_OPTIONS } from './attackOptions'
 
 export const DEFAULT_PARALLEL = 4
@@ -11,7 +12,7 @@ export const sweepOptions = {
   all: { type: 'boolean', group: 'Threat models', description: 'every distinct combination but the empty one' },
   containing: { type: 'string', multiple: true, value: 'TAGS', group: 'Threat models', description: 'every combination holding all of these tags (a,b)' },
   indices: { type: 'string', value: 'RANGES', group: 'Threat models', description: "combination indices in superred's order: 1-100,205,300-" },
-  'threat-models': { type: 'string', value: 'FILE', group: 'Threat models', description: 'a JSON list of scopes ([["inbox"], ...]) or of {scope, read_only}' },
+  'threat-models': { type: 'string', value: 'FILE', group: 'Threat models', description: 'a JSON list of scopes ([["inbox"], ...]) or of {scope, read_only, name}, or threat-models.json exported from the designer (names kept)' },
   ...ATTACKER_OPTIONS,
   optimizer: { ...ATTACKER_OPTIONS.optimizer, description: 'template (default), llm or replay' },
   ...BUDGET_OPTIONS,
@@ -24,6 +25,7 @@ export const sweepOptions = {
   'attacker-label': ATTACKER_LABEL_OPTION,
   'target-label': { type: 'string', value: 'L', group: 'Output', description: "the target's name in the slugs (default: its manifest's name)" },
   'claim-label': { type: 'string', value: 'L', group: 'Output', description: "the claim's name in the slugs (default: the claim file's name)" },
+  ...GATE_OPTIONS,
 } as const satisfies OptionsSpec
 
 export const sweep = defineCommand({

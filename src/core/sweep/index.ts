@@ -4,7 +4,7 @@ export {
   type FrontierRole, type FrontierTagPaint, type GrantNames, type Pool, type TagEffect, type TagPaint, type TagPaintWords,
 } from './paint'
 export {
-  countPick, expandPick, selectionOf, SweepPickError,
+  countPick, expandPick, selectionOf, SweepPickError, threatModelKey,
   type NamedThreatModel, type SelectedModel, type Selection, type SweepPick, type SweepModel,
 } from './select'
 export { parseIndexRanges, type IndexRanges } from './ranges'

@@ -39,7 +39,7 @@ export interface SweepDefinition {
 }
 
 export const modelEntry = (m: SelectedModel, dir: string): SweepModelEntry =>
-  ({ dir, index: m.index === null ? '' : m.index.toString(), scope: [...m.scope], readOnly: [...m.readOnly] })
+  ({ dir, index: m.index === null ? '' : m.index.toString(), scope: [...m.scope], readOnly: [...m.readOnly], ...(m.name ? { name: m.name } : {}) })
 
 /** The record a shard writes before it starts: the sweep's plan and this shard's threat models with their folders. */
 export function shardRecord(def: SweepDefinition, selection: Selection, shard: Shard, dirOf: (m: SelectedModel) => string,

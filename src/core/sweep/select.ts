@@ -16,10 +16,21 @@ import { parseIndexRanges } from './ranges'
 
 export { SweepPickError }
 
+/**
+ * One text per threat model whatever order its grants are listed in: its scope and its read_only, each sorted as
+ * superred persists them. A list of threat models drops the second of two that share it; `redscope compare`
+ * matches threat models across results by it.
+ */
+export function threatModelKey(scope: readonly string[], readOnly: readonly string[]): string {
+  return `${[...scope].sort(compareNames).join(',')}|${[...readOnly].sort(compareNames).join(',')}`
+}
+
 /** A threat model given by name: what a list of threat models holds. */
 export interface NamedThreatModel {
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /** The name it was saved under (threat-models.json), kept into its experiment and sweep.json. */
+  readonly name?: string
 }
 
 export type SweepPick =
@@ -47,6 +58,8 @@ export interface SelectedModel {
   readonly index: bigint | null
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
+  /** A listed threat model's saved name, when it has one. */
+  readonly name?: string
 }
 
 /** The threat models of a pick, decoded one at a time. */
@@ -79,11 +92,11 @@ function listSelection(domain: SecurityDomain, models: readonly NamedThreatModel
     const scope = [...new Set(m.scope)]
     const readOnly = [...new Set(m.readOnly)]
     if (scope.length === 0 && readOnly.length === 0) throw new SweepPickError(`threat model [${i}]: scope and read_only cannot both be empty`)
-    const key = `${[...scope].sort(compareNames).join(',')}|${[...readOnly].sort(compareNames).join(',')}`
+    const key = threatModelKey(scope, readOnly)
     if (seen.has(key)) return
     seen.add(key)
     const index = readOnly.length === 0 ? combinationIndex(domain, scope.map((n) => domain.get(n)!), counts) : null
-    kept.push({ rank: BigInt(kept.length), index, scope, readOnly })
+    kept.push({ rank: BigInt(kept.length), index, scope, readOnly, ...(m.name ? { name: m.name } : {}) })
   })
   return {
     count: BigInt(kept.length),

@@ -1,9 +1,13 @@
 import { pairNames, type ScopePair } from '../../core/model'
+import { THREAT_MODELS_FILE } from '../../core/threatModels'
+import { downloadText } from '../../lib/download'
 import { plural } from '../../lib/plural'
+import { notify } from '../../stores/noticeStore'
 import { useDesigner } from '../../stores/designerStore'
 import { selectDoc } from '../../stores/selectors'
 import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
 import type { SavedModel } from '../../stores/workspaceTypes'
+import { exportThreatModels, importThreatModels } from './threatModelsFile'
 
 function sameScope(a: ScopePair, b: ScopePair): boolean {
   const k = (p: ScopePair) => `${[...p.scope].sort().join(',')}|${[...p.readOnly].sort().join(',')}`
@@ -39,9 +43,47 @@ function Row({ m }: { m: SavedModel }) {
   )
 }
 
+/** Export to and import from threat-models.json, which `redscope sweep --threat-models` runs (docs/ci.md). */
+function FileButtons() {
+  const doc = useDesigner(selectDoc)
+  const models = useWorkspace((s) => s.models)
+  return (
+    <div className="saved__files">
+      <button type="button" className="btn btn--small" disabled={models.length === 0}
+        onClick={() => downloadText(THREAT_MODELS_FILE, exportThreatModels(doc, models), 'application/json')}>Export threat-models.json</button>
+      <label className="btn btn--small btn--file">
+        Import threat-models.json…
+        <input type="file" accept=".json,application/json" aria-label="Import threat-models.json"
+          onChange={async (e) => {
+            const file = e.target.files?.[0]
+            e.target.value = ''
+            if (!file) return
+            try {
+              const imported = importThreatModels(doc, await file.text(), file.name)
+              const { saveModel } = workspaceStore.getState()
+              // One already saved under the same name with the same grants is not saved twice: importing again changes nothing.
+              const fresh = imported.filter((m) => !models.some((s) => s.name === m.name && sameScope(s, m)))
+              for (const m of fresh) saveModel(m.name, { scope: m.scope, readOnly: m.readOnly }, m.notes)
+              const kept = imported.length - fresh.length
+              notify('info', `${file.name}: ${plural(fresh.length, 'threat model')} imported${kept > 0 ? `, ${plural(kept, 'was', 'were')} already saved` : ''}`)
+            } catch (err) {
+              notify('error', (err as Error).message)
+            }
+          }} />
+      </label>
+    </div>
+  )
+}
+
 /** The workspace's saved threat models: name, scope, read_only, notes. */
 export function SavedModels() {
   const models = useWorkspace((s) => s.models)
-  if (models.length === 0) return <p className="muted">No saved threat models yet: grant tags, then “Save threat model” in the Scope panel.</p>
-  return <ul className="saved-list" aria-label="Saved threat models">{models.map((m) => <Row key={m.id} m={m} />)}</ul>
+  return (
+    <>
+      {models.length === 0
+        ? <p className="muted">No saved threat models yet: grant tags, then “Save threat model” in the Scope panel.</p>
+        : <ul className="saved-list" aria-label="Saved threat models">{models.map((m) => <Row key={m.id} m={m} />)}</ul>}
+      <FileButtons />
+    </>
+  )
 }

@@ -56,7 +56,15 @@ export interface AssistantOptions {
    * never a config value, never emitted. Answer undefined for endpoints the key must not reach.
    */
   readonly apiKey?: (baseUrl: string | undefined) => string | undefined
+  /**
+   * A regressed build (`serve-target assistant --weaken-defence D`): a session configured with this defence runs
+   * the one weaker instead, as a change that broke it would. The reference for `redscope compare` finding regressions.
+   */
+  readonly weakenDefence?: Defence
 }
+
+/** The defence below this one (`none` stays `none`). */
+const weaker = (d: Defence): Defence => DEFENCES[Math.max(0, DEFENCES.indexOf(d) - 1)]
 
 export class AssistantTarget implements Target {
   private readonly s: AssistantSurfaces
@@ -88,7 +96,7 @@ export class AssistantTarget implements Target {
     switch (name) {
       case 'defence':
         if (!isDefence(value)) throw new Error(`defence must be one of ${DEFENCES.join(', ')} (got '${value}')`)
-        this.defence = value
+        this.defence = value === this.options.weakenDefence ? weaker(value) : value
         return
       case 'user_task': this.userTask = value; return
       case 'policy_model': this.policyModel = value.trim(); return
