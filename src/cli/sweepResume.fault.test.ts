@@ -89,6 +89,28 @@ describe('a sweep killed and resumed', () => {
     for (const d of all) expect(treeText(join(out, d)), d).toBe(before.get(d))
   }, 120_000)
 
+  it('an experiment killed between its result.json and its manifest saying complete is finished with its own times', async () => {
+    const out = join(dir, 'half-finished')
+    expect((await resume(out, 2)).code).toBe(0)
+    const [exp] = finished(out)
+    const read = (name: string) => readFileSync(join(out, exp, name), 'utf8')
+    const [result, manifest] = [read('result.json'), read('manifest.json')]
+    // As the kill leaves it: result.json written, the manifest still in progress, no index row.
+    const inProgress = JSON.parse(manifest) as { status: string; timing: { completed_at: string | null } }
+    inProgress.status = 'in_progress'
+    inProgress.timing.completed_at = null
+    writeFileSync(join(out, exp, 'manifest.json'), JSON.stringify(inProgress, null, 2))
+    const index = JSON.parse(readFileSync(join(out, 'experiments.json'), 'utf8')) as { experiments: Array<{ dir: string }> }
+    index.experiments = index.experiments.filter((r) => r.dir !== exp)
+    writeFileSync(join(out, 'experiments.json'), JSON.stringify(index, null, 2))
+    const r = await resume(out, 2)
+    expect(r.code, r.stderr).toBe(0)
+    // Not restamped with the resume's times: result.json as it was, the manifest as the first run finished it.
+    expect(read('result.json')).toBe(result)
+    expect(read('manifest.json')).toBe(manifest)
+    expect(indexed(out).has(exp)).toBe(true)
+  }, 120_000)
+
   it('over seeds, killed at random moments: finished experiments unchanged, every one indexed, nothing cut short', async () => {
     const seeds = [1, 2, 3, 4]
     let killedMidway = 0

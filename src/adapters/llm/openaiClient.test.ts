@@ -26,6 +26,12 @@ beforeAll(async () => {
     seen.push({ body, auth: req.headers.authorization })
     const prompt = body.messages.at(-1)?.content ?? ''
     if (prompt.startsWith('slow')) await new Promise((r) => setTimeout(r, 150))
+    // A server from before structured outputs, as some compatible ones still are.
+    if (prompt.startsWith('old-server') && 'response_format' in body) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' } }))
+      return
+    }
     const completion: Record<string, unknown> = {
       id: 'cmpl-1', object: 'chat.completion', created: 0, model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: `echo: ${prompt}` }, finish_reason: 'stop' }],
@@ -55,6 +61,19 @@ describe('openai client over HTTP', () => {
     expect(client.usage.cost).toBeCloseTo(2)
     expect(seen[0].body).toMatchObject({ model: 'test-model', temperature: 0.3, max_tokens: 5 })
     expect(seen[0].auth).toBe('Bearer sk-test')
+  })
+
+  it('asks for JSON by schema (strict structured outputs); a server that refuses it is asked in words from then on', async () => {
+    const jsonSchema = { name: 'verdict', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } }
+    await make(null).complete([{ role: 'user', content: 'new-server' }], { jsonSchema })
+    expect(seen[0].body.response_format).toEqual({ type: 'json_schema', json_schema: { ...jsonSchema, strict: true } })
+    const client = make(null)
+    const answer = await client.complete([{ role: 'user', content: 'old-server' }], { jsonSchema })
+    expect(answer.content).toBe('echo: old-server')
+    await client.complete([{ role: 'user', content: 'old-server again' }], { jsonSchema })
+    expect(seen.slice(1).map((c) => 'response_format' in c.body)).toEqual([true, false, false])
+    // The refused try is not billed: one answer, one call.
+    expect(client.usage.calls).toBe(2)
   })
 
   it('drops temperature for gpt-5 models and sends max_completion_tokens', async () => {

@@ -36,6 +36,8 @@ export class OpenAiChatBackend implements ChatBackend {
   readonly endpoint: string
   /** The base URL calls go to, resolved as the SDK resolves it (its default, or OPENAI_BASE_URL in Node). */
   readonly baseURL: string
+  /** False once the server refused `response_format` json_schema: later calls ask for JSON in words only. */
+  private structuredOutputs = true
 
   constructor(options: OpenAiBackendOptions = {}) {
     this.apiKey = options.apiKey || null
@@ -58,6 +60,9 @@ export class OpenAiChatBackend implements ChatBackend {
   async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
     const limit = request.maxTokens === undefined ? {}
       : usesCompletionTokens(model) ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }
+    const format = request.jsonSchema !== undefined && this.structuredOutputs
+      ? { type: 'json_schema' as const, json_schema: { name: request.jsonSchema.name, schema: { ...request.jsonSchema.schema }, strict: true } }
+      : null
     let completion
     try {
       completion = await this.client.chat.completions.create({
@@ -67,8 +72,14 @@ export class OpenAiChatBackend implements ChatBackend {
         ...(request.topP !== undefined ? { top_p: request.topP } : {}),
         ...(request.stop !== undefined ? { stop: typeof request.stop === 'string' ? request.stop : [...request.stop] } : {}),
         ...limit,
+        ...(format !== null ? { response_format: format } : {}),
       }, { signal })
     } catch (e) {
+      // Many compatible servers predate structured outputs: the prompt still asks for the JSON, so go on without.
+      if (format !== null && e instanceof OpenAI.BadRequestError && /response_format|json_schema|structured/i.test(e.message)) {
+        this.structuredOutputs = false
+        return this.chat(model, request, signal)
+      }
       throw explainLlmError(e, { endpoint: this.endpoint, apiKey: this.apiKey, timeoutMs: this.timeoutMs, maxRetries: this.maxRetries })
     }
     const usage = completion.usage

@@ -36,7 +36,8 @@ export const serveLlm = defineCommand({
     'Serves POST /v1/chat/completions (JSON with usage, or server-sent events with "stream": true), GET /v1/models and ' +
     'GET /health until Ctrl-C (or SIGTERM). Any OpenAI-compatible client works with the printed base URL: redscope\'s LLM ' +
     'attacker and judge, the openai SDKs, litellm (`api_base`, model `openai/<any name>`). Requests may set temperature ' +
-    '(default 1, as OpenAI), top_p, max_tokens, stop, seed, and frequency/presence penalties between 0 and 1; the answer\'s ' +
+    '(default 1, as OpenAI), top_p, max_tokens, stop, seed, frequency/presence penalties between 0 and 1, and a JSON ' +
+    'response_format (json_object, or json_schema: the answer is held to the schema as it is sampled); the answer\'s ' +
     'seed comes back in the x-redscope-seed header. See docs/local-model.md.',
     `Get the model first with \`redscope models pull ${DEFAULT_LLM_MODEL}\` (a 98 MB GGUF, into $REDSCOPE_MODELS, default ` +
     '~/.cache/redscope/models). The model runs on the CPU through node-llama-cpp, an optional dependency that `npm ci` installs.',

@@ -16,7 +16,15 @@ export interface CompletionOptions {
   readonly topP?: number
   readonly maxTokens?: number
   readonly stop?: string | readonly string[]
+  /** Ask for JSON matching this schema (OpenAI's structured outputs); a server that cannot constrain is asked in words only. */
+  readonly jsonSchema?: JsonSchemaFormat
   readonly signal?: AbortSignal
+}
+
+/** A named JSON Schema in the subset strict structured outputs accept: every property required, no others allowed. */
+export interface JsonSchemaFormat {
+  readonly name: string
+  readonly schema: Readonly<Record<string, unknown>>
 }
 
 export interface TokenCounts {
@@ -64,6 +72,7 @@ export interface ChatRequest {
   readonly topP?: number
   readonly maxTokens?: number
   readonly stop?: string | readonly string[]
+  readonly jsonSchema?: JsonSchemaFormat
 }
 
 /** The network half of an LLM client (implemented in src/adapters/llm, e.g. over the openai SDK). */
@@ -227,6 +236,7 @@ export function samplingFor(model: string, messages: readonly ChatMessage[], opt
     ...(options.topP !== undefined ? { topP: options.topP } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.stop !== undefined ? { stop: options.stop } : {}),
+    ...(options.jsonSchema !== undefined ? { jsonSchema: options.jsonSchema } : {}),
   }
 }
 

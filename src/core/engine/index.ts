@@ -15,7 +15,7 @@ export { combineReporters, isResultsWriteFailure, type ProgressReporter, type Th
 export {
   BudgetExhaustedError, CostCappedLLMClient, DEFAULT_PRICE_TABLE, noopLLMClient, priceFor, costOf, samplingFor,
   type ChatBackend, type ChatMessage, type ChatRequest, type ChatResult, type Completion, type CompletionOptions,
-  type CostCappedClientOptions, type LLMClient, type LLMClientFactory, type ModelPrice, type PriceTable, type TokenCounts,
+  type CostCappedClientOptions, type JsonSchemaFormat, type LLMClient, type LLMClientFactory, type ModelPrice, type PriceTable, type TokenCounts,
 } from './budget'
 export { Trajectory, FilteredTrajectory } from './trajectory'
 export { billingPrice, billingTable, isOpenAiEndpoint, unpricedCapMessage } from './pricing'

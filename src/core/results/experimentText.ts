@@ -66,7 +66,8 @@ export interface ManifestParts {
   readonly status: 'in_progress' | 'complete'
   /** experimentText's print. */
   readonly experiment: string
-  readonly startedAt: Date | null
+  /** A string is a time read back from the experiment's own result.json, printed as it was. */
+  readonly startedAt: Date | string | null
   readonly completedAt: string | null
   readonly summary: Summary
   /** Entry texts in index order. */
@@ -76,7 +77,7 @@ export interface ManifestParts {
 export function manifestText(m: ManifestParts, schema: ResultsSchemaVersion): string {
   const at = AT[1]
   return `{${at}"schema_version": ${schema},${at}"status": "${m.status}",${at}"experiment": ${m.experiment},${
-    at}"timing": {${AT[2]}"started_at": ${m.startedAt === null ? 'null' : `"${utcIso(m.startedAt)}"`},${
+    at}"timing": {${AT[2]}"started_at": ${m.startedAt instanceof Date ? `"${utcIso(m.startedAt)}"` : value(m.startedAt, 2)},${
     AT[2]}"completed_at": ${value(m.completedAt, 2)}${at}},${at}"summary": ${summaryText(m.summary, schema)},${at}"tasks": ${listText(m.entries, 1)}${AT[0]}}`
 }
 

@@ -9,7 +9,7 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, THREAT_MODEL_FILE, type ResultsSchemaVersion } from './format'
+import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, ResultFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, THREAT_MODEL_FILE, type ResultsSchemaVersion } from './format'
 import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
@@ -53,6 +53,16 @@ const MANIFEST_REWRITE_SHARE = 32
 async function readTaskFile(storage: Storage, path: string): Promise<TaskFile | null> {
   try {
     return TaskFile.parse(JSON.parse(await storage.readText(path)))
+  } catch {
+    return null
+  }
+}
+
+/** When the experiment finished, from its result.json; null when it has none (or one that does not parse). */
+async function readFinishedTiming(storage: Storage, dir: string): Promise<{ startedAt: string; completedAt: string } | null> {
+  try {
+    const { timing } = ResultFile.parse(JSON.parse(await storage.readText(joinPath(dir, 'result.json'))))
+    return timing.started_at !== null && timing.completed_at !== null ? { startedAt: timing.started_at, completedAt: timing.completed_at } : null
   } catch {
     return null
   }
@@ -102,6 +112,8 @@ export class ExperimentSession {
   private landedSinceManifest = 0
   private experimentPrint: string | null = null
   private closed = false
+  /** Set on open when the folder holds a finished experiment and nothing reruns: its result.json stays as it is. */
+  private finished: { startedAt: string; completedAt: string } | null = null
   /** The schema every file is written in (4 drops what superred 0.3.0 does not know). */
   readonly schema: ResultsSchemaVersion
   /** The identity, hashed once: every manifest, result.json and the index row repeat it. */
@@ -176,6 +188,9 @@ export class ExperimentSession {
       }
       const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION,
         { count: countEchoes, byTask: echoes, present: priorEchoes !== null })
+      // Nothing to rerun in a folder whose result.json was written: it finished (perhaps killed before its manifest said
+      // so), and finishing it again must not restamp it with this resume's times.
+      if (!fresh && rerun.size === 0) session.finished = await readFinishedTiming(storage, dir)
       if (asked !== null) {
         await storage.writeTextAtomic(joinPath(dir, ATTACKER_CONFIG_FILE), dumpFile({ schema_version: session.schema, config: asked }))
       }
@@ -307,10 +322,13 @@ export class ExperimentSession {
     try {
       const views = this.sortedViews()
       const summary = computeSummary(views, this.skipped.size)
-      const completed = utcIso(endedAt)
+      const finished = this.finished
+      const completed = finished?.completedAt ?? utcIso(endedAt)
       await this.writeExperimentLog()
-      await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), resultText(this.experimentPrinted(), startedAt, completed, summary, this.schema))
-      await this.writeManifest('complete', completed, startedAt)
+      if (finished === null) {
+        await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), resultText(this.experimentPrinted(), startedAt, completed, summary, this.schema))
+      }
+      await this.writeManifest('complete', completed, finished?.startedAt ?? startedAt)
       await this.updateExperimentsIndex(summary, completed, options.queueIndexRow ?? false)
     } finally {
       this.release()
@@ -356,7 +374,7 @@ export class ExperimentSession {
    * writes. An in-progress write that finds one already queued rides on it:
    * that write reads the views when it starts, so it holds this change too.
    */
-  private writeManifest(status: 'in_progress' | 'complete', completedAt: string | null, startedAt: Date | null): Promise<void> {
+  private writeManifest(status: 'in_progress' | 'complete', completedAt: string | null, startedAt: Date | string | null): Promise<void> {
     if (status === 'in_progress' && this.manifestQueued !== null) return this.manifestQueued
     const write = async () => {
       if (queued === this.manifestQueued) this.manifestQueued = null

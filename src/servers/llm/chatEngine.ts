@@ -22,7 +22,12 @@ export interface GenerateRequest {
   readonly seed: number
   readonly frequencyPenalty?: number
   readonly presencePenalty?: number
+  /** The answer is JSON (OpenAI's `response_format`), held to it by a grammar as it is sampled. */
+  readonly json?: JsonConstraint
 }
+
+/** `any`: a JSON object (`json_object`); `schema`: JSON matching a JSON Schema (`json_schema`). */
+export type JsonConstraint = { readonly kind: 'any' } | { readonly kind: 'schema'; readonly schema: Readonly<Record<string, unknown>> }
 
 export interface GenerateHooks {
   /** Called once the prompt fits, before the first token: a stream's headers go out here. */
@@ -63,5 +68,13 @@ export class PromptTooLongError extends Error {
     this.name = 'PromptTooLongError'
     this.promptTokens = promptTokens
     this.contextSize = contextSize
+  }
+}
+
+/** A `response_format` schema the engine cannot turn into a grammar: the request is refused, not answered unconstrained. */
+export class ResponseFormatError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ResponseFormatError'
   }
 }

@@ -10,8 +10,10 @@
  * <|im_start|> before SmolLM2's, whose BOS token is that same marker).
  */
 import { basename } from 'node:path'
-import type { ChatHistoryItem, Llama, LlamaChatResponse, LlamaContextSequence, LlamaModel } from 'node-llama-cpp'
-import { PromptTooLongError, type ChatEngine, type EngineMessage, type Generation, type GenerateHooks, type GenerateRequest } from './chatEngine'
+import type { ChatHistoryItem, Llama, LlamaChatResponse, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp'
+import {
+  PromptTooLongError, ResponseFormatError, type ChatEngine, type EngineMessage, type Generation, type GenerateHooks, type GenerateRequest, type JsonConstraint,
+} from './chatEngine'
 
 export const LLAMA_CPP_PACKAGE = 'node-llama-cpp'
 export const LLAMA_CPP_VERSION = '3.22.1'
@@ -102,10 +104,14 @@ function toHistory(messages: readonly EngineMessage[]): ChatHistoryItem[] {
   return history
 }
 
+/** Grammars kept per schema: a judge sends the same one with every call, and building one costs milliseconds each time. */
+const MAX_GRAMMARS = 32
+
 class LlamaEngine implements ChatEngine {
   readonly modelId: string
   readonly contextSize: number
   readonly slots: number
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>()
 
   constructor(
     private readonly cpp: LlamaCpp,
@@ -120,9 +126,28 @@ class LlamaEngine implements ChatEngine {
     this.slots = options.slots
   }
 
+  /** node-llama-cpp's grammar for the constraint; a schema it cannot express is refused, never half applied. */
+  private grammarFor(json: JsonConstraint): Promise<LlamaGrammar> {
+    const key = json.kind === 'any' ? 'any' : JSON.stringify(json.schema)
+    let grammar = this.grammars.get(key)
+    if (grammar === undefined) {
+      // The schema came off the wire: node-llama-cpp checks it as it builds the grammar, and its const-generic type cannot.
+      const fromSchema = this.llama.createGrammarForJsonSchema.bind(this.llama) as (schema: unknown) => Promise<LlamaGrammar>
+      grammar = (json.kind === 'any' ? this.llama.getGrammarFor('json') : fromSchema(json.schema))
+        .catch((e: unknown) => {
+          this.grammars.delete(key)
+          throw new ResponseFormatError(`response_format: this server cannot hold answers to that JSON Schema (${(e as Error)?.message ?? String(e)})`)
+        })
+      if (this.grammars.size >= MAX_GRAMMARS) this.grammars.delete(this.grammars.keys().next().value!)
+      this.grammars.set(key, grammar)
+    }
+    return grammar
+  }
+
   async generate(slot: number, request: GenerateRequest, hooks: GenerateHooks): Promise<Generation> {
     const sequence = this.sequences[slot]
     if (sequence === undefined) throw new Error(`no slot ${slot} (this engine has ${this.slots})`)
+    const grammar = request.json === undefined ? undefined : await this.grammarFor(request.json)
     // Each request stands alone: nothing of the last one's conversation stays in the sequence.
     await sequence.clearHistory()
     const chat = new this.cpp.LlamaChat({ contextSequence: sequence, autoDisposeSequence: false, chatWrapper: this.chatWrapper })
@@ -145,6 +170,7 @@ class LlamaEngine implements ChatEngine {
         seed: request.seed,
         ...(request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
         ...penalties,
+        ...(grammar !== undefined ? { grammar } : {}),
         signal: hooks.signal,
         stopOnAbortSignal: true,
         onTextChunk: hooks.onText,

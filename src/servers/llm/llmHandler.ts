@@ -19,8 +19,8 @@ import { DEFAULT_MAX_BODY_BYTES, ProtocolHttpError, readBody } from '../http/jso
 import { pathOf } from '../http/requestPath'
 import { bearerMatches } from '../http/token'
 import { Admission, AdmissionClosedError, QueueFullError } from './admission'
-import { PromptTooLongError, type ChatEngine, type Generation, type GenerateRequest } from './chatEngine'
-import { ChatCompletionRequestSchema, engineMessages, stopStrings } from './openaiRequest'
+import { PromptTooLongError, ResponseFormatError, type ChatEngine, type Generation, type GenerateRequest } from './chatEngine'
+import { ChatCompletionRequestSchema, engineMessages, jsonConstraint, stopStrings } from './openaiRequest'
 import {
   chunkBody, completionBody, invalidRequest, OpenAiHttpError, sendOpenAiError, sendOpenAiJson, sseData, usageChunkBody, type AnswerIdentity,
 } from './openaiAnswers'
@@ -131,7 +131,7 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     const messages = engineMessages(body)
     const inputs = {
       messages, temperature: body.temperature ?? defaultTemperature, topP: body.top_p, maxTokens: capped(body.max_completion_tokens ?? body.max_tokens, options.maxTokens),
-      stop: stopStrings(body), frequencyPenalty: body.frequency_penalty, presencePenalty: body.presence_penalty,
+      stop: stopStrings(body), frequencyPenalty: body.frequency_penalty, presencePenalty: body.presence_penalty, json: jsonConstraint(body),
     }
     const request: GenerateRequest = { ...inputs, seed: requestSeed(body.seed, options.seed, inputs) }
     const stream = body.stream === true
@@ -212,6 +212,7 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
   function explain(e: unknown): OpenAiHttpError {
     if (e instanceof OpenAiHttpError) return e
     if (e instanceof PromptTooLongError) return invalidRequest(e.message, 'messages', 'context_length_exceeded')
+    if (e instanceof ResponseFormatError) return invalidRequest(e.message, 'response_format')
     return new OpenAiHttpError(500, 'server_error', 'engine_error', `the model failed: ${(e as Error)?.message ?? String(e)}`)
   }
 

@@ -148,7 +148,9 @@ describe('serve-llm HTTP: bad requests get OpenAI-shaped errors naming what and 
     ['a temperature above 2', { messages: user('x'), temperature: 3 }, 400, 'invalid_request_error', null, /temperature/],
     ['a negative penalty', { messages: user('x'), presence_penalty: -1 }, 400, 'invalid_request_error', null, /between 0 and 1/],
     ['five stop strings', { messages: user('x'), stop: ['a', 'b', 'c', 'd', 'e'] }, 400, 'invalid_request_error', null, /stop/],
-    ['a JSON response format', { messages: user('x'), response_format: { type: 'json_object' } }, 400, 'invalid_request_error', null, /response_format/],
+    ['a response format of no known type', { messages: user('x'), response_format: { type: 'xml' } }, 400, 'invalid_request_error', null, /response_format.*json_schema/],
+    ['a schema keyword the grammar cannot hold', { messages: user('x'), response_format: { type: 'json_schema', json_schema: { name: 'n', schema: { type: 'object', properties: { n: { type: 'number', minimum: 0 } } } } } },
+      400, 'invalid_request_error', null, /response_format\.json_schema\.schema\.properties\.n\.minimum: 'minimum' is a keyword this server cannot hold/],
     ['a body nested 40 deep', `{"messages": [{"role": "user", "content": "x"}], "metadata": ${'['.repeat(40)}${']'.repeat(40)}}`, 400, 'invalid_request_error', null, /deeper than 32/],
   ])('%s', async (_what, body, status, type, code, message) => {
     const { url } = await serve(scriptedChatEngine())
@@ -156,6 +158,21 @@ describe('serve-llm HTTP: bad requests get OpenAI-shaped errors naming what and 
     expect(r.status).toBe(status)
     expectOpenAiError(r.json, type, code)
     expect(r.json.error.message).toMatch(message)
+  })
+
+  it('hands a JSON response format to the engine: any JSON, or the schema with anyOf spelt oneOf and titles dropped', async () => {
+    const engine = scriptedChatEngine({ reply: () => '{}' })
+    const { url } = await serve(engine)
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 })
+    await client.chat.completions.create({ model: 'm', messages: user('x'), response_format: { type: 'json_object' } })
+    await client.chat.completions.create({ model: 'm', messages: user('x'), response_format: { type: 'text' } })
+    const schema = { title: 'V', type: 'object', properties: { ok: { anyOf: [{ type: 'boolean' }, { type: 'null' }], description: 'kept' } }, required: ['ok'], additionalProperties: false }
+    await client.chat.completions.create({ model: 'm', messages: user('x'), response_format: { type: 'json_schema', json_schema: { name: 'v', schema, strict: true } } })
+    expect(engine.calls.map((c) => c.request.json)).toEqual([
+      { kind: 'any' },
+      undefined,
+      { kind: 'schema', schema: { type: 'object', properties: { ok: { oneOf: [{ type: 'boolean' }, { type: 'null' }], description: 'kept' } }, required: ['ok'], additionalProperties: false } },
+    ])
   })
 
   it('names the bad field in `param`, as OpenAI does', async () => {

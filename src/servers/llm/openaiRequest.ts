@@ -1,13 +1,14 @@
 /**
  * The body of `POST /v1/chat/completions`, as OpenAI's API defines it and as
  * far as this server honours it. Fields it cannot honour (tools, n > 1,
- * logprobs, JSON modes, a logit bias) are refused with a message that says
+ * logprobs, a logit bias) are refused with a message that says
  * so, rather than ignored: an answer must never claim more than was done.
  * Other fields clients send (`user`, `metadata`, `store`...) are accepted and
  * change nothing.
  */
 import { z } from 'zod'
-import type { EngineMessage } from './chatEngine'
+import type { EngineMessage, JsonConstraint } from './chatEngine'
+import { grammarSchema, unsupportedSchemaPart } from './jsonSchemaSubset'
 
 /** A string, null (an assistant turn that only called tools), or parts, of which only text ones are read (checked below). */
 const Content = z.union([z.string(), z.null(), z.array(z.unknown()).max(256)])
@@ -50,6 +51,24 @@ const refused = (what: string) => z.unknown().superRefine((v, ctx) => {
   if (given) ctx.addIssue({ code: 'custom', message: `${what} is not supported by this server` })
 }).optional()
 
+/** Text, any JSON object, or JSON matching a schema: the last two are held by a grammar while the model samples. */
+const ResponseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }).loose(),
+  z.object({ type: z.literal('json_object') }).loose(),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().max(64),
+      schema: z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
+        const part = unsupportedSchemaPart(schema)
+        if (part !== null) ctx.addIssue({ code: 'custom', path: part.path, message: part.problem })
+      }).optional(),
+      strict: nullish(z.boolean()),
+      description: nullish(z.string()),
+    }).loose(),
+  }).loose(),
+], { error: 'must be {"type": "text"}, {"type": "json_object"} or {"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}' })
+
 export const ChatCompletionRequestSchema = z.object({
   model: nullish(z.string().max(256)),
   messages: z.array(Message).min(1, 'at least one message is needed').max(4096),
@@ -69,12 +88,7 @@ export const ChatCompletionRequestSchema = z.object({
   logprobs: refused('logprobs'),
   top_logprobs: refused('top_logprobs'),
   logit_bias: refused('logit_bias'),
-  response_format: z.unknown().superRefine((v, ctx) => {
-    if (v === undefined || v === null) return
-    if (typeof v !== 'object' || (v as { type?: unknown }).type !== 'text') {
-      ctx.addIssue({ code: 'custom', message: 'only response_format {"type": "text"} is supported by this server' })
-    }
-  }).optional(),
+  response_format: nullish(ResponseFormat),
 }).loose()
 
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>
@@ -92,4 +106,11 @@ export function engineMessages(request: ChatCompletionRequest): EngineMessage[] 
 export function stopStrings(request: ChatCompletionRequest): string[] {
   const s = request.stop
   return s === undefined ? [] : typeof s === 'string' ? [s] : s
+}
+
+export function jsonConstraint(request: ChatCompletionRequest): JsonConstraint | undefined {
+  const f = request.response_format
+  if (f === undefined || f.type === 'text') return undefined
+  if (f.type === 'json_object' || f.json_schema.schema === undefined) return { kind: 'any' }
+  return { kind: 'schema', schema: grammarSchema(f.json_schema.schema) as Record<string, unknown> }
 }

@@ -8,7 +8,7 @@
  * the `x-redscope-seed` header, so any one answer can be reproduced.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { EngineMessage } from './chatEngine'
+import type { EngineMessage, JsonConstraint } from './chatEngine'
 
 export interface SeedInputs {
   readonly messages: readonly EngineMessage[]
@@ -18,6 +18,7 @@ export interface SeedInputs {
   readonly stop: readonly string[]
   readonly frequencyPenalty?: number
   readonly presencePenalty?: number
+  readonly json?: JsonConstraint
 }
 
 /** Any integer as an unsigned 32-bit one (its value modulo 2^32), as llama.cpp's sampler takes it. */
@@ -29,6 +30,8 @@ export function derivedSeed(serverSeed: number, inputs: SeedInputs): number {
   const canonical = JSON.stringify([
     inputs.messages.map((m) => [m.role, m.content]), inputs.temperature, inputs.topP ?? null, inputs.maxTokens ?? null,
     inputs.stop, inputs.frequencyPenalty ?? null, inputs.presencePenalty ?? null,
+    // Only when given, so that the seeds of requests without a response format stay what they were.
+    ...(inputs.json !== undefined ? [inputs.json] : []),
   ])
   return createHash('sha256').update(`${toSeed32(serverSeed)}\n${canonical}`).digest().readUInt32BE(0)
 }
