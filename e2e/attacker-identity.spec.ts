@@ -5,7 +5,7 @@
  * IndexedDB, as a person clicks it.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { grantAndOpenRun, onlyTemplates, openBrowserRuns, openExperimentRow, pickClaim, taskStatuses, waitForState } from './runConsole/helpers'
+import { grantAndOpenRun, onlyTemplates, openBrowserRuns, openExperimentRow, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
 
 const HARMLESS = 'Hello, have a nice day.'
 
@@ -24,6 +24,9 @@ const kept = (page: Page) => page.getByTestId('task-result').filter({ hasText: '
 test('another payload on the same threat model runs afresh in its own experiment; the same payload resumes its own', async ({ page }) => {
   await grantAndOpenRun(page, ['user'])
   await pickClaim(page, 'chatbot-secret-leak.json')
+  // The template attacker cycles its payloads up to the cap: three runs a task say enough here (and the cap is part of
+  // the threat model's identity, the same for all three runs below).
+  await setField(page, 'Max runs per task', '3')
 
   // 'naive' (the goal as an order) breaks the undefended bot.
   await onlyTemplates(page, ['naive'])

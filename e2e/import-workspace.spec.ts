@@ -44,6 +44,23 @@ test('a target\'s forest goes into a new workspace named after it; the seeded wo
   await expectGuideModelsWhole(page)
 })
 
+test('the Run page follows the target the workspace was imported from, once: another target picked there stays', async ({ page }) => {
+  await openDesigner(page)
+  await importAssistant(page)
+  const url = new URL('/targets/assistant', page.url()).href
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
+  await expect(page.getByRole('radio', { name: 'Target URL' })).toBeChecked()
+  await expect(page.getByLabel('Target-over-HTTP server')).toHaveValue(url)
+  await expect(page.getByTestId('followed-target')).toHaveText('The target the workspace “redscope-assistant” was imported from in the designer. If it wants a bearer token, give it below.')
+  // Its connection is tested at once: the manifest is the assistant's.
+  await expect(page.getByTestId('manifest')).toContainText('redscope-assistant')
+
+  await page.getByRole('radio', { name: 'Demo' }).click()
+  await page.reload()
+  await expect(page.getByRole('radio', { name: 'Demo' })).toBeChecked()
+  await expect(page.getByTestId('followed-target')).toHaveCount(0)
+})
+
 test('replacing this workspace\'s forest names the saved threat models that lose tags, and Undo restores them', async ({ page }) => {
   await openDesigner(page)
   const sidebar = page.getByRole('complementary', { name: 'Workspaces' })

@@ -18,7 +18,7 @@ import { useDesigner } from '../../../stores/designerStore'
 import { selectDoc } from '../../../stores/selectors'
 import { workspaceService } from '../../../stores/workspaceService'
 import { useWorkspace } from '../../../stores/workspaceStore'
-import type { SavedModel, WorkspaceId, WorkspaceSummary } from '../../../stores/workspaceTypes'
+import type { SavedModel, TargetRef, WorkspaceId, WorkspaceSummary } from '../../../stores/workspaceTypes'
 import type { ThreatModelNames } from '../runner/buildRun'
 import { setupActions, useSetup } from '../setup/setupStore'
 
@@ -41,11 +41,13 @@ export interface DesignerView {
   readonly forestError: string | null
   readonly current: ThreatModelNames
   readonly saved: readonly NamedModel[]
+  /** The target the workspace was imported from (the designer's Import ▸ Target URL or a manifest file), if any. */
+  readonly target: TargetRef
 }
 
 const EMPTY: DesignDoc = { tags: [], scope: [], readOnly: [] }
 
-function viewOf(id: string, name: string, open: boolean, doc: DesignDoc, models: readonly SavedModel[]): DesignerView {
+function viewOf(id: string, name: string, open: boolean, doc: DesignDoc, models: readonly SavedModel[], target: TargetRef): DesignerView {
   const forest = toForest(doc)
   let domain: SecurityDomain | null = null
   let forestError: string | null = null
@@ -58,6 +60,7 @@ function viewOf(id: string, name: string, open: boolean, doc: DesignDoc, models:
     workspaceId: id, workspace: name, open, missing: null, loading: false, forest, domain, forestError,
     current: pairNames(doc, doc),
     saved: models.map((m) => ({ id: m.id, name: m.name, ...pairNames(doc, m) })),
+    target,
   }
 }
 
@@ -70,6 +73,7 @@ export function runWorkspaceId(pinned: string, activeId: string | null, workspac
 export function useDesignerView(): DesignerView {
   const doc = useDesigner(selectDoc)
   const models = useWorkspace((s) => s.models)
+  const openTarget = useWorkspace((s) => s.target)
   const openName = useWorkspace((s) => s.name)
   const activeId = useWorkspace((s) => s.activeId)
   const workspaces = useWorkspace((s) => s.workspaces)
@@ -90,12 +94,12 @@ export function useDesignerView(): DesignerView {
   const missing = pinned !== '' && !workspaces.some((w) => w.id === pinned) ? pinned : null
   return useMemo(() => {
     const base = open || id === null
-      ? viewOf(id ?? '', openName, true, doc, models)
+      ? viewOf(id ?? '', openName, true, doc, models, openTarget)
       : other.data
-        ? viewOf(other.data.id, other.data.name, false, other.data.doc, other.data.models)
-        : { ...viewOf(id, summary?.name ?? '', false, EMPTY, []), loading: true }
+        ? viewOf(other.data.id, other.data.name, false, other.data.doc, other.data.models, other.data.target)
+        : { ...viewOf(id, summary?.name ?? '', false, EMPTY, [], null), loading: true }
     return { ...base, missing }
-  }, [open, id, openName, doc, models, other.data, summary?.name, missing])
+  }, [open, id, openName, doc, models, openTarget, other.data, summary?.name, missing])
 }
 
 export type ThreatChoice = ThreatModelNames & { readonly id: string; readonly label: string; readonly name: string }

@@ -3,6 +3,7 @@ import { Field } from '../../ui/Field'
 import { Segmented } from '../../ui/Segmented'
 import { demoTargetUrl } from '../../runner/buildTarget'
 import type { DesignerView } from '../../workspace/designerView'
+import { useFollowedFrom, useFollowWorkspaceTarget } from '../useFollowWorkspaceTarget'
 import { checkNumber, RULES } from '../numbers'
 import { demoModelIssue, demoTitle } from '../demoModel'
 import { secretsActions, useSecrets } from '../secretsStore'
@@ -51,7 +52,7 @@ function DemoModelForm() {
   )
 }
 
-function HttpForm({ designerTags }: { designerTags: readonly string[] }) {
+function HttpForm({ designerTags, followedFrom }: { designerTags: readonly string[]; followedFrom: string | null }) {
   const url = useSetup((s) => s.target.httpUrl)
   const token = useSecrets((s) => s.values.targetToken)
   const tested = useTestedTarget()
@@ -59,6 +60,9 @@ function HttpForm({ designerTags }: { designerTags: readonly string[] }) {
     <>
       <Field label="Target-over-HTTP server" value={url} placeholder="http://127.0.0.1:8765" type="url"
         onChange={(v) => setupActions().setTarget({ httpUrl: v })} hint="Any server speaking superred-target-http/1, e.g. `redscope serve-target chatbot`." />
+      {followedFrom !== null
+        ? <p className="rc-hint" data-testid="followed-target">The target the workspace “{followedFrom}” was imported from in the designer. If it wants a bearer token, give it below.</p>
+        : null}
       <Field label="Bearer token (optional)" value={token} type="password" onChange={(v) => secretsActions().set('targetToken', v)}
         hint="Sent to this target only; never saved in results." />
       <button type="button" className="rc-btn" disabled={url.trim() === ''} onClick={() => testTarget(httpTargetUrl({ httpUrl: url }))}>Test connection</button>
@@ -86,6 +90,8 @@ function OpenAiForm() {
 }
 
 export function TargetPanel({ view }: { view: DesignerView }) {
+  useFollowWorkspaceTarget(view)
+  const followedFrom = useFollowedFrom(view)
   const target = useSetup((s) => s.target)
   const designerTags = view.forest.tags.map((t) => t.name)
   const conc = checkNumber(target.concurrency, RULES.concurrency)
@@ -110,7 +116,7 @@ export function TargetPanel({ view }: { view: DesignerView }) {
           <DemoModelForm />
           <ConnectionStatus url={demoTargetUrl(target.demo, location.origin)} token="" designerTags={designerTags} />
         </>
-      ) : target.kind === 'http' ? <HttpForm designerTags={designerTags} />
+      ) : target.kind === 'http' ? <HttpForm designerTags={designerTags} followedFrom={followedFrom} />
         : target.kind === 'openai' ? <OpenAiForm />
           : <GenericTargetForm forest={view.forest} forestError={view.forestError} />}
       <div className="rc-field rc-field--inline" style={{ marginTop: 10 }}>
