@@ -66,3 +66,9 @@ export function costWords(usd: number, unpriced: UnpricedJson | null | undefined
 export function usageCostWords(usage: LLMUsage): string {
   return costWords(usage.cost, unpricedJsonOf(usage), { calls: usage.calls })
 }
+
+/** A table cell's cost: "$0.0123", "unpriced" or "$0.0123 + unpriced" (costWords, with the calls and tokens, for its title). */
+export function costShort(usd: number, unpriced: UnpricedJson | null | undefined, options: CostOptions = {}): string {
+  const words = costWords(usd, unpriced, options)
+  return words.replace(/unpriced \(.*\)$/, 'unpriced')
+}

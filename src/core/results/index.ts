@@ -25,6 +25,6 @@ export {
 } from './attackerConfig'
 export { repairExperimentsIndex } from './repairIndex'
 export {
-  addUnpriced, costWords, sumUnpriced, unpricedJsonOf, unpricedUsageOf, unpricedWords, usageCostWords, NO_UNPRICED, type CostOptions,
+  addUnpriced, costShort, costWords, sumUnpriced, unpricedJsonOf, unpricedUsageOf, unpricedWords, usageCostWords, NO_UNPRICED, type CostOptions,
 } from './cost'
 export { runEndWords, runEndsSummary } from './runEndWords'
