@@ -91,7 +91,8 @@ describe('llm attacker over HTTP, against a local OpenAI-compatible server', () 
       factory: assistant.url, claim: claimWith('assistant-exfiltration.json', ['delimiters']), scope: ['inbox'], maxRuns: 2,
       optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY },
     })
-    expect(result.taskResults[0].llmUsage).toEqual({ calls: 2, cost: 0 })
+    // No cost, and the usage says its calls had no price (with their tokens), so no reader takes the $0 as measured.
+    expect(result.taskResults[0].llmUsage).toEqual({ calls: 2, cost: 0, unpriced: { calls: 2, promptTokens: expect.any(Number), completionTokens: expect.any(Number) } })
     const capped = await runThreatModel({
       factory: assistant.url, claim: claimWith('assistant-exfiltration.json', ['delimiters']), scope: ['inbox'], maxRuns: 2,
       optimizerFactory: llmOptimizerFactory(), llm: { model: 'gpt-4o-mini', apiBase: model.baseURL, apiKey: API_KEY }, costCap: 1,

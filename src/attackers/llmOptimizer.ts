@@ -12,7 +12,7 @@
  * it, so a run against such a target always ends.
  */
 import {
-  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type ChatMessage, type ControllableEvent, type Event, type EventResponse, type RunEndEvent,
+  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, turnLimitDecline, type ChatMessage, type ControllableEvent, type Event, type EventResponse, type RunEndEvent,
 } from '../core/engine'
 import { clip, describeEvaluation, describeTrajectory } from './describeTrajectory'
 import { injectsAt, type InjectOn } from './injectOn'
@@ -83,7 +83,7 @@ export class LlmOptimizer extends BaseOptimizer {
     if (event.type === 'RunEndEvent') return runEndResponse(event, false)
     this.turn += 1
     // Past the limit: declined without a call, which ends a conversation that asks again after every answer.
-    if (this.turn > this.maxTurns) return noInjection(event, 'optimizer')
+    if (this.turn > this.maxTurns) return turnLimitDecline(event)
     if (!injectsAt(this.options.injectOn ?? DEFAULT_INJECT_ON.llm, event)) return noInjection(event, 'optimizer')
     const completion = await this.llm.complete(this.messages(event), {
       temperature: this.options.temperature ?? DEFAULT_LLM_ATTACKER.temperature,

@@ -58,6 +58,8 @@ describe('llm attacker against a conversation that never ends by itself', () => 
     expect(responses.map((r) => r.type === 'ControllableNoInjection' ? `declined by ${r.declinedBy}` : 'injected'))
       .toEqual(['injected', 'injected', 'injected', 'declined by optimizer'])
     expect(model.calls[2].messages.at(-1)!.content).toContain('Turn 3 of at most 3 in this attempt.')
+    // Recorded as the turn limit's decline, not the model's own.
+    expect(task.runs.map((r) => r.ending)).toEqual([{ cause: 'turn_limit', turns: 4 }, { cause: 'turn_limit', turns: 4 }])
   })
 
   it('the model ends a conversation by answering NO_INJECTION, in the wrapping models add', async () => {
@@ -67,6 +69,7 @@ describe('llm attacker against a conversation that never ends by itself', () => 
       expect(targets[0].turns).toEqual([1])
       expect(model.calls).toHaveLength(2)
       expect(task.runs[0].evaluated).toBe(true)
+      expect(task.runs[0].ending).toEqual({ cause: 'declined', turns: 2 })
       // The default limit, told to the model.
       expect(model.calls[0].messages.at(-1)!.content).toContain('Turn 1 of at most 10 in this attempt.')
     } finally {
@@ -87,6 +90,9 @@ describe('llm attacker against a conversation that never ends by itself', () => 
       expect(run.evaluation.rationale).toBe("Run 1 was cut short by the task's time cap after 4 turns: not judged.")
       // The three answered calls are billed and their injections kept; the fourth pause has no answer.
       expect(task.llmUsage.calls).toBe(3)
+      expect(run.ending).toEqual({ cause: 'time_cap', turns: 4 })
+      // local-model on a loopback endpoint has no price: its calls are recorded as unpriced, with their tokens.
+      expect(task.llmUsage.unpriced?.calls).toBe(3)
       expect(run.trajectory.filter((i) => i.type === 'ControllableInjection')).toHaveLength(3)
       expect(run.trajectory.filter((i) => i.type === 'ControllablePreCallEvent')).toHaveLength(4)
     } finally {

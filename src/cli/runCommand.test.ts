@@ -9,6 +9,10 @@ import { refundChance, seededDraws } from '../reference-targets/stochastic/odds'
 import { startChatServer, type ChatServer } from '../testing/chatServer'
 import { SHIPPED_CLAIMS, treeText } from '../testing/threatModelHarness'
 import { main } from './main'
+import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
+import { buildReport, reportHtml } from '../core/report'
+import { stubForest } from '../core/engine/testkit'
+import { ConversationTarget } from '../testing/conversationTarget'
 
 const dir = mkdtempSync(join(tmpdir(), 'redscope-run-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -111,12 +115,47 @@ describe('redscope run', () => {
       '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--max-runs', '1', '--out', join(dir, 'unpriced'))
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('cost=unpriced')
-    expect(r.stdout).toMatch(/LLM cost: unpriced over \d+ call\(s\) \(no price for gpt-4o-mini: give --price-in and --price-out\)/)
+    expect(r.stdout).toMatch(/LLM cost: unpriced \(\d+ calls?, [\d,]+ tokens in, [\d,]+ out\) over \d+ call\(s\) \(no price for gpt-4o-mini: give --price-in and --price-out\)/)
     const capped = await run('run', '--target', assistant.url, '--claim', EXFIL, '--scope', 'inbox', '--optimizer', 'llm',
       '--model', 'gpt-4o-mini', '--base-url', model.baseURL, '--cost-cap', '1', '--out', join(dir, 'capped'))
     expect(capped.code).toBe(2)
     expect(capped.stderr).toContain(`--cost-cap 1: --model the model "gpt-4o-mini" is unpriced (its endpoint (${new URL(model.baseURL).host}) is not OpenAI's, ` +
       "so OpenAI's prices do not apply), so a cost cap cannot be enforced")
+  })
+
+  it('an unpriced model\'s cost and a turn limit travel into the tree, `redscope results` and the report', async () => {
+    // A conversation that asks for another message after every answer: only the attacker's turn limit ends a run.
+    const conversation = await createTargetServer({ name: 'conversation', create: () => new ConversationTarget(stubForest()) }).listen(0)
+    const claim = join(dir, 'conversation-claim.json')
+    writeFileSync(claim, JSON.stringify({ name: 'conversation', tasks: [{ goal: 'Make it say yes.',
+      evaluator: { type: 'trajectory_match', observable: 'model_output', pattern: 'never-said' } }] }))
+    const out = join(dir, 'turns')
+    try {
+      const r = await run('run', '--target', conversation.url, '--claim', claim, '--scope', 'user', '--optimizer', 'llm',
+        '--model', 'local-model', '--base-url', model.baseURL, '--max-runs', '2', '--max-turns', '2', '--out', out)
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.stdout).toMatch(/cost=unpriced \(4 calls, [\d,]+ tokens in, [\d,]+ out\)/)
+      expect(r.stdout).toContain('ended: 2 turn limit')
+      expect(r.stdout).toContain('runs ended: 2 turn limit')
+      expect(r.stdout).toMatch(/LLM cost: unpriced \(4 calls, .*\) over 4 call\(s\) \(no price for local-model/)
+    } finally {
+      await conversation.close()
+    }
+    const summary = JSON.parse((await run('results', out)).stdout)
+    const [experiment] = summary.experiments
+    // superred's own number stays a number; the words never show it as $0 measured.
+    expect(experiment.summary.total_llm_usage).toEqual({ calls: 4, cost: 0 })
+    expect(experiment.cost).toMatchObject({ usd: 0, calls: 4, unpriced: { calls: 4 }, words: expect.stringMatching(/^unpriced \(4 calls, /) })
+    expect(summary.cost.words).toBe(experiment.cost.words)
+    expect(experiment.tasks[0].cost.words).toMatch(/^unpriced \(4 calls/)
+    expect(experiment.tasks[0].run_ends.map((e: { ended_by: string; turns: number }) => [e.ended_by, e.turns])).toEqual([['turn_limit', 3], ['turn_limit', 3]])
+    expect(experiment.tasks[0].run_ends[0].words).toBe("ended by the attacker's turn limit after 3 turns (it declined the rest)")
+    const storage = new NodeFsStorage(out)
+    const html = reportHtml(await buildReport(storage, [experiment.dir], { kind: 'experiment', title: 't', source: 'test', now: new Date(0) }))
+    expect(html).toMatch(/unpriced \(4 calls, [\d,]+ tokens in, [\d,]+ out\)/)
+    expect(html).toContain('2 turn limit')
+    expect(html).not.toContain('$0.0000')
   })
 
   it('sends REDSCOPE_TARGET_TOKEN to the target, and refuses clearly without it', async () => {

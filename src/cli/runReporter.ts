@@ -1,6 +1,7 @@
 /** `redscope run`'s output: one line per task as it ends, then a summary. Secrets never pass through here. */
 import { type ProgressReporter, type TaskResult, type ThreatModelResult } from '../core/engine'
 import { asrText, rateWords } from '../core/stats'
+import { addUnpriced, costWords, runEndsSummary, unpricedJsonOf, usageCostWords } from '../core/results'
 import type { ClaimFile } from '../claims'
 
 const oneLine = (s: string, max = 70) => {
@@ -8,8 +9,12 @@ const oneLine = (s: string, max = 70) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
-/** A model without a price: its cost is "unpriced", never a $0.0000 that reads as free. */
-const costOf = (usd: number, unpricedModel: string | null) => (unpricedModel === null ? `$${usd.toFixed(4)}` : 'unpriced')
+/**
+ * A model without a price: its cost is "unpriced" (with its calls and tokens), never a $0.0000 that reads as free.
+ * The usage says which calls had no price; a task with no call yet of an unpriced model says so by the model.
+ */
+const costOf = (usage: TaskResult['llmUsage'], unpricedModel: string | null) =>
+  (unpricedModel !== null && usage.calls === 0 ? 'unpriced' : usageCostWords(usage))
 
 export function taskLine(r: TaskResult, total: number, claim: ClaimFile, unpricedModel: string | null = null): string {
   const config = Object.entries(claim.tasks[r.index - 1]?.config ?? {})
@@ -23,7 +28,9 @@ export function taskLine(r: TaskResult, total: number, claim: ClaimFile, unprice
     // Runs whose success was the attacker's own echo: judged failures unless counted (--count-echoes).
     echoed ? `echoed=${echoed}${r.runs.some((run) => run.echo?.counted) ? ' (counted)' : ''}` : '',
     `best=${r.bestScore.value.toFixed(2)}`,
-    `cost=${costOf(r.llmUsage.cost, unpricedModel)}`,
+    `cost=${costOf(r.llmUsage, unpricedModel)}`,
+    // Why its runs ended (turn limit, the attacker's decline, the target, the time cap), when any was recorded.
+    runEndsSummary(r.runs.map((run) => run.ending?.cause)) ? `ended: ${runEndsSummary(r.runs.map((run) => run.ending?.cause))}` : '',
     config ? `[${config}]` : '',
     oneLine(r.task.goal.description, 60),
   ]
@@ -59,12 +66,15 @@ export function summaryLines(result: ThreatModelResult, attacker: string | null 
   for (const r of result.taskResults) reasons.set(r.stopReason, (reasons.get(r.stopReason) ?? 0) + 1)
   const cost = result.taskResults.reduce((sum, r) => sum + r.llmUsage.cost, 0)
   const calls = result.taskResults.reduce((sum, r) => sum + r.llmUsage.calls, 0)
+  const unpriced = result.taskResults.reduce((sum, r) => addUnpriced(sum, unpricedJsonOf(r.llmUsage)), null as ReturnType<typeof addUnpriced>)
+  const ends = runEndsSummary(result.taskResults.flatMap((r) => r.runs.map((run) => run.ending?.cause)))
   return [
     `${asrText(asr)}${result.skippedTasks.length ? `; ${result.skippedTasks.length} skipped` : ''}`,
     `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
     echoLine(result, countEchoes),
-    unpricedModel === null ? `LLM cost: $${cost.toFixed(4)} over ${calls} call(s)`
-      : `LLM cost: unpriced over ${calls} call(s) (no price for ${unpricedModel}: give --price-in and --price-out)`,
+    ends ? `runs ended: ${ends}` : '',
+    `LLM cost: ${unpricedModel !== null && calls === 0 ? 'unpriced' : costWords(cost, unpriced, { calls })} over ${calls} call(s)` +
+      (unpricedModel === null ? '' : ` (no price for ${unpricedModel}: give --price-in and --price-out)`),
     result.cancelled ? 'cancelled before every task finished' : '',
     result.resultsDir ? `results: ${result.resultsDir}` : '',
   ].filter(Boolean).join('\n') + '\n'

@@ -6,7 +6,8 @@
 import { stat } from 'node:fs/promises'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import {
-  listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, taskHeld, type ExperimentRecord, type Storage, type TaskRecord,
+  costWords, listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, runEndWords, sumUnpriced, taskHeld,
+  type ExperimentRecord, type Storage, type TaskRecord, type UnpricedJson,
 } from '../../core/results'
 import { rateWords } from '../../core/stats'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../core/sweep'
@@ -26,9 +27,18 @@ function verdictJson(successes: number, trials: number, unit: 'task' | 'run', at
   }
 }
 
+/**
+ * A cost as recorded: superred's dollars (the priced calls'), the calls that had no price (unpriced.json,
+ * run_records.json) and the words every view shows ("$0.0123", "unpriced (…)", "$0.0123 + unpriced (…)").
+ */
+function costJson(usd: number, calls: number, unpriced: UnpricedJson | null | undefined) {
+  return { usd, calls, unpriced: unpriced ?? null, words: costWords(usd, unpriced, { calls }) }
+}
+
 async function summarise(storage: Storage, dir: string) {
-  const { manifest, result, domain, taskConfigs, echoes, threatModelName } = await readExperiment(storage, dir)
+  const { manifest, result, domain, taskConfigs, echoes, threatModelName, unpriced } = await readExperiment(storage, dir)
   const tasks = await readTasks(storage, dir, echoes)
+  const records = new Map(tasks.map((t) => [t.task.index, t.runRecords]))
   const echoed = new Map((echoes?.tasks ?? []).map((t) => [t.index, t.runs]))
   const e = manifest.experiment
   const summary = result?.summary ?? manifest.summary
@@ -45,6 +55,8 @@ async function summarise(storage: Storage, dir: string) {
       task_cost_cap_usd: e.task_cost_cap_usd, task_time_cap_s: e.task_time_cap_s, include_feedback: e.include_feedback,
     },
     summary,
+    // The cost with its unpriced calls: superred's total_llm_usage.cost counts a call with no price as $0.
+    cost: costJson(summary.total_llm_usage.cost, summary.total_llm_usage.calls, sumUnpriced(unpriced.values())),
     // The ASR with its n (completed tasks) and 95% interval: redscope's, beside superred's summary.
     verdict: verdictJson(summary.n_success, summary.n_completed, 'task', e.attacker),
     // Runs whose success was the attacker's own echo (echoes.json, when redscope wrote the tree and there were any).
@@ -53,10 +65,15 @@ async function summarise(storage: Storage, dir: string) {
       : {}),
     // With the configuration each task set (task_configs.json, when redscope wrote the tree); a task that held says
     // in how many runs, with the upper bound of its per-run success rate (one that broke stopped at its first success).
-    tasks: taskRows(manifest.tasks, tasks).map((t) => {
+    tasks: taskRows(manifest.tasks, tasks).map(({ usage, ...t }) => {
       const held = taskHeld(t.status, t.n_runs) ? { verdict: verdictJson(0, t.n_runs, 'run', e.attacker) } : {}
+      const runs = records.get(t.index)?.runs ?? []
       return {
         ...t, ...held,
+        // A task without a task.json (skipped, or not written yet) has no usage to show.
+        ...(usage === null ? {} : { cost: costJson(usage.cost, usage.calls, unpriced.get(t.index)) }),
+        // Why each run ended (run_records.json: turn limit, the attacker's decline, the target, the time cap), when recorded.
+        ...(runs.length > 0 ? { run_ends: runs.map((r) => ({ run_number: r.run_number, ended_by: r.ended_by, turns: r.turns, words: runEndWords(r.ended_by, r.turns, true) })) } : {}),
         ...(taskConfigs.has(t.index) ? { config: taskConfigs.get(t.index) } : {}),
         ...(echoed.has(t.index) ? { echoed_runs: echoed.get(t.index) } : {}),
       }
@@ -76,13 +93,13 @@ function taskRows(listed: ExperimentRecord['manifest']['tasks'], written: TaskRe
     byIndex.delete(m.index)
     return task
       ? { index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
-          best_score: task.best_score.value, success: task.success, dir: m.dir }
+          best_score: task.best_score.value, success: task.success, dir: m.dir, usage: task.llm_usage as { cost: number; calls: number } | null }
       : { index: m.index, goal: m.goal, status: m.status, stop_reason: m.stop_reason, n_runs: m.n_runs,
-          best_score: m.best_score, success: m.success, dir: m.dir }
+          best_score: m.best_score, success: m.success, dir: m.dir, usage: null }
   })
   for (const task of byIndex.values()) {
     rows.push({ index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
-      best_score: task.best_score.value, success: task.success, dir: null })
+      best_score: task.best_score.value, success: task.success, dir: null, usage: task.llm_usage })
   }
   return rows.sort((a, b) => a.index - b.index)
 }
@@ -124,7 +141,10 @@ export async function resultsCommand(args: CommandArgs<typeof resultsOptions>, i
     const listed = experiments.filter((e) => inSweep.has(e.dir))
     const pooled = { success: listed.reduce((a, e) => a + e.summary.n_success, 0), completed: listed.reduce((a, e) => a + e.summary.n_completed, 0) }
     const sweep = record === null ? {} : { sweep: sweepSummary(record, finished, pooled) }
-    io.stdout(`${JSON.stringify({ root, ...sweep, experiments }, null, 2)}\n`)
+    // Over every experiment: a tree mixing priced and unpriced calls says both, never one sum that reads as whole.
+    const cost = costJson(experiments.reduce((a, e) => a + e.cost.usd, 0), experiments.reduce((a, e) => a + e.cost.calls, 0),
+      sumUnpriced(experiments.map((e) => e.cost.unpriced)))
+    io.stdout(`${JSON.stringify({ root, ...sweep, cost, experiments }, null, 2)}\n`)
     return EXIT_OK
   } catch (e) {
     if (e instanceof ResultsFormatError) throw new UsageError(`${root}: not a readable results tree: ${e.message}`)

@@ -17,6 +17,10 @@ export const results = defineCommand({
     'the words redscope shows everywhere; a rate where nothing broke reads "not broken in N tasks by <attacker> (≤ X% at 95%)", ' +
     "never a bare 0%. A task that held has its own `verdict` over its runs (the bound of its per-run success rate); " +
     "a sweep's tree also has the pooled `sweep.verdict`.",
+    "`cost` (the root's, each experiment's and each task's) says what superred's `cost` cannot: calls to a model with no " +
+    'known price count $0 there, so `cost.unpriced` gives their calls and tokens and `cost.words` reads "unpriced (…)" or ' +
+    '"$0.0123 + unpriced (…)", never a $0 read as measured. Each task\'s `run_ends` says why each run ended (the target ' +
+    "finished, the attacker declined, its turn limit, the time cap, an error), where redscope recorded it.",
   ],
   examples: [
     ['every experiment of a superred run', 'redscope results superred-results'],

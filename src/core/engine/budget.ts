@@ -159,6 +159,10 @@ export class CostCappedLLMClient implements LLMClient {
   private readonly prices: PriceTable
   private calls = 0
   private cost = 0
+  /** Calls with no price (they add 0 to `cost`) and their tokens, so the usage says so rather than $0. */
+  private unpricedCalls = 0
+  private unpricedPrompt = 0
+  private unpricedCompletion = 0
   private reserved = 0
   private inFlight = 0
 
@@ -169,7 +173,9 @@ export class CostCappedLLMClient implements LLMClient {
   }
 
   get usage(): LLMUsage {
-    return { calls: this.calls, cost: this.cost }
+    if (this.unpricedCalls === 0) return { calls: this.calls, cost: this.cost }
+    return { calls: this.calls, cost: this.cost,
+      unpriced: { calls: this.unpricedCalls, promptTokens: this.unpricedPrompt, completionTokens: this.unpricedCompletion } }
   }
 
   /** Calls started and not yet answered. */
@@ -212,6 +218,11 @@ export class CostCappedLLMClient implements LLMClient {
       const callCost = price === null ? 0 : costOf(price, result.usage)
       this.calls += 1
       this.cost += callCost
+      if (price === null) {
+        this.unpricedCalls += 1
+        this.unpricedPrompt += result.usage.promptTokens
+        this.unpricedCompletion += result.usage.completionTokens
+      }
       return { content: result.content, model: result.model, usage: result.usage, costUsd: callCost }
     } finally {
       this.reserved -= reservation

@@ -70,6 +70,11 @@ export interface ControllableNoInjection {
   readonly event: Event
   readonly controllable: Controllable
   readonly declinedBy: DeclinedBy
+  /**
+   * redscope extra, not persisted on the trajectory: the optimizer declined because its turn limit was reached
+   * (not by its own choice), so the run's record can say it ended by the limit (see RunEnding).
+   */
+  readonly atTurnLimit?: boolean
 }
 
 export interface RunEndResponse {
@@ -202,6 +207,11 @@ export function injection(event: ControllableEvent, value: string): Controllable
 
 export function noInjection(event: ControllableEvent, declinedBy: DeclinedBy = 'optimizer'): ControllableNoInjection {
   return Object.freeze({ type: 'ControllableNoInjection', event, controllable: event.controllable, declinedBy })
+}
+
+/** The optimizer's decline of a pause past its turn limit (recorded as any decline; the run's ending says why). */
+export function turnLimitDecline(event: ControllableEvent): ControllableNoInjection {
+  return Object.freeze({ type: 'ControllableNoInjection', event, controllable: event.controllable, declinedBy: 'optimizer', atTurnLimit: true })
 }
 
 export function runEndResponse(event: Event, done = false): RunEndResponse {

@@ -5,6 +5,20 @@ import type { RunEcho } from './echo'
 import type { Task } from './target'
 import type { Controllable, EvaluationResult, LLMUsage, ObservableValue, Score, StopReason } from './types'
 
+/**
+ * Why a run ended (redscope extra, persisted in the task's run_ends.json): the target finished on its own; the
+ * attacker declined its last pause (which ends a conversation that asks again after every answer); the attacker's
+ * turn limit declined it; the task's time cap cut it short; or it failed.
+ */
+export type RunEndCause = 'target' | 'declined' | 'turn_limit' | 'time_cap' | 'error'
+export const RUN_END_CAUSES: readonly RunEndCause[] = ['target', 'declined', 'turn_limit', 'time_cap', 'error']
+
+export interface RunEnding {
+  readonly cause: RunEndCause
+  /** Pauses the optimizer was asked about in the run (declined ones included). */
+  readonly turns: number
+}
+
 export interface RunResult {
   readonly runNumber: number
   /** The full (unfiltered) trajectory, in emit order. */
@@ -25,6 +39,8 @@ export interface RunResult {
   readonly done: boolean
   /** redscope extra: the claim's success was the attacker's own echo (see echo.ts); absent or null otherwise. */
   readonly echo?: RunEcho | null
+  /** redscope extra: why the run ended; absent for runs read back from a tree that does not record it. */
+  readonly ending?: RunEnding | null
 }
 
 /**
@@ -47,6 +63,7 @@ export class RecordedRun implements RunResult {
     readonly errored: boolean,
     readonly done: boolean,
     readonly echo: RunEcho | null = null,
+    readonly ending: RunEnding | null = null,
   ) {}
 
   get startedAt(): Date {

@@ -6,7 +6,7 @@
 import { scopeIncludes, type Scope } from '../tags'
 import type { AbortLatch } from './async'
 import type { EventChannel } from './channel'
-import { noInjection, runEndEvent, runStartEvent, type ControllableResponse } from './events'
+import { noInjection, runEndEvent, runStartEvent, type ControllableResponse, type TrajectoryItem } from './events'
 import { covers, runEndDomain, type TaskScope } from './scopeResolution'
 import type { SendEvent, Target, Task } from './target'
 import type { Trajectory } from './trajectory'
@@ -34,6 +34,24 @@ export interface RunSingleOutput {
   readonly done: boolean
   /** Set when the success was the attacker's own echo (counted or not). */
   readonly echo: RunEcho | null
+  /** How the target's run ended: on its own, or after the attacker declined its last pause (by choice or at its turn limit). */
+  readonly endedBy: 'target' | 'declined' | 'turn_limit'
+}
+
+/**
+ * Who ended a run the target finished: the last answer to a pause, read back from the end of the trajectory.
+ * An optimizer's decline there is what ended a conversation that asks again after every answer.
+ */
+export function runEndedBy(items: readonly TrajectoryItem[]): RunSingleOutput['endedBy'] {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]
+    if (item.type === 'ControllableInjection') return 'target'
+    if (item.type === 'ControllableNoInjection') {
+      if (item.declinedBy !== 'optimizer') return 'target'
+      return item.atTurnLimit === true ? 'turn_limit' : 'declined'
+    }
+  }
+  return 'target'
 }
 
 /** Front 4: sub-scores whose domain is null or visible; everything else is kept as is. */
@@ -97,6 +115,7 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   const sendEvent = buildSendEvent(trajectory, scope.write, channel, input.onTurn)
   await target.run(trajectory.emit, sendEvent, cancel.signal)
   cancel.check()
+  const endedBy = runEndedBy(trajectory.snapshot())
   const returned = await task.evaluate(trajectory, target)
   cancel.check()
   // Rebuilt through the validating constructor unless it built this one: an evaluator
@@ -113,5 +132,5 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   const response = await channel.send(runEnd)
   cancel.check()
   trajectory.close()
-  return { evaluation, done: response.type === 'RunEndResponse' && response.done, echo }
+  return { evaluation, done: response.type === 'RunEndResponse' && response.done, echo, endedBy }
 }

@@ -10,7 +10,7 @@ import { BudgetExhaustedError, noopLLMClient, type LLMClient, type LLMClientFact
 import { EventChannel } from './channel'
 import { describeError, formatError, TaskCancelled } from './errors'
 import type { OptimizerFactory } from './optimizer'
-import { RecordedRun, type OfferedSurfaces, type RunResult, type TaskResult } from './outcomes'
+import { RecordedRun, type OfferedSurfaces, type RunEndCause, type RunResult, type TaskResult } from './outcomes'
 import { offeredSurfaces, type TaskScope } from './scopeResolution'
 import { runSingle, type RunSingleOutput } from './runSingle'
 import type { RunEcho } from './echo'
@@ -131,11 +131,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
   const record = (runNumber: number, trajectory: Trajectory, evaluation: EvaluationResult, startedMs: number,
-    outcome: 'judged' | 'errored' | 'partial', done: boolean, echo: RunEcho | null = null) => {
+    outcome: 'judged' | 'errored' | 'partial', done: boolean, cause: RunEndCause, echo: RunEcho | null = null) => {
     const usage = progress.usage
     const full = new RecordedRun(runNumber, trajectory.keptItems(), trajectory.keptView(), evaluation, usage,
       usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage), startedMs, Date.now(),
-      outcome === 'judged', outcome === 'errored', done, echo)
+      outcome === 'judged', outcome === 'errored', done, echo, { cause, turns })
     previousUsage = usage
     progress.runs.push(full)
     try {
@@ -149,7 +149,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   // abandoned loop stops at its next step (runSingle and the checks below
   // look at the signal after every await), never recording a run after it.
   const reportTurn = env.onTurn
-  const onTurn = reportTurn === undefined ? undefined : (runNumber: number, turn: number) => {
+  // Pauses the optimizer was asked about in the run in flight (recorded with the run's ending).
+  let turns = 0
+  const onTurn = (runNumber: number, turn: number) => {
+    turns = turn
+    if (reportTurn === undefined) return
     try {
       reportTurn(runNumber, turn)
     } catch (error) {
@@ -165,10 +169,11 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       const trajectory = new Trajectory(ts.visibility)
       const startedMs = Date.now()
       current = { runNumber, trajectory, startedMs }
+      turns = 0
       let outcome: RunSingleOutput
       try {
         outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback,
-          countEchoes: env.countEchoes, cancel, onTurn: onTurn === undefined ? undefined : (turn) => onTurn(runNumber, turn) })
+          countEchoes: env.countEchoes, cancel, onTurn: (turn) => onTurn(runNumber, turn) })
       } catch (error) {
         // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
         cancel.check()
@@ -181,13 +186,13 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
         current = null
-        record(runNumber, trajectory, zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedMs, 'errored', false)
+        record(runNumber, trajectory, zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedMs, 'errored', false, 'error')
         stopReason = 'error'
         break
       }
       cancel.check()
       current = null
-      record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done, outcome.echo)
+      record(runNumber, trajectory, outcome.evaluation, startedMs, 'judged', outcome.done, outcome.endedBy, outcome.echo)
       // The claim decides success (an echo not counted is no success: its evaluation says so): stop without asking the optimizer, and without a reset.
       // superred 0.3.0 has no such stop: the run is reset and the optimizer decides, as after a failure.
       if (outcome.evaluation.success && env.semantics === 'redscope') {
@@ -219,9 +224,9 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     // The abandoned loop records nothing after the cancellation, so this is the run's only record.
     const cut = current as { runNumber: number; trajectory: Trajectory; startedMs: number } | null
     if (isCancellation(error) && error.why === 'timeout' && cut !== null) {
-      const turns = cut.trajectory.keptItems().filter((it) => it.type === 'ControllablePreCallEvent' || it.type === 'ControllablePostCallEvent').length
-      record(cut.runNumber, cut.trajectory, zeroEvaluation(`Run ${cut.runNumber} was cut short by the task's time cap after ${turns} ` +
-        `turn${turns === 1 ? '' : 's'}: not judged.`), cut.startedMs, 'partial', false)
+      const pauses = cut.trajectory.keptItems().filter((it) => it.type === 'ControllablePreCallEvent' || it.type === 'ControllablePostCallEvent').length
+      record(cut.runNumber, cut.trajectory, zeroEvaluation(`Run ${cut.runNumber} was cut short by the task's time cap after ${pauses} ` +
+        `turn${pauses === 1 ? '' : 's'}: not judged.`), cut.startedMs, 'partial', false, 'time_cap')
     }
     throw error
   } finally {

@@ -70,10 +70,23 @@ export interface LLMConfig {
   readonly apiKey?: string | null
 }
 
+/**
+ * Calls billed at no known price (a local model, a model the price table lacks): their cost counts 0 in
+ * `LLMUsage.cost`, so a reader must say "unpriced", never a $0 that reads as measured. redscope extra.
+ */
+export interface UnpricedUsage {
+  readonly calls: number
+  readonly promptTokens: number
+  readonly completionTokens: number
+}
+
 /** Cumulative LLM usage: calls made and their cost in USD. */
 export interface LLMUsage {
   readonly calls: number
+  /** USD of the priced calls only: whole only when `unpriced` is absent. */
   readonly cost: number
+  /** The calls among `calls` that had no price; absent when every call was priced. */
+  readonly unpriced?: UnpricedUsage
 }
 
 export type StopReason = 'success' | 'done' | 'max_runs' | 'budget_exhausted' | 'error' | 'timeout'
@@ -216,11 +229,26 @@ export function ownedEvaluation(returned: EvaluationResult): EvaluationResult {
 export const ZERO_USAGE: LLMUsage = Object.freeze({ calls: 0, cost: 0 })
 
 export function addUsage(a: LLMUsage, b: LLMUsage): LLMUsage {
-  return { calls: a.calls + b.calls, cost: a.cost + b.cost }
+  return withUnpriced({ calls: a.calls + b.calls, cost: a.cost + b.cost }, combineUnpriced(a.unpriced, b.unpriced, 1))
 }
 
 export function subtractUsage(a: LLMUsage, b: LLMUsage): LLMUsage {
-  return { calls: a.calls - b.calls, cost: a.cost - b.cost }
+  return withUnpriced({ calls: a.calls - b.calls, cost: a.cost - b.cost }, combineUnpriced(a.unpriced, b.unpriced, -1))
+}
+
+function combineUnpriced(a: UnpricedUsage | undefined, b: UnpricedUsage | undefined, sign: 1 | -1): UnpricedUsage | undefined {
+  if (a === undefined && b === undefined) return undefined
+  const z = { calls: 0, promptTokens: 0, completionTokens: 0 }
+  const x = a ?? z
+  const y = b ?? z
+  const out = { calls: x.calls + sign * y.calls, promptTokens: x.promptTokens + sign * y.promptTokens,
+    completionTokens: x.completionTokens + sign * y.completionTokens }
+  return out.calls === 0 ? undefined : out
+}
+
+/** A usage with its unpriced part, the key left out when there is none (so priced usage prints as before). */
+export function withUnpriced(usage: { calls: number; cost: number }, unpriced: UnpricedUsage | undefined | null): LLMUsage {
+  return unpriced === undefined || unpriced === null || unpriced.calls === 0 ? usage : { ...usage, unpriced }
 }
 
 /** What may be persisted of an LLMConfig: the model name only. */

@@ -61,7 +61,13 @@ export interface Finding {
     /** The task's runs in all, where known: a task that held is worded "not broken in N runs by <attacker>". */
     readonly runs?: number
   }
-  readonly run: { readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null }
+  readonly run: {
+    readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null
+    /** The cost in words when some calls had no price ("unpriced (…)", "$x + unpriced (…)"): shown instead of the dollars. */
+    readonly costText?: string
+    /** Why the run ended, in words (run_records.json), when recorded. */
+    readonly ended?: string
+  }
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
   readonly coverageMode: 'forest' | 'names-only'

@@ -134,7 +134,8 @@ ${f.notice ? `<div class="card notice">${e(f.notice)}</div>` : ''}
 <div class="card"><table>
 <tr><th>outcome</th><td>${e(f.task.status)} (stop: ${e(f.task.stopReason)})${heldWords(f) ? ` · ${e(heldWords(f))}` : ''}</td></tr>
 ${configRow(Object.entries(f.task.config ?? {}))}<tr><th>run score</th><td>${e(f.run.score === null ? 'unknown' : String(f.run.score))}${f.run.success === null ? '' : f.run.success ? ' · success' : ' · no success'}</td></tr>
-<tr><th>cumulative cost</th><td>${e(f.run.cumulativeCost === null ? 'unknown' : `$${f.run.cumulativeCost.toFixed(4)}`)}</td></tr>
+<tr><th>cumulative cost</th><td>${e(f.run.costText ?? (f.run.cumulativeCost === null ? 'unknown' : `$${f.run.cumulativeCost.toFixed(4)}`))}</td></tr>
+${f.run.ended ? `<tr><th>run ended</th><td>${e(f.run.ended)}</td></tr>\n` : ''}
 <tr><th>scope (read &amp; write)</th><td>${list(f.scope)}</td></tr>
 <tr><th>read only</th><td>${list(f.readOnly)}</td></tr>
 <tr><th>attacker view</th><td>${f.viewSource === 'attacker-file' ? 'recorded (attacker file)' : 'recomputed from the grant'} · coverage ${f.coverageMode === 'forest' ? 'through the forest' : 'by tag names only'}</td></tr>

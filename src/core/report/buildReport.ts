@@ -11,6 +11,8 @@ import { buildReplay, coverageFor, MARK_LABELS } from '../replay'
 import type { PersistedItemLike } from '../replay/items'
 import { readExperiment, readTasks, readTrajectory, type ExperimentRecord, type TaskRecord } from '../results/reader'
 import type { IterationJson } from '../results/format'
+import { costWords, sumUnpriced } from '../results/cost'
+import { runEndsSummary, runEndWords } from '../results/runEndWords'
 import type { Storage } from '../results/storage'
 import { paintForest, paintFrontier, type GrantNames } from '../sweep/paint'
 import type { Forest } from '../tags'
@@ -89,7 +91,7 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
   if (best === null) return null
   const base = {
     number: best.run_number, score: best.primary_score, success: best.success,
-    cost: best.usage_cumulative.cost, seconds: best.timing.duration_s,
+    cost: best.usage_cumulative.cost, seconds: best.timing.duration_s, ...runWords(task, best),
   }
   let full: Awaited<ReturnType<typeof readTrajectory>>
   let attacker: Awaited<ReturnType<typeof readTrajectory>> = null
@@ -116,6 +118,17 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
   return { ...base, keySteps: steps, otherSteps: finding.totalSteps - steps.length, missing: '' }
 }
 
+/** A run's cumulative cost and its ending in words, from run_records.json where the tree has it. */
+function runWords(task: TaskRecord, run: { run_number: number; usage_cumulative: { cost: number; calls: number } }): { costText: string; ended: string } {
+  const records = task.runRecords?.runs ?? []
+  const unpriced = sumUnpriced(records.filter((r) => r.run_number <= run.run_number).map((r) => r.unpriced))
+  const own = records.find((r) => r.run_number === run.run_number)
+  return {
+    costText: costWords(run.usage_cumulative.cost, unpriced, { calls: run.usage_cumulative.calls }),
+    ended: own?.ended_by ? runEndWords(own.ended_by, own.turns, true) : '',
+  }
+}
+
 const anchorOf = (prefix: string, i: number) => `${prefix}-${i + 1}`
 
 function leftOut(task: TaskRecord, cap: number): ReportBestRun | null {
@@ -123,7 +136,7 @@ function leftOut(task: TaskRecord, cap: number): ReportBestRun | null {
   if (best === null) return null
   return {
     number: best.run_number, score: best.primary_score, success: best.success, cost: best.usage_cumulative.cost, seconds: best.timing.duration_s,
-    keySteps: [], otherSteps: 0, missing: `the report reads the steps of at most ${cap} best runs; open this task in the viewer`,
+    ...runWords(task, best), keySteps: [], otherSteps: 0, missing: `the report reads the steps of at most ${cap} best runs; open this task in the viewer`,
   }
 }
 
@@ -157,6 +170,8 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
         anchor, modelAnchor, index: t.task.index, goal: t.task.goal, status: t.task.status, stopReason: t.task.stop_reason,
         config: Object.entries(rec.taskConfigs.get(t.task.index) ?? {}),
         success: t.task.success, bestScore: t.task.best_score.value, runs: t.task.n_runs, cost: t.task.llm_usage.cost,
+        costText: costWords(t.task.llm_usage.cost, t.runRecords?.unpriced ?? rec.unpriced.get(t.task.index), { calls: t.task.llm_usage.calls }),
+        runEnds: runEndsSummary((t.runRecords?.runs ?? []).map((r) => r.ended_by)),
         seconds: t.task.timing.duration_s ?? secondsBetween(t.task.timing.started_at, t.task.timing.ended_at),
         error: t.task.error ?? '',
         echoedRuns: echoed.get(t.task.index) ?? [], echoesCounted: rec.echoes?.count_echoes ?? false,
@@ -169,7 +184,8 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     models.push({
       anchor: modelAnchor, dir: rec.dir, label: rec.threatModelName ?? e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
       grants: grantWords(expForest, pair), status: rec.manifest.status, asr: s.asr, nSuccess: s.n_success, nCompleted: s.n_completed,
-      nTasks: s.n_tasks, cost: s.total_llm_usage.cost,
+      nTasks: s.n_tasks, cost: s.total_llm_usage.cost, calls: s.total_llm_usage.calls, unpriced: sumUnpriced(rec.unpriced.values()),
+      costText: costWords(s.total_llm_usage.cost, sumUnpriced(rec.unpriced.values()), { calls: s.total_llm_usage.calls }),
       seconds: secondsBetween(rec.manifest.timing.started_at, rec.manifest.timing.completed_at),
       configuration: [
         ['attacker', e.attacker], ['target', e.target], ['claim', e.claim], ['model', e.model ?? 'no LLM'],
@@ -203,7 +219,10 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     frontierSource: forest !== null && opts.frontier ? opts.frontier.source : '',
     models, tasks,
     totals: {
-      cost: models.reduce((a, m) => a + m.cost, 0), seconds,
+      cost: models.reduce((a, m) => a + m.cost, 0),
+      // A tree mixing priced and unpriced calls says both ("$0.0123 + unpriced (…)"), never one sum that reads as whole.
+      costText: costWords(models.reduce((a, m) => a + m.cost, 0), sumUnpriced(models.map((m) => m.unpriced)), { calls: models.reduce((a, m) => a + m.calls, 0) }),
+      seconds,
       nSuccess: models.reduce((a, m) => a + m.nSuccess, 0), nCompleted: models.reduce((a, m) => a + m.nCompleted, 0),
       nTasks: models.reduce((a, m) => a + m.nTasks, 0),
       echoRuns: tasks.reduce((a, t) => a + t.echoedRuns.length, 0),

@@ -45,7 +45,6 @@ a{color:#364fc7}
 
 /** A threat model's ASR in the words every view uses (n = its completed tasks; a held one names the attacker). */
 const asrOf = (m: ReportThreatModel) => rateWords(m.nSuccess, m.nCompleted, { unit: 'task', attacker: m.attacker })
-const money = (n: number | null) => (n === null ? 'unknown' : `$${n.toFixed(4)}`)
 export function duration(s: number | null): string {
   if (s === null) return 'unknown'
   if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`
@@ -71,7 +70,7 @@ function modelHtml(m: ReportThreatModel, tasks: readonly ReportTask[]): string {
 <tr><th>scope (read &amp; write)</th><td>${names(m.scope)}</td></tr>
 <tr><th>read only</th><td>${names(m.readOnly)}</td></tr>
 <tr><th>outcome</th><td>${e(asrText(asrOf(m)))} · ${plural(m.nTasks, 'task')} in all · ${e(m.status === 'complete' ? 'complete' : 'not finished')}</td></tr>
-<tr><th>cost and time</th><td>${money(m.cost)} · ${duration(m.seconds)}</td></tr>
+<tr><th>cost and time</th><td>${e(m.costText)} · ${duration(m.seconds)}</td></tr>
 ${m.echoRuns ? `<tr><th>echoes</th><td>${plural(m.echoRuns, 'run')} in ${plural(m.echoTasks, 'task')} succeeded only on text the attacker injected itself</td></tr>\n` : ''}<tr><th>results folder</th><td><code>${e(m.dir)}</code></td></tr>
 </table>
 <details open><summary>Configuration</summary><table>${m.configuration.map(([k, v]) => `<tr><th>${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table></details>
@@ -106,7 +105,7 @@ function taskHtml(t: ReportTask, models: readonly ReportThreatModel[]): string {
   const r = t.bestRun
   const best = r === null
     ? '<p class="meta">No runs recorded.</p>'
-    : `<h4>Best run: run ${r.number} · score ${e(String(r.score))} · ${r.success ? '<span class="bad">success</span>' : 'no success'} · ${money(r.cost)} so far · ${duration(r.seconds)}</h4>
+    : `<h4>Best run: run ${r.number} · score ${e(String(r.score))} · ${r.success ? '<span class="bad">success</span>' : 'no success'} · ${e(r.costText)} so far · ${duration(r.seconds)}${r.ended ? ` · ${e(r.ended)}` : ''}</h4>
 ${r.missing ? `<p class="meta">Its steps are not shown: ${e(r.missing)}.</p>` : ''}
 ${r.keySteps.length ? `<p class="meta">Key steps (${plural(r.keySteps.length, 'step')} shown, ${plural(r.otherSteps, 'other')} left out):</p>${r.keySteps.map((s) => stepHtml(s, t.anchor)).join('\n')}` : r.missing ? '' : '<p class="meta">No injection, decline or run end recorded in this run.</p>'}`
   return `<section class="card task" id="${t.anchor}">
@@ -115,8 +114,8 @@ ${r.keySteps.length ? `<p class="meta">Key steps (${plural(r.keySteps.length, 's
 <table>
 <tr><th>outcome</th><td><span class="${t.success ? 'bad' : 'ok'}">${e(taskVerdict(t, m?.attacker ?? '').text)}</span> · status ${e(t.status)} · stopped: ${e(t.stopReason)}</td></tr>
 ${configRow(t.config)}<tr><th>best score</th><td>${e(String(t.bestScore))} after ${plural(t.runs, 'run')}</td></tr>
-<tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
-${t.echoedRuns.length ? `<tr><th>echoes</th><td>run${t.echoedRuns.length === 1 ? '' : 's'} ${t.echoedRuns.join(', ')} succeeded only on text the attacker injected itself: ${t.echoesCounted ? 'counted as successes' : 'not counted as successes'}</td></tr>\n` : ''}</table>
+<tr><th>cost and time</th><td>${e(t.costText)} · ${duration(t.seconds)}</td></tr>
+${t.runEnds ? `<tr><th>runs ended</th><td>${e(t.runEnds)}</td></tr>\n` : ''}${t.echoedRuns.length ? `<tr><th>echoes</th><td>run${t.echoedRuns.length === 1 ? '' : 's'} ${t.echoedRuns.join(', ')} succeeded only on text the attacker injected itself: ${t.echoesCounted ? 'counted as successes' : 'not counted as successes'}</td></tr>\n` : ''}</table>
 ${t.error ? `<details><summary>Error</summary><pre>${e(t.error)}</pre></details>` : ''}
 ${best}
 </section>`
@@ -145,7 +144,7 @@ export function renderReportHtml(r: Report): string {
 ${r.notes.map((n) => `<div class="card notice">${e(n)}</div>`).join('\n')}
 <div class="card"><table>
 <tr><th>attack success</th><td>${e(total.text)} · ${plural(t.nTasks, 'task')} in all${r.models.length > 1 ? `, ${plural(r.models.length, 'threat model')} pooled` : ''}</td></tr>
-<tr><th>cost and time</th><td>${money(t.cost)} · ${duration(t.seconds)}</td></tr>
+<tr><th>cost and time</th><td>${e(t.costText)} · ${duration(t.seconds)}</td></tr>
 ${t.echoRuns ? `<tr><th>echoes</th><td>${plural(t.echoRuns, 'run')} succeeded only on text the attacker injected itself (${t.echoRunsCounted ? `${t.echoRunsCounted} counted as successes` : 'none counted as successes'})</td></tr>\n` : ''}</table></div>
 <nav class="card toc" aria-label="Contents"><strong>Contents</strong><ol>
 <li><a href="#forest">The forest, painted with the results</a></li>

@@ -5,6 +5,7 @@
  * the text that is exported.
  */
 import type { Forest } from '../tags'
+import type { UnpricedJson } from '../results/format'
 import type { ItemMark } from '../replay/items'
 import type { FrontierTagPaint, TagPaint } from '../sweep/paint'
 
@@ -29,6 +30,10 @@ export interface ReportBestRun {
   readonly score: number
   readonly success: boolean
   readonly cost: number | null
+  /** The cost so far in words: "unpriced (…)" or "$x + unpriced (…)" when calls had no price (src/core/results/cost.ts). */
+  readonly costText: string
+  /** Why the run ended, in words (run_records.json); '' when the tree does not record it. */
+  readonly ended: string
   readonly seconds: number | null
   readonly keySteps: readonly ReportStep[]
   /** Steps of the run not shown (only the key ones are). */
@@ -50,6 +55,10 @@ export interface ReportTask {
   readonly bestScore: number
   readonly runs: number
   readonly cost: number
+  /** The cost in words, saying "unpriced" for calls with no price, never a $0 read as measured. */
+  readonly costText: string
+  /** How its runs ended ("2 turn limit, 1 target finished"); '' when the tree does not record it. */
+  readonly runEnds: string
   readonly seconds: number | null
   readonly error: string
   readonly bestRun: ReportBestRun | null
@@ -74,6 +83,10 @@ export interface ReportThreatModel {
   readonly nCompleted: number
   readonly nTasks: number
   readonly cost: number
+  readonly calls: number
+  /** Its calls that had no price (unpriced.json), summed over its tasks; null when every call was priced. */
+  readonly unpriced: UnpricedJson | null
+  readonly costText: string
   readonly seconds: number | null
   readonly configuration: ReadonlyArray<readonly [string, string]>
   readonly taskAnchors: readonly string[]
@@ -108,7 +121,7 @@ export interface Report {
   /** What could not be read or was left out, in plain words. */
   readonly notes: readonly string[]
   readonly totals: {
-    readonly cost: number; readonly seconds: number | null; readonly nSuccess: number; readonly nCompleted: number; readonly nTasks: number
+    readonly cost: number; readonly costText: string; readonly seconds: number | null; readonly nSuccess: number; readonly nCompleted: number; readonly nTasks: number
     /** Echoed runs in all, and how many of them counted as successes. */
     readonly echoRuns: number; readonly echoRunsCounted: number
   }

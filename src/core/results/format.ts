@@ -172,6 +172,8 @@ export const ExperimentsIndexRow = z.object({
   completed_at: z.string().nullable(),
   /** redscope extra: the saved threat model's name (threat_model.json), so the list names it without opening each folder. */
   threat_model_name: z.string().optional(),
+  /** redscope extra: the calls among total_llm_usage that had no price (unpriced.json), so the list never shows their $0 as measured. */
+  unpriced: z.lazy(() => UnpricedJson).optional(),
 })
 export const ExperimentsIndexFile = z.object({ schema_version: SchemaVersion, experiments: z.array(ExperimentsIndexRow) })
 
@@ -260,6 +262,44 @@ export const AttackerNotesFile = z.object({
   notes: z.array(z.object({ run: z.number().int().min(0), during: z.string(), text: z.string() })),
 })
 
+/**
+ * LLM calls billed at no known price (a local model, one the price table lacks): superred's `cost` counts them as
+ * 0, so every reader that shows a cost says "unpriced" beside (or instead of) the dollars. redscope extra.
+ */
+export const UnpricedJson = z.object({ calls: z.number().int().min(0), prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
+
+/**
+ * redscope extra, in the experiment folder: the tasks whose LLM usage holds unpriced calls, by index (so totals
+ * say "+ unpriced" without reading every task), rewritten with the manifest while any task has some.
+ * superred ignores this file; its own `cost` fields stay numbers (the priced calls' dollars).
+ */
+export const UNPRICED_FILE = 'unpriced.json'
+export const ExperimentUnpricedFile = z.object({
+  schema_version: SchemaVersion,
+  tasks: z.array(UnpricedJson.extend({ index: z.number().int() })),
+})
+
+/**
+ * redscope extra, in a task folder: what superred's iterations.json has no place for, per run: why it ended
+ * (RunEndCause: the target finished, the attacker declined, its turn limit, the time cap, an error), the pauses the
+ * attacker was asked about, and its unpriced calls; with the task's unpriced total. superred ignores this file.
+ */
+export const RUN_RECORDS_FILE = 'run_records.json'
+export const RunEndCauseJson = z.enum(['target', 'declined', 'turn_limit', 'time_cap', 'error'])
+export const RunRecordsFile = z.object({
+  schema_version: SchemaVersion,
+  unpriced: UnpricedJson.nullable().default(null),
+  runs: z.array(z.object({
+    run_number: z.number().int(),
+    ended_by: RunEndCauseJson.nullable().default(null),
+    turns: z.number().int().min(0).nullable().default(null),
+    unpriced: UnpricedJson.nullable().default(null),
+  })),
+})
+
+export type UnpricedJson = z.infer<typeof UnpricedJson>
+export type RunRecordsFile = z.infer<typeof RunRecordsFile>
+export type ExperimentUnpricedFile = z.infer<typeof ExperimentUnpricedFile>
 export type UsageJson = z.infer<typeof UsageJson>
 export type ScoreJson = z.infer<typeof ScoreJson>
 export type EvaluationJson = z.infer<typeof EvaluationJson>

@@ -2,7 +2,7 @@ export * from './format'
 export { ExperimentSession, dumpFile, type ResumePlan } from './writer'
 export {
   listExperiments, readExperiment, readTask, readTasks, readThreatModelName, readTrajectory, readJsonFile, readOptional, ResultsFormatError,
-  readTaskConfigs, configText,
+  readTaskConfigs, readUnpriced, configText,
   type ExperimentRecord, type TaskRecord,
 } from './reader'
 export { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
@@ -24,3 +24,7 @@ export {
   sameAttackerConfig, type AttackerClash, type ClashQuery,
 } from './attackerConfig'
 export { repairExperimentsIndex } from './repairIndex'
+export {
+  addUnpriced, costShort, costWords, sumUnpriced, unpricedJsonOf, unpricedUsageOf, unpricedWords, usageCostWords, NO_UNPRICED, type CostOptions,
+} from './cost'
+export { runEndWords, runEndsSummary } from './runEndWords'

@@ -8,10 +8,11 @@ import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
   ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, AttackerConfigFile, AttackerFile, AttackerNotesFile, ECHOES_FILE, ExperimentEchoesFile, ExperimentsIndexFile,
-  TaskEchoesFile, IterationsFile, ManifestFile, ResultFile,
+  TaskEchoesFile, IterationsFile, ManifestFile, ResultFile, ExperimentUnpricedFile, RUN_RECORDS_FILE, RunRecordsFile, UNPRICED_FILE, type UnpricedJson,
   TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, THREAT_MODEL_FILE, ThreatModelFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
+import { sumUnpriced } from './cost'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
 
 export class ResultsFormatError extends Error {
@@ -75,6 +76,10 @@ export async function listExperiments(storage: Storage, root = ''): Promise<Expe
         total_llm_usage: manifest.summary.total_llm_usage },
       completed_at: manifest.timing.completed_at,
       ...await readThreatModelName(storage, joinPath(root, entry.name)).then((name) => (name === null ? {} : { threat_model_name: name })),
+      ...await readUnpriced(storage, joinPath(root, entry.name)).then((byTask) => {
+        const sum = sumUnpriced(byTask.values())
+        return sum === null ? {} : { unpriced: sum }
+      }),
     })
   }
   return [...rows.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
@@ -95,6 +100,8 @@ export interface ExperimentRecord {
   readonly echoes: z.infer<typeof ExperimentEchoesFile> | null
   /** redscope extra: the name the threat model was saved under (threat_model.json); null when none was. */
   readonly threatModelName: string | null
+  /** redscope extra (unpriced.json): each task's unpriced LLM calls by index; empty when every call was priced or the tree does not say. */
+  readonly unpriced: ReadonlyMap<number, UnpricedJson>
 }
 
 export async function readExperiment(storage: Storage, dir: string): Promise<ExperimentRecord> {
@@ -105,8 +112,14 @@ export async function readExperiment(storage: Storage, dir: string): Promise<Exp
   const echoes = await readOptional(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
   return {
     dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null,
-    echoes, threatModelName: await readThreatModelName(storage, dir),
+    echoes, threatModelName: await readThreatModelName(storage, dir), unpriced: await readUnpriced(storage, dir),
   }
+}
+
+/** unpriced.json by task index (a redscope extra; empty when absent). */
+export async function readUnpriced(storage: Storage, experimentDir: string): Promise<ReadonlyMap<number, UnpricedJson>> {
+  const file = await readOptional(storage, joinPath(experimentDir, UNPRICED_FILE), ExperimentUnpricedFile)
+  return new Map((file?.tasks ?? []).map(({ index, ...u }) => [index, u]))
 }
 
 /** threat_model.json's name (a redscope extra); null when the folder has none. */
@@ -135,6 +148,8 @@ export interface TaskRecord {
   readonly echoes: z.infer<typeof TaskEchoesFile> | null
   /** redscope extra: the attacker's own notes (attacker_notes.json), when it kept any. */
   readonly attackerNotes: z.infer<typeof AttackerNotesFile> | null
+  /** redscope extra (run_records.json): why each run ended and its unpriced calls; null for a tree that does not record them. */
+  readonly runRecords: z.infer<typeof RunRecordsFile> | null
 }
 
 /**
@@ -149,6 +164,7 @@ export async function readTask(storage: Storage, taskDir: string, options: { ech
     attacker: await readOptional(storage, joinPath(taskDir, 'attacker.json'), AttackerFile),
     echoes: options.echoes === false ? null : await readOptional(storage, joinPath(taskDir, ECHOES_FILE), TaskEchoesFile),
     attackerNotes: await readOptional(storage, joinPath(taskDir, ATTACKER_NOTES_FILE), AttackerNotesFile),
+    runRecords: await readOptional(storage, joinPath(taskDir, RUN_RECORDS_FILE), RunRecordsFile),
   }
 }
 

@@ -8,7 +8,8 @@
 import { ExperimentsIndex, type IndexRow } from './experimentsIndex'
 import { ExperimentsIndexFile, ManifestFile, ResultFile, type ResultsSchemaVersion } from './format'
 import { pyFloat } from './pyjson'
-import { readOptional } from './reader'
+import { readOptional, readUnpriced } from './reader'
+import { sumUnpriced } from './cost'
 import { joinPath, type Storage } from './storage'
 
 /** A string, or a number written with a fraction or an exponent (a Python float, printed back as one). */
@@ -49,10 +50,13 @@ export async function repairExperimentsIndex(storage: Storage, root = ''): Promi
         summary: { asr: unknown; n_success: unknown; n_completed: unknown; total_llm_usage: unknown }
       }
       const { experiment, summary } = result
+      // As the writer's row: its unpriced calls, so the list never shows their $0 as measured.
+      const unpriced = sumUnpriced((await readUnpriced(storage, dir)).values())
       const row: IndexRow = {
         dir: entry.name, slug: experiment.slug, hash: experiment.hash, status: 'complete', experiment,
         summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
         completed_at: result.timing.completed_at,
+        ...(unpriced === null ? {} : { unpriced }),
       }
       ExperimentsIndex.of(storage, root).queue(row, result.schema_version)
       added.push(entry.name)

@@ -9,8 +9,13 @@ import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
-import { ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, ResultFile, SCHEMA_VERSION, TASK_CONFIGS_FILE, TaskFile, THREAT_MODEL_FILE, type ResultsSchemaVersion } from './format'
+import {
+  ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, ExperimentUnpricedFile, ResultFile, RUN_RECORDS_FILE, SCHEMA_VERSION,
+  TASK_CONFIGS_FILE, TaskFile, THREAT_MODEL_FILE, UNPRICED_FILE, type ResultsSchemaVersion, type UnpricedJson,
+} from './format'
 import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
+import { sumUnpriced, unpricedJsonOf, unpricedUsageOf } from './cost'
+import { experimentUnpricedText, runRecordsText } from './runRecords'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { pyDumps } from './pyjson'
@@ -78,6 +83,16 @@ async function readExperimentEchoes(storage: Storage, dir: string): Promise<{ co
   }
 }
 
+/** The experiment's unpriced.json (which tasks had unpriced calls), or null when absent or unreadable. */
+async function readExperimentUnpriced(storage: Storage, dir: string): Promise<Map<number, UnpricedJson> | null> {
+  try {
+    const file = ExperimentUnpricedFile.parse(JSON.parse(await storage.readText(joinPath(dir, UNPRICED_FILE))))
+    return new Map(file.tasks.map(({ index, ...u }) => [index, u]))
+  } catch {
+    return null
+  }
+}
+
 /** Current task folders that hold a readable task.json, by index. */
 async function scanTasks(storage: Storage, dir: string): Promise<Map<number, TaskView>> {
   const views = new Map<number, TaskView>()
@@ -125,10 +140,16 @@ export class ExperimentSession {
   private readonly echoes: Map<number, readonly number[]>
   /** The experiment's echoes.json exists (from before, or written by this session): rewritten with the manifest. */
   private echoesFilePresent: boolean
+  /** Unpriced calls by task index (kept tasks' from the folder's unpriced.json): the experiment's unpriced.json. */
+  private readonly unpriced: Map<number, UnpricedJson>
+  private unpricedFilePresent: boolean
 
   private constructor(storage: Storage, root: string, meta: ExperimentMeta, identity: { slug: string; hash: string }, plan: ResumePlan,
-    views: Map<number, TaskView>, schema: ResultsSchemaVersion, echoes: { count: boolean; byTask: Map<number, readonly number[]>; present: boolean }) {
+    views: Map<number, TaskView>, schema: ResultsSchemaVersion, echoes: { count: boolean; byTask: Map<number, readonly number[]>; present: boolean },
+    unpriced: { byTask: Map<number, UnpricedJson>; present: boolean }) {
     this.schema = schema
+    this.unpriced = unpriced.byTask
+    this.unpricedFilePresent = unpriced.present
     this.countEchoes = echoes.count
     this.echoes = echoes.byTask
     this.echoesFilePresent = echoes.present
@@ -186,8 +207,14 @@ export class ExperimentSession {
         const runs = priorEchoes?.byTask.get(i)
         if (runs && runs.length > 0) echoes.set(i, runs)
       }
+      const priorUnpriced = fresh ? null : await readExperimentUnpriced(storage, dir)
+      const unpriced = new Map<number, UnpricedJson>()
+      for (const i of keep) {
+        const u = priorUnpriced?.get(i)
+        if (u && u.calls > 0) unpriced.set(i, u)
+      }
       const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION,
-        { count: countEchoes, byTask: echoes, present: priorEchoes !== null })
+        { count: countEchoes, byTask: echoes, present: priorEchoes !== null }, { byTask: unpriced, present: priorUnpriced !== null })
       // Nothing to rerun in a folder whose result.json was written: it finished (perhaps killed before its manifest said
       // so), and finishing it again must not restamp it with this resume's times.
       if (!fresh && rerun.size === 0) session.finished = await readFinishedTiming(storage, dir)
@@ -212,7 +239,8 @@ export class ExperimentSession {
     return {
       task, index, runs: [], bestScore: best,
       bestEvaluation: evaluationResult({ success: data.best_evaluation.success, primaryScore: best, rationale: data.best_evaluation.rationale }),
-      success: data.success, llmUsage: { calls: data.llm_usage.calls, cost: data.llm_usage.cost },
+      success: data.success,
+      llmUsage: { calls: data.llm_usage.calls, cost: data.llm_usage.cost, ...(this.unpriced.has(index) ? { unpriced: unpricedUsageOf(this.unpriced.get(index)) } : {}) },
       stopReason: data.stop_reason as StopReason, scope: new Set(), readOnly: new Set(), error: data.error,
       startedAt: parseDate(data.timing.started_at), endedAt: parseDate(data.timing.ended_at), nRuns: data.n_runs,
     }
@@ -282,6 +310,11 @@ export class ExperimentSession {
     const echoed = echoedRunNumbers(tr.runs)
     if (echoed.length > 0) this.echoes.set(index, echoed)
     else this.echoes.delete(index)
+    const records = runRecordsText(tr, this.schema)
+    if (records !== null) writes.push([joinPath(taskDir, RUN_RECORDS_FILE), records])
+    const unpriced = unpricedJsonOf(tr.llmUsage)
+    if (unpriced !== null) this.unpriced.set(index, unpriced)
+    else this.unpriced.delete(index)
     if (tr.attackerNotes && tr.attackerNotes.length > 0) {
       const notes = tr.attackerNotes.map((n) => ({ run: n.run, during: n.during, text: n.text }))
       writes.push([joinPath(taskDir, ATTACKER_NOTES_FILE), dumpFile({ schema_version: this.schema, notes })])
@@ -392,11 +425,22 @@ export class ExperimentSession {
         this.echoesFilePresent = true
         await this.storage.writeTextAtomic(joinPath(this.dir, ECHOES_FILE), experimentEchoesText(this.echoes, this.countEchoes, this.schema))
       }
+      // Likewise the unpriced calls, so the experiment's totals never read as whole when some calls had no price.
+      if (this.unpriced.size > 0 || this.unpricedFilePresent) {
+        this.unpricedFilePresent = true
+        await this.storage.writeTextAtomic(joinPath(this.dir, UNPRICED_FILE), experimentUnpricedText(this.unpriced, this.schema))
+      }
     }
     const queued: Promise<void> = this.manifestQueue.then(write, write)
     if (status === 'in_progress') this.manifestQueued = queued
     this.manifestQueue = queued.catch(() => {})
     return queued
+  }
+
+  /** The index row's `unpriced` (the experiment's unpriced calls), absent when every call was priced. */
+  private unpricedRow(): { unpriced?: UnpricedJson } {
+    const sum = sumUnpriced([...this.views.keys()].map((i) => this.unpriced.get(i)))
+    return sum === null ? {} : { unpriced: sum }
   }
 
   private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string, queue: boolean): Promise<void> {
@@ -406,6 +450,7 @@ export class ExperimentSession {
       summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
       completed_at: completedAt,
       ...(this.threatModelName !== null ? { threat_model_name: this.threatModelName } : {}),
+      ...this.unpricedRow(),
     }) as { dir: string }
     const index = ExperimentsIndex.of(this.storage, this.root)
     if (queue) index.queue(row, this.schema)
@@ -426,7 +471,7 @@ async function snapshotCurrent(storage: Storage, dir: string): Promise<void> {
     if (m && e.kind === 'dir') n = Math.max(n, Number(m[1]))
   }
   const snapshot = joinPath(dir, `previous_${String(n + 1).padStart(2, '0')}`)
-  for (const name of ['result.json', 'manifest.json', ATTACKER_CONFIG_FILE, ECHOES_FILE]) {
+  for (const name of ['result.json', 'manifest.json', ATTACKER_CONFIG_FILE, ECHOES_FILE, UNPRICED_FILE]) {
     if (await storage.exists(joinPath(dir, name))) await storage.linkOrCopy(joinPath(dir, name), joinPath(snapshot, name))
   }
   for (const name of ['logs', 'tasks']) await linkTree(storage, joinPath(dir, name), joinPath(snapshot, name))

@@ -9,6 +9,7 @@ import { currentSiteSource, isBrowserRuns, isLiveSource, type OpenSource } from 
 import { experimentHref } from '../paths'
 import { BrowserSweeps, RefreshButton } from './BrowserRuns'
 import { costText, viewExperiments, whenText } from './experimentRows'
+import { costWords } from '../../../core/results'
 import { shardNote } from './sweepNote'
 import { useTreeZip } from './useTreeZip'
 import { useSiteZip } from './useSiteZip'
@@ -100,7 +101,7 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
                     <td>{r.attacker}</td>
                     <td title={r.when ?? undefined}>{whenText(r.when)}</td>
                     <td className={`experiments-table__outcome${r.inProgress ? ' status status--live' : ''}`}>{r.outcome}</td>
-                    <td>{costText(r.cost)}</td>
+                    <td title={r.unpriced ? costWords(r.cost ?? 0, r.unpriced, r.calls === null ? {} : { calls: r.calls }) : undefined}>{costText(r.cost, r.unpriced, r.calls)}</td>
                     <td className="results-muted results-small experiments-table__dir"><Link href={experimentHref(src, r.dir)}>{r.dir}</Link></td>
                     {own && <td><button type="button" className="button--small" aria-label={`Download ${r.dir} as a zip`} onClick={() => void zip([r.dir], r.dir)}>.zip</button></td>}
                   </tr>

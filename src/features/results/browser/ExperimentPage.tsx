@@ -12,6 +12,7 @@ import { TagNames } from '../common/TagNames'
 import { ReportButton } from '../../../components/ReportButton'
 import { plural } from '../../../lib/plural'
 import { asrText, rateWords } from '../../../core/stats'
+import { costWords, sumUnpriced } from '../../../core/results'
 
 export function ExperimentPage() {
   const { experiment } = useParams<{ experiment: string }>()
@@ -38,7 +39,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         <p>
           Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only <TagNames names={e.read_only} forest={forest.forest} /> ·{' '}
           {data.manifest.status} · <span data-testid="experiment-asr">{asrText(asr)}</span> ·
-          {' '}{plural(summary.n_tasks, 'task')} · ${summary.total_llm_usage.cost.toFixed(4)}
+          {' '}{plural(summary.n_tasks, 'task')} · <span data-testid="experiment-cost">{costWords(summary.total_llm_usage.cost, sumUnpriced(data.unpriced.values()), { calls: summary.total_llm_usage.calls })}</span>
         </p>
         {echoTasks.length > 0 && (
           <p className="echo-summary" data-testid="experiment-echoes">
@@ -58,7 +59,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         </p>
       )}
       <ForestAttach experiment={dir} state={forest} />
-      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} src={src} experiment={dir} attacker={e.attacker}
+      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} unpriced={data.unpriced} src={src} experiment={dir} attacker={e.attacker}
         echoes={data.echoes ? { byTask: new Map(data.echoes.tasks.map((t) => [t.index, t.runs])), counted: data.echoes.count_echoes } : null} />
     </div>
   )

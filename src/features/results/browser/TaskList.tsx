@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
-import { configText, taskHeld, type ManifestTaskJson } from '../../../core/results'
+import { configText, costShort, costWords, taskHeld, type ManifestTaskJson, type UnpricedJson } from '../../../core/results'
 import { rateWords } from '../../../core/stats'
 import { taskHref, taskSegment } from '../paths'
 import { useResultsLocation } from '../useResultsLocation'
@@ -18,12 +18,14 @@ interface Props {
   readonly attacker: string
   /** Echoed run numbers by task index (echoes.json), and whether they were counted as successes. */
   readonly echoes?: { readonly byTask: ReadonlyMap<number, readonly number[]>; readonly counted: boolean } | null
+  /** Unpriced calls by task index (unpriced.json): such a task's cost says "unpriced", never $0. */
+  readonly unpriced?: ReadonlyMap<number, UnpricedJson>
 }
 
 const ROW = 36
 
 /** The tasks of an experiment: filter by outcome, search goals, sort; only the visible rows are in the DOM. */
-export function TaskList({ tasks, configs, src, experiment, attacker, echoes = null }: Props) {
+export function TaskList({ tasks, configs, src, experiment, attacker, echoes = null, unpriced }: Props) {
   const withConfig = configs !== undefined && configs.size > 0
   const { params, navigate, withParam } = useResultsLocation()
   const view = parseTaskView(params)
@@ -78,7 +80,7 @@ export function TaskList({ tasks, configs, src, experiment, attacker, echoes = n
                 </span>
                 <span>{t.best_score.toFixed(2)}</span>
                 <RunsCell task={t} attacker={attacker} />
-                <span>${t.cost_usd.toFixed(4)}</span>
+                <span title={unpriced?.has(t.index) ? costWords(t.cost_usd, unpriced.get(t.index)) : undefined}>{costShort(t.cost_usd, unpriced?.get(t.index))}</span>
                 <span>{t.stop_reason}</span>
               </div>
             )

@@ -6,7 +6,7 @@ import { CostChart } from '../diff/CostChart'
 import { diffHref, runHref, taskDirOf } from '../paths'
 import { taskQuery } from '../queries/task'
 import { experimentQuery } from '../queries/experiment'
-import { configText, taskHeld } from '../../../core/results'
+import { configText, costShort, costWords, runEndWords, sumUnpriced, taskHeld } from '../../../core/results'
 import { rateWords } from '../../../core/stats'
 import { SourceGate } from '../SourceGate'
 import type { OpenSource } from '../sourcesStore'
@@ -36,6 +36,10 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
   const attacker = exp?.manifest.experiment.attacker ?? null
   const held = taskHeld(t.status, t.n_runs) ? rateWords(0, t.n_runs, { unit: 'run', attacker }).text : null
   const echoed = new Map((data.echoes?.runs ?? []).map((r) => [r.run_number, r]))
+  // run_records.json (redscope extra): why each run ended and its unpriced calls; absent in older and superred's trees.
+  const records = new Map((data.runRecords?.runs ?? []).map((r) => [r.run_number, r]))
+  const taskUnpriced = data.runRecords?.unpriced ?? exp?.unpriced.get(t.index) ?? null
+  const unpricedUpTo = (run: number) => sumUnpriced([...records.values()].filter((r) => r.run_number <= run).map((r) => r.unpriced))
   const ref = (run: number) => ({ experiment, task, run })
   const first = runs[0]?.run_number
   const pickA = a ?? first ?? 1
@@ -48,7 +52,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       <h2 className="task-goal">{t.goal}</h2>
       <p>
         <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
-        {' '}{plural(t.n_runs, 'run')}{held ? <span data-testid="task-held"> ({held})</span> : null} · ${t.llm_usage.cost.toFixed(4)} · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
+        {' '}{plural(t.n_runs, 'run')}{held ? <span data-testid="task-held"> ({held})</span> : null} · <span data-testid="task-cost">{costWords(t.llm_usage.cost, taskUnpriced, { calls: t.llm_usage.calls })}</span> · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
       {echoed.size > 0 && (
         <p className="echo-summary" data-testid="task-echoes">
@@ -64,7 +68,7 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
       {runs.length > 0 && (
         <div className="task-runs">
           <table className="results-table" aria-label="Runs">
-            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Echo</th><th>Judged</th><th title="The optimizer's answer to the run's end: done ends the task">Optimizer done</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
+            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Echo</th><th>Judged</th><th title="The optimizer's answer to the run's end: done ends the task">Optimizer done</th><th title="Why the run ended: the target finished, the attacker declined, its turn limit, the task's time cap, an error">Ended</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
             <tbody>
               {runs.map((r) => (
                 <tr key={r.run_number}>
@@ -74,14 +78,18 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
                   <td data-testid={echoed.has(r.run_number) ? 'run-echo' : undefined}>{echoed.has(r.run_number) ? `echoed${echoed.get(r.run_number)!.counted ? ' (counted)' : ' (not counted)'}` : ''}</td>
                   <td>{r.errored ? 'errored' : r.evaluated ? 'yes' : 'no'}</td>
                   <td>{r.done ? 'done' : '–'}</td>
-                  <td>${r.usage_delta.cost.toFixed(4)}</td>
-                  <td>${r.usage_cumulative.cost.toFixed(4)}</td>
+                  <td data-testid="run-ended" title={records.has(r.run_number) ? runEndWords(records.get(r.run_number)!.ended_by, records.get(r.run_number)!.turns, true) : undefined}>
+                    {records.has(r.run_number) ? runEndWords(records.get(r.run_number)!.ended_by) : '–'}</td>
+                  <td title={costWords(r.usage_delta.cost, records.get(r.run_number)?.unpriced, { calls: r.usage_delta.calls })}>
+                    {costShort(r.usage_delta.cost, records.get(r.run_number)?.unpriced ?? (records.size === 0 ? taskUnpriced : null), { calls: r.usage_delta.calls })}</td>
+                  <td title={costWords(r.usage_cumulative.cost, unpricedUpTo(r.run_number), { calls: r.usage_cumulative.calls })}>
+                    {costShort(r.usage_cumulative.cost, records.size === 0 ? taskUnpriced : unpricedUpTo(r.run_number), { calls: r.usage_cumulative.calls })}</td>
                   <td>{r.timing.duration_s?.toFixed(3) ?? '–'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <CostChart
+          <CostChart unpriced={taskUnpriced !== null}
             runs={runs.map((r) => ({ run: r.run_number, score: r.primary_score, success: r.success, cumulativeCost: r.usage_cumulative.cost, evaluated: r.evaluated }))}
             onPick={(run) => navigate(runHref(src, ref(run)))} />
           <AttackerNotes runs={notesByRun(data.attackerNotes)} />

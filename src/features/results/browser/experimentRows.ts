@@ -4,7 +4,7 @@
  * attacker, when, outcome, cost. Pure, so the list's order and filter are tested
  * without a page.
  */
-import type { ExperimentsIndexRow } from '../../../core/results'
+import { costShort, type ExperimentsIndexRow, type UnpricedJson } from '../../../core/results'
 import { rateWords } from '../../../core/stats'
 
 export interface ExperimentRowView {
@@ -23,6 +23,9 @@ export interface ExperimentRowView {
   readonly outcome: string
   /** The LLM spend in USD; null when the tree does not say (a summary without usage). */
   readonly cost: number | null
+  /** Calls among the cost's that had no price (the index row's `unpriced`): the cost then says "unpriced", never $0. */
+  readonly unpriced: UnpricedJson | null
+  readonly calls: number | null
 }
 
 /** The tags a threat model grants, read-only ones marked; what a user recognises when no name was saved. */
@@ -57,6 +60,8 @@ export function experimentRowView(row: ExperimentsIndexRow): ExperimentRowView {
     inProgress,
     outcome: outcomeOf(row, inProgress),
     cost: row.summary.total_llm_usage?.cost ?? null,
+    unpriced: row.unpriced ?? null,
+    calls: row.summary.total_llm_usage?.calls ?? null,
   }
 }
 
@@ -79,7 +84,8 @@ export function viewExperiments(rows: readonly ExperimentsIndexRow[], query: str
 }
 
 /** Dollars to four places, five below a cent (a demo run costs a tenth of a cent), as the run console counts them. */
-export const costText = (cost: number | null) => (cost === null ? '–' : `$${cost.toFixed(cost > 0 && cost < 0.01 ? 5 : 4)}`)
+export const costText = (cost: number | null, unpriced: UnpricedJson | null = null, calls: number | null = null) => (cost === null ? '–'
+  : costShort(cost, unpriced, { digits: cost > 0 && cost < 0.01 ? 5 : 4, ...(calls === null ? {} : { calls }) }))
 
 /** A date a person reads, in their own locale; the ISO string stays in the title. */
 export const whenText = (iso: string | null) => (iso === null ? 'not finished' : Number.isNaN(Date.parse(iso)) ? iso : new Date(iso).toLocaleString())

@@ -5,8 +5,22 @@ import { compileRules, previewRedaction, redactValue, type RedactionPreview, typ
 import type { RunRef } from '../paths'
 import { echoItemIndices, echoOf, findingEvaluation, iterationOf, runEndEvaluation } from '../viewer/runInfo'
 import type { RunReplayState } from '../viewer/useRunReplay'
+import { costWords, runEndWords, sumUnpriced } from '../../../core/results'
 
 type Ready = Extract<RunReplayState, { status: 'ready' }>
+
+/** The run's cost in words when some calls had no price, and why it ended (run_records.json), when recorded. */
+function runWords(state: Ready, run: number): { costText?: string; ended?: string } {
+  const it = iterationOf(state.task, run)
+  const records = state.task.runRecords
+  const unpriced = records === null ? (state.experiment.unpriced.get(state.task.task.index) ?? null)
+    : sumUnpriced(records.runs.filter((r) => r.run_number <= run).map((r) => r.unpriced))
+  const own = records?.runs.find((r) => r.run_number === run)
+  return {
+    ...(it !== undefined && unpriced !== null ? { costText: costWords(it.usage_cumulative.cost, unpriced, { calls: it.usage_cumulative.calls }) } : {}),
+    ...(own?.ended_by ? { ended: runEndWords(own.ended_by, own.turns, true) } : {}),
+  }
+}
 
 /** The finding of one run, before redaction. */
 export function findingOf(state: Ready, ref: RunRef, annotations: ReadonlyMap<number, StepAnnotation>, options: FindingOptions, now: Date): Finding {
@@ -17,7 +31,7 @@ export function findingOf(state: Ready, ref: RunRef, annotations: ReadonlyMap<nu
   return buildFinding(state.replay, {
     experiment: { dir: ref.experiment, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model ?? 'no-llm' },
     task: { index: t.index, goal: t.goal, status: t.status, stopReason: t.stop_reason, config: state.experiment.taskConfigs.get(t.index), runs: t.n_runs },
-    run: { number: ref.run, score: it?.primary_score ?? null, success: it?.success ?? null, cumulativeCost: it?.usage_cumulative.cost ?? null },
+    run: { number: ref.run, score: it?.primary_score ?? null, success: it?.success ?? null, cumulativeCost: it?.usage_cumulative.cost ?? null, ...runWords(state, ref.run) },
     forest: state.forest.forest,
     evaluation: findingEvaluation(runEndEvaluation(state.replay.items)),
     echo: echo === undefined ? null : {

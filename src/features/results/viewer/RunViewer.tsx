@@ -12,7 +12,7 @@ import { Legend } from './Legend'
 import { PresenterView } from './PresenterView'
 import { echoItemIndices, echoOf, iterationOf, neighbourRuns, runEndEvaluation } from './runInfo'
 import { EchoNote } from './EchoNote'
-import { configText } from '../../../core/results'
+import { configText, costWords, runEndWords, sumUnpriced } from '../../../core/results'
 import { Scrubber } from './Scrubber'
 import { StepPanel } from './StepPanel'
 import { TrajectoryTable, type TableHandle } from './TrajectoryTable'
@@ -48,6 +48,10 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
   const row = replay.rowOfItem(event)
   const runs = neighbourRuns(task, runRef.run)
   const iteration = iterationOf(task, runRef.run)
+  // run_records.json (redscope extra): why this run ended, and the unpriced calls up to it.
+  const record = task.runRecords?.runs.find((r) => r.run_number === runRef.run) ?? null
+  const unpricedSoFar = task.runRecords === null ? (state.experiment.unpriced.get(task.task.index) ?? null)
+    : sumUnpriced(task.runRecords.runs.filter((r) => r.run_number <= runRef.run).map((r) => r.unpriced))
   const evaluation = runEndEvaluation(replay.items)
   const echo = echoOf(task, runRef.run)
   const echoItems = echoItemIndices(replay.items, echo)
@@ -109,7 +113,8 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
             ? <><span className={evaluation.success ? 'verdict verdict--write' : 'verdict'}>{evaluation.success ? 'success' : 'no success'}</span>
               {echo && <span className="verdict verdict--echo" data-testid="run-echoed">echoed</span>} score <strong>{evaluation.primary_score.value}</strong></>
             : iteration ? <>score <strong>{iteration.primary_score}</strong>{iteration.errored ? ' (errored)' : ''}</> : 'no evaluation'}
-          {iteration && <> · cumulative cost <strong>${iteration.usage_cumulative.cost.toFixed(4)}</strong> ({iteration.usage_cumulative.calls} calls)</>}
+          {iteration && <> · cumulative cost <strong data-testid="run-cost">{costWords(iteration.usage_cumulative.cost, unpricedSoFar, { calls: iteration.usage_cumulative.calls })}</strong> ({iteration.usage_cumulative.calls} calls)</>}
+          {record?.ended_by && <> · <span data-testid="run-ended">{runEndWords(record.ended_by, record.turns, true)}</span></>}
         </div>
         <div className="run-viewer__actions">
           <button type="button" onClick={() => togglePresenter(true)}>Presenter</button>
