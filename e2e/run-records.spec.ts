@@ -43,7 +43,7 @@ test('an unpriced model and the turn limit, as the viewer shows them', async ({ 
     const runs = page.getByRole('table', { name: 'Runs' })
     await expect(runs).not.toContainText('$')
     await page.getByRole('link', { name: 'Run 1', exact: true }).click()
-    await expect(page.getByTestId('run-ended')).toHaveText("ended by the attacker's turn limit after 3 turns (it declined the rest)")
+    await expect(page.getByTestId('run-ended')).toHaveText("ended by the attacker's turn limit after 2 turns (it declined the rest)")
     await expect(page.getByTestId('run-cost')).toHaveText(/^unpriced \(2 calls, /)
   } finally {
     await Promise.all([view.stop(), target.close(), model.close()])

@@ -150,7 +150,7 @@ describe('redscope run', () => {
     expect(summary.cost.words).toBe(experiment.cost.words)
     expect(experiment.tasks[0].cost.words).toMatch(/^unpriced \(4 calls/)
     expect(experiment.tasks[0].run_ends.map((e: { ended_by: string; turns: number }) => [e.ended_by, e.turns])).toEqual([['turn_limit', 3], ['turn_limit', 3]])
-    expect(experiment.tasks[0].run_ends[0].words).toBe("ended by the attacker's turn limit after 3 turns (it declined the rest)")
+    expect(experiment.tasks[0].run_ends[0].words).toBe("ended by the attacker's turn limit after 2 turns (it declined the rest)")
     const storage = new NodeFsStorage(out)
     const html = reportHtml(await buildReport(storage, [experiment.dir], { kind: 'experiment', title: 't', source: 'test', now: new Date(0) }))
     expect(html).toMatch(/unpriced \(4 calls, [\d,]+ tokens in, [\d,]+ out\)/)

@@ -7,7 +7,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 /** Short, for a table cell: "turn limit", "attacker declined", "target finished", "time cap", "error"; long with the turns. */
 export function runEndWords(cause: RunEndCause | null | undefined, turns: number | null = null, long = false): string {
   if (cause === null || cause === undefined) return long ? 'not recorded (a tree written before redscope recorded why runs end)' : 'not recorded'
-  const after = long && turns !== null ? ` after ${plural(turns, 'turn')}` : ''
+  // `turns` counts every pause the attacker was asked about; where it declined, the last one was asked, not played.
+  const played = turns === null ? null : cause === 'turn_limit' || cause === 'declined' ? Math.max(0, turns - 1) : turns
+  const after = long && played !== null ? ` after ${plural(played, 'turn')}` : ''
   switch (cause) {
     case 'turn_limit': return long ? `ended by the attacker's turn limit${after} (it declined the rest)` : 'turn limit'
     case 'declined': return long ? `the attacker declined to go on${after}` : 'attacker declined'

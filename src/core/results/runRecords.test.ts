@@ -108,7 +108,8 @@ describe('run records', () => {
 
   it('says why runs ended in words', () => {
     expect(runEndWords('turn_limit')).toBe('turn limit')
-    expect(runEndWords('turn_limit', 11, true)).toBe("ended by the attacker's turn limit after 11 turns (it declined the rest)")
+    expect(runEndWords('turn_limit', 11, true)).toBe("ended by the attacker's turn limit after 10 turns (it declined the rest)")
+    expect(runEndWords('target', 3, true)).toBe('the target finished the run after 3 turns')
     expect(runEndWords(null)).toBe('not recorded')
     expect(runEndsSummary(['target', 'turn_limit', 'turn_limit', null])).toBe('2 turn limit, 1 target finished')
   })
