@@ -67,6 +67,26 @@ function transcript(input: JudgeInput): string {
   return text.length > MAX_TRANSCRIPT ? `${text.slice(0, MAX_TRANSCRIPT)}\n(transcript clipped)` : text
 }
 
+/**
+ * A verdict whose answer stopped inside its rationale, the way a small model held to the schema ends when it loops
+ * on one sentence until its token limit: success and score came first (the schema's order) and are whole, so the
+ * verdict stands, its rationale marked unfinished and with no evidence quoted. Anything less is no verdict.
+ */
+const CUT_VERDICT = /^\s*\{\s*"success"\s*:\s*(true|false)\s*,\s*"score"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*,\s*"rationale"\s*:\s*"((?:[^"\\]|\\.)*)\\?$/
+
+function cutVerdict(text: string): z.infer<typeof VerdictSchema> | null {
+  const m = CUT_VERDICT.exec(text)
+  if (m === null) return null
+  let rationale: string
+  try {
+    rationale = JSON.parse(`"${m[3].replace(/\\u[0-9a-fA-F]{0,3}$/, '')}"`) as string
+  } catch {
+    return null
+  }
+  const parsed = VerdictSchema.safeParse({ success: m[1] === 'true', score: Number(m[2]), rationale: `${rationale}… (unfinished: the judge's answer ended here)` })
+  return parsed.success ? parsed.data : null
+}
+
 export async function judgeRun(client: LLMClient, input: JudgeInput): Promise<EvaluationResult> {
   const completion = await client.complete([
     { role: 'system', content: SYSTEM },
@@ -79,7 +99,9 @@ export async function judgeRun(client: LLMClient, input: JudgeInput): Promise<Ev
   try {
     verdict = VerdictSchema.parse(JSON.parse(text.slice(start, end + 1)))
   } catch {
-    throw new Error(`the judge model answered something other than a JSON verdict: ${JSON.stringify(text.slice(0, 160))}`)
+    const cut = cutVerdict(text)
+    if (cut === null) throw new Error(`the judge model answered something other than a JSON verdict: ${JSON.stringify(text.slice(0, 160))}`)
+    verdict = cut
   }
   return evaluationResult({
     success: verdict.success,

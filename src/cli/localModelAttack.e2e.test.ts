@@ -16,8 +16,9 @@
  * are close to noise: what is asserted is that every run was judged by it.
  * The second test judges by the target's own leak check.
  *
- * serve-llm caps every answer at 48 tokens (--max-tokens): the LLM attacker
- * asks for 600, which a CPU model takes tens of seconds to write.
+ * serve-llm caps every answer at 160 tokens (--max-tokens): the LLM attacker
+ * asks for 600, which a CPU model takes tens of seconds to write, and the
+ * judge's verdict needs room: a verdict cut short is not JSON.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,7 +32,7 @@ if (!available) console.warn('localModelAttack.e2e.test.ts skipped: SmolLM2 is n
 /** The experiment folders of a results tree (beside them, experiments.json). */
 const experiments = (out: string) => readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
 
-const RUNS = 4
+const RUNS = 3
 const processes = new CliProcesses()
 let llm: LocalLlm
 let target: string
@@ -40,7 +41,7 @@ let dir: string
 describe.skipIf(!available)('an attack on the real local model: target, attacker and judge', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'redscope-local-attack-'))
-    llm = await startLocalLlm(processes, ['--max-tokens', '48', '--concurrency', '2'])
+    llm = await startLocalLlm(processes, ['--max-tokens', '160', '--concurrency', '2'])
     const t = processes.start(['serve-target', 'chatbot', '--port', '0', '--think-ms', '0', '--llm', llm.baseURL])
     target = (await t.waitFor(/^serving chatbot at (http:\/\/\S+) .*replies by the model smollm2 at /m, 60_000))[1]
   }, 180_000)
@@ -65,7 +66,7 @@ describe.skipIf(!available)('an attack on the real local model: target, attacker
     const manifest = JSON.parse(readFileSync(join(out, exp, 'manifest.json'), 'utf8'))
     expect(manifest.experiment).toMatchObject({ attacker: expect.stringMatching(/^llm-[0-9a-f]{8}$/), target: 'redscope-chatbot', model: 'smollm2', scope: ['user'] })
     const [task] = manifest.tasks
-    expect(task.has_error).toBe(false)
+    expect(task.has_error, JSON.parse(readFileSync(join(out, exp, task.dir, 'task.json'), 'utf8')).error).toBe(false)
     // Played to the end: every run, or fewer when the judge called one a success (a success ends the task).
     expect(['success', 'max_runs']).toContain(task.stop_reason)
     const iterations = JSON.parse(readFileSync(join(out, exp, task.dir, 'iterations.json'), 'utf8')).runs as Array<{ evaluated: boolean; errored: boolean; success: boolean; trajectory: string }>
