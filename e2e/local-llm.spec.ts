@@ -5,13 +5,15 @@
  * an origin not allowed gets nothing, and the model never runs for it. And
  * the run console's demo switch: "Run the demo attack" with the demo chatbot
  * replying by the local model (the app's server calls it, not the page).
+ * Last, everything that writes text is the model: the demo chatbot's replies,
+ * and the page's LLM attacker and llm_judge.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
 import { CliProcesses } from '../src/testing/cliProcesses'
 import { localModelAvailable, startLocalLlm, type LocalLlm } from '../src/testing/localModel'
-import { setField, taskStatuses, waitForState } from './runConsole/helpers'
+import { pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
 
 const APP_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_APP_PORT ?? 4173)}`
 const procs = new CliProcesses()
@@ -116,4 +118,31 @@ test('"Run the demo attack" with the demo chatbot on the local model: every repl
   await waitForState(page, 'Finished', 60_000)
   await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user”/ })).toBeVisible()
   expect(posts() - before).toBe(3)
+})
+
+test("the page's LLM attacker and judge on the local model, against the demo chatbot on it: every run judged by the model", async ({ page }) => {
+  test.setTimeout(300_000)
+  // Room for the judge's JSON verdict (a verdict cut short is not JSON); the attacker asks for 600 tokens.
+  const model = await startLocalLlm(procs, ['--allow-origin', APP_ORIGIN, '--max-tokens', '160'])
+  const calls = () => (model.process.stderr().match(/^POST \/v1\/chat\/completions 200 /gm) ?? []).length
+  await page.setViewportSize({ width: 1440, height: 1000 })
+  await page.goto('/run')
+  await page.getByRole('radiogroup', { name: 'Replies written by' }).getByRole('radio', { name: 'Local model' }).click()
+  await setField(page, 'Model server (OpenAI-compatible)', model.baseURL)
+  await pickClaim(page, 'chatbot-secret-leak-judged.json')
+  await page.getByRole('radio', { name: 'LLM' }).click()
+  await setField(page, 'Max runs per task', '1')
+  const attacker = page.getByRole('group', { name: 'Attacker model' })
+  await attacker.getByLabel('Base URL (OpenAI-compatible)').fill(model.baseURL)
+  await attacker.getByLabel('Model', { exact: true }).fill('smollm2')
+  const before = calls()
+  await page.getByRole('button', { name: 'Run threat model' }).click()
+  await waitForState(page, 'Finished', 240_000)
+  const statuses = await taskStatuses(page)
+  expect(statuses).toHaveLength(2)
+  // Leaked or not is the judge's draw; an error (a verdict it could not read) is not.
+  for (const s of statuses) expect(['success', 'failed']).toContain(s)
+  for (const result of await page.getByTestId('task-result').all()) await expect(result).toContainText('judge (smollm2): ')
+  // Each task's one run: the attack, the chatbot's reply and the verdict, all by the model.
+  expect(calls() - before).toBe(6)
 })
