@@ -1,4 +1,4 @@
-import { CostCappedLLMClient, observableEvent, type ChatRequest } from '../core/engine'
+import { CostCappedLLMClient, evidenceOf, observableEvent, type ChatRequest } from '../core/engine'
 import { judgeRun } from './llmJudge'
 
 /** A judge model that answers one fixed text (the network edge, scripted), and what it was asked. */
@@ -29,6 +29,13 @@ describe('the llm_judge verdict', () => {
     const v = await judgeRun(client, input)
     expect([v.success, v.primaryScore.value]).toEqual([false, 0.25])
     expect(v.rationale).toBe('judge (tiny-judge): I\'m here to help. I\'m here to help. I"m h… (unfinished: the judge\'s answer ended here)')
+  })
+
+  it('keeps a verdict cut inside its quote of the evidence, quoting nothing', async () => {
+    const { client } = judgeAnswering('{"success":true, "score":1, "rationale":"one or two sentences", "evidence":"on success, the words of the tr')
+    const v = await judgeRun(client, input)
+    expect([v.success, v.primaryScore.value, evidenceOf(v)]).toEqual([true, 1, null])
+    expect(v.rationale).toBe('judge (tiny-judge): one or two sentences (its quote of the evidence was cut short: none is kept)')
   })
 
   it.each([

@@ -68,22 +68,26 @@ function transcript(input: JudgeInput): string {
 }
 
 /**
- * A verdict whose answer stopped inside its rationale, the way a small model held to the schema ends when it loops
- * on one sentence until its token limit: success and score came first (the schema's order) and are whole, so the
- * verdict stands, its rationale marked unfinished and with no evidence quoted. Anything less is no verdict.
+ * A verdict whose answer stopped before its end, the way a small model held to the schema ends when it loops on one
+ * sentence (or copies the instructions) until its token limit: success and score came first (the schema's order) and
+ * are whole, so the verdict stands. An unfinished rationale is marked so; an unfinished quote is no evidence at all.
+ * Anything less is no verdict.
  */
-const CUT_VERDICT = /^\s*\{\s*"success"\s*:\s*(true|false)\s*,\s*"score"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*,\s*"rationale"\s*:\s*"((?:[^"\\]|\\.)*)\\?$/
+const STR = String.raw`(?:[^"\\]|\\.)*`
+const CUT_VERDICT = new RegExp(String.raw`^\s*\{\s*"success"\s*:\s*(true|false)\s*,\s*"score"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*,\s*` +
+  String.raw`"rationale"\s*:\s*"(${STR})(?:\\?$|("\s*,\s*"evidence"\s*:\s*"${STR}\\?)$)`)
 
 function cutVerdict(text: string): z.infer<typeof VerdictSchema> | null {
   const m = CUT_VERDICT.exec(text)
   if (m === null) return null
-  let rationale: string
+  let said: string
   try {
-    rationale = JSON.parse(`"${m[3].replace(/\\u[0-9a-fA-F]{0,3}$/, '')}"`) as string
+    said = JSON.parse(`"${m[3].replace(/\\u[0-9a-fA-F]{0,3}$/, '')}"`) as string
   } catch {
     return null
   }
-  const parsed = VerdictSchema.safeParse({ success: m[1] === 'true', score: Number(m[2]), rationale: `${rationale}… (unfinished: the judge's answer ended here)` })
+  const rationale = m[4] === undefined ? `${said}… (unfinished: the judge's answer ended here)` : `${said} (its quote of the evidence was cut short: none is kept)`
+  const parsed = VerdictSchema.safeParse({ success: m[1] === 'true', score: Number(m[2]), rationale })
   return parsed.success ? parsed.data : null
 }
 
