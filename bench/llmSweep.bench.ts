@@ -9,12 +9,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { CliProcesses, runCli } from '../src/testing/cliProcesses'
 import { localModelAvailable, startLocalLlm } from '../src/testing/localModel'
-import { SHIPPED_CLAIMS } from '../src/testing/threatModelHarness'
 import { row } from './util'
 
-const CLAIM = join(SHIPPED_CLAIMS, 'chatbot-secret-leak.json')
+const CLAIM = fileURLToPath(new URL('../public/claims/chatbot-secret-leak.json', import.meta.url))
 
 interface Swept {
   readonly seconds: number
@@ -26,7 +26,7 @@ interface Swept {
 /** One sweep, every threat model of the chatbot's forest, one run a task, the naive payload. */
 async function sweep(target: string, out: string): Promise<Swept> {
   const started = performance.now()
-  const r = await runCli(['sweep', '--target', target, '--claim', CLAIM, '--template', 'naive', '--max-runs', '1', '--parallel', '2', '--out', out])
+  const r = await runCli(['sweep', '--target', target, '--claim', CLAIM, '--all', '--template', 'naive', '--max-runs', '1', '--parallel', '2', '--out', out])
   const seconds = (performance.now() - started) / 1000
   if (r.code !== 0 && r.code !== 1) throw new Error(`redscope sweep exited ${r.code}: ${r.stderr.slice(-400)}`)
   let runs = 0
