@@ -3,6 +3,7 @@
  * ExperimentSession): open (plan the resume, snapshot prior state), publish
  * each task as it lands, rewrite the manifest, finalize with result.json last.
  */
+import type { z } from 'zod'
 import { forestOf, type SecurityDomain } from '../tags'
 import type { TaskResult } from '../engine/outcomes'
 import type { Task } from '../engine/target'
@@ -54,43 +55,38 @@ const locks = new WeakMap<Storage, Set<string>>()
  */
 const MANIFEST_REWRITE_SHARE = 32
 
-/** Reads and parses a task.json, or null when it is missing or unreadable (then the task is outstanding). */
-async function readTaskFile(storage: Storage, path: string): Promise<TaskFile | null> {
+/**
+ * A file of the folder parsed with its schema, or null when it is missing or unreadable: what a resume finds half
+ * written or absent is recomputed, never trusted.
+ */
+async function readOrNull<S extends z.ZodType>(storage: Storage, path: string, schema: S): Promise<z.infer<S> | null> {
   try {
-    return TaskFile.parse(JSON.parse(await storage.readText(path)))
+    return schema.parse(JSON.parse(await storage.readText(path)))
   } catch {
     return null
   }
 }
 
+/** Reads and parses a task.json, or null when it is missing or unreadable (then the task is outstanding). */
+const readTaskFile = (storage: Storage, path: string): Promise<TaskFile | null> => readOrNull(storage, path, TaskFile)
+
 /** When the experiment finished, from its result.json; null when it has none (or one that does not parse). */
 async function readFinishedTiming(storage: Storage, dir: string): Promise<{ startedAt: string; completedAt: string } | null> {
-  try {
-    const { timing } = ResultFile.parse(JSON.parse(await storage.readText(joinPath(dir, 'result.json'))))
-    return timing.started_at !== null && timing.completed_at !== null ? { startedAt: timing.started_at, completedAt: timing.completed_at } : null
-  } catch {
-    return null
-  }
+  const timing = (await readOrNull(storage, joinPath(dir, 'result.json'), ResultFile))?.timing
+  return timing !== undefined && timing.started_at !== null && timing.completed_at !== null
+    ? { startedAt: timing.started_at, completedAt: timing.completed_at } : null
 }
 
 /** The experiment's echoes.json (which tasks had echoed runs, judged which way), or null when absent or unreadable. */
 async function readExperimentEchoes(storage: Storage, dir: string): Promise<{ count_echoes: boolean; byTask: Map<number, readonly number[]> } | null> {
-  try {
-    const file = ExperimentEchoesFile.parse(JSON.parse(await storage.readText(joinPath(dir, ECHOES_FILE))))
-    return { count_echoes: file.count_echoes, byTask: new Map(file.tasks.map((t) => [t.index, t.runs])) }
-  } catch {
-    return null
-  }
+  const file = await readOrNull(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
+  return file === null ? null : { count_echoes: file.count_echoes, byTask: new Map(file.tasks.map((t) => [t.index, t.runs])) }
 }
 
 /** The experiment's unpriced.json (which tasks had unpriced calls), or null when absent or unreadable. */
 async function readExperimentUnpriced(storage: Storage, dir: string): Promise<Map<number, UnpricedJson> | null> {
-  try {
-    const file = ExperimentUnpricedFile.parse(JSON.parse(await storage.readText(joinPath(dir, UNPRICED_FILE))))
-    return new Map(file.tasks.map(({ index, ...u }) => [index, u]))
-  } catch {
-    return null
-  }
+  const file = await readOrNull(storage, joinPath(dir, UNPRICED_FILE), ExperimentUnpricedFile)
+  return file === null ? null : new Map(file.tasks.map(({ index, ...u }) => [index, u]))
 }
 
 /** Current task folders that hold a readable task.json, by index. */
