@@ -10,12 +10,14 @@ import { httpTargetUrl } from './servedClaim'
 import { setupActions, useSetup } from './setupStore'
 import { testTarget } from './testedTarget'
 
-const keyOf = (view: DesignerView): string | null => (view.target?.kind === 'url' ? `${view.workspaceId} ${view.target.url}` : null)
+/** The workspace's target URL and the key it is followed under ("<workspace id> <url>"), when it has one. */
+function followable(view: DesignerView): { url: string; key: string } | null {
+  return view.target?.kind === 'url' ? { url: view.target.url, key: `${view.workspaceId} ${view.target.url}` } : null
+}
 
 export function useFollowWorkspaceTarget(view: DesignerView): void {
   const followed = useSetup((s) => s.target.followed)
-  const url = view.target?.kind === 'url' ? view.target.url : null
-  const key = keyOf(view)
+  const { url = null, key = null } = followable(view) ?? {}
   const { loading } = view
   useEffect(() => {
     if (loading || url === null || key === null || key === followed) return
@@ -27,7 +29,6 @@ export function useFollowWorkspaceTarget(view: DesignerView): void {
 /** The workspace's name while the page's target is the one it followed from it (and not edited since), else null. */
 export function useFollowedFrom(view: DesignerView): string | null {
   const target = useSetup((s) => s.target)
-  const key = keyOf(view)
-  return key !== null && target.kind === 'http' && target.followed === key && view.target?.kind === 'url' && target.httpUrl === view.target.url
-    ? view.workspace : null
+  const f = followable(view)
+  return f !== null && target.kind === 'http' && target.followed === f.key && target.httpUrl === f.url ? view.workspace : null
 }
