@@ -30,6 +30,7 @@ from superred.core.types.state import ConfigSpec, QuerySpec
 from superred.core.types.trajectory import Trajectory
 
 from redscope_bridge.loader import StartupError, resolve
+from redscope_bridge.wire import ManifestClaim
 
 TASK_CONFIG = "superred_task"
 EVALUATION_QUERY = "superred_evaluation"
@@ -83,7 +84,7 @@ def claim_file(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
     }
 
 
-def manifest_claim(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
+def manifest_claim(tasks: list[Task[Any]], name: str, spec: str) -> ManifestClaim:
     """The manifest's ``claim``: the tasks in claim order (numbered from 1 by the protocol), and the config and
     query that older claim files reach it by, so that clients do not show them as the target's own."""
     return {
