@@ -45,6 +45,11 @@ def test_chatbot_example_serves_the_real_chatbot_with_its_claim_and_never_writes
 
         with urllib.request.urlopen(f"{url}/manifest", timeout=30) as r:  # loopback
             manifest = r.read().decode("utf-8")
+    served = json.loads(manifest)
+    # The target's own words and a real label, never the claim wrapper's plumbing presented as the target's.
+    assert "claim" not in served["description"].lower(), served["description"]
+    assert served["claim"]["name"] == "demo_chatbot_claim"
+    assert served["claim"]["hooks"] == {"config": "superred_task", "query": "superred_evaluation"}
     [exp] = [d for d in out.iterdir() if d.is_dir()]
     [row] = read(exp / "manifest.json")["tasks"]
     assert row["success"] is True

@@ -213,3 +213,12 @@ def test_frontier_without_a_claim_file_searches_the_served_claim(serve: Any, fak
         # The task's own evaluate ran on the bridge: its words, not redscope's.
         assert "Secret found in response" in read(task_dir / "task.json")["best_evaluation"]["rationale"]
     assert frontier["evaluated"] <= frontier["bound"]["evaluations_at_most"]
+
+
+def test_a_served_claims_default_label_names_it_never_the_generic_attr() -> None:
+    from redscope_bridge.claim_host import claim_label
+
+    assert claim_label("demo_secret_leak_claim:demo_secret_leak_claim") == "demo_secret_leak_claim"
+    assert claim_label("pkg.support_claims:injection_claim") == "injection_claim"
+    assert claim_label("demo_chatbot_claim:claim") == "demo_chatbot_claim"
+    assert claim_label("pkg.claims.agentdojo:make") == "agentdojo"

@@ -78,10 +78,17 @@ export const QuerySpecSchema = z.object({
 export const ManifestClaimTaskSchema = z.object({
   goal: z.string().min(1, 'must describe the goal'),
 })
+/**
+ * The config and query through which older claim files reach the served claim (`superred_task`,
+ * `superred_evaluation` on the bridge). They are listed in `config_specs`/`query_specs` so those clients keep
+ * working, and named here so that a client can tell them from the target's own.
+ */
+export const ManifestClaimHooksSchema = z.object({ config: name.optional(), query: name.optional() })
 export const ManifestClaimSchema = z.object({
   name,
   description: z.string().optional().default(''),
   tasks: z.array(ManifestClaimTaskSchema).min(1, 'a served claim has at least one task'),
+  hooks: ManifestClaimHooksSchema.optional().default({}),
 })
 
 export const ManifestSchema = z.object({
@@ -132,6 +139,13 @@ export const ManifestSchema = z.object({
   unique('observables', m.observables.map((o) => o.name))
   unique('config_specs', m.config_specs.map((c) => c.name))
   unique('query_specs', m.query_specs.map((q) => q.name))
+  const hooks = m.claim?.hooks
+  if (hooks?.config !== undefined && !m.config_specs.some((c) => c.name === hooks.config)) {
+    ctx.addIssue({ code: 'custom', message: `config '${hooks.config}' is not in config_specs`, path: ['claim', 'hooks', 'config'] })
+  }
+  if (hooks?.query !== undefined && !m.query_specs.some((q) => q.name === hooks.query)) {
+    ctx.addIssue({ code: 'custom', message: `query '${hooks.query}' is not in query_specs`, path: ['claim', 'hooks', 'query'] })
+  }
 })
 
 export type ManifestTag = z.infer<typeof ManifestTagSchema>

@@ -30,6 +30,7 @@ from superred.core.types.state import ConfigSpec, QuerySpec
 from superred.core.types.trajectory import Trajectory
 
 from redscope_bridge.loader import StartupError, resolve
+from redscope_bridge.wire import ManifestClaim
 
 TASK_CONFIG = "superred_task"
 EVALUATION_QUERY = "superred_evaluation"
@@ -83,13 +84,27 @@ def claim_file(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
     }
 
 
-def manifest_claim(tasks: list[Task[Any]], name: str, spec: str) -> dict[str, Any]:
-    """The manifest's ``claim``: the tasks in claim order (numbered from 1 by the protocol)."""
+def manifest_claim(tasks: list[Task[Any]], name: str, spec: str) -> ManifestClaim:
+    """The manifest's ``claim``: the tasks in claim order (numbered from 1 by the protocol), and the config and
+    query that older claim files reach it by, so that clients do not show them as the target's own."""
     return {
         "name": name,
         "description": f"superred claim {spec}, configured and evaluated on the bridge",
         "tasks": [{"goal": t.goal.description} for t in tasks],
+        "hooks": {"config": TASK_CONFIG, "query": EVALUATION_QUERY},
     }
+
+
+# Names that say only "a claim" (``demo_chatbot_claim:claim``): the module says which one.
+GENERIC_ATTRS = frozenset({"claim", "security_claim", "make", "create", "build", "factory", "get_claim", "make_claim"})
+
+
+def claim_label(spec: str) -> str:
+    """A served claim's default label: the factory or object ``MODULE:ATTR`` names, or the module's own name when
+    ATTR is a generic word such as ``claim`` (results and reports would otherwise all read "claim")."""
+    module, _, attr = spec.partition(":")
+    last = attr.split(".")[-1]
+    return module.split(".")[-1] if last.lower() in GENERIC_ATTRS else last
 
 
 class ClaimHostedTarget(Target):

@@ -96,6 +96,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--claim", metavar="MODULE:ATTR", help="serve a superred claim beside the target (see claim-file)")
     s.add_argument("--claim-kwargs", help="keyword arguments for a callable --claim, as a JSON object")
+    s.add_argument(
+        "--claim-label",
+        metavar="LABEL",
+        help="the served claim's name in results (default: ATTR, or MODULE when ATTR is generic like claim)",
+    )
     o = s.add_argument_group("served optimizers")
     o.add_argument(
         "--optimizer",
@@ -127,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("claim-file", help="print the redscope claim file for a claim served with serve --claim")
     c.add_argument("claim", metavar="MODULE:ATTR")
     c.add_argument("--claim-kwargs", help="keyword arguments for a callable claim, as a JSON object")
-    c.add_argument("--name", help="the claim file's name (default: ATTR)")
+    c.add_argument("--name", help="the claim file's name (default: as serve --claim-label)")
     return p
 
 

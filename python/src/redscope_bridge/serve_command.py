@@ -19,7 +19,7 @@ from superred.core.interfaces.target import Target
 from superred.core.interfaces.task import Task
 
 from redscope_bridge.app import ServeOptions, start
-from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, load_claim, manifest_claim
+from redscope_bridge.claim_host import ClaimHostedTarget, claim_file, claim_label, load_claim, manifest_claim
 from redscope_bridge.codec import first_paragraph, manifest_of
 from redscope_bridge.errors import error_text
 from redscope_bridge.llm import LlmSettings
@@ -134,8 +134,10 @@ async def _target(args: argparse.Namespace) -> tuple[TargetFactory, dict[str, An
     if args.claim is not None:
         tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
         loaded = with_claim(loaded, tasks)
-    elif args.claim_kwargs is not None:
-        raise StartupError("--claim-kwargs needs --claim")
+    else:
+        for flag in ("claim_kwargs", "claim_label"):
+            if getattr(args, flag) is not None:
+                raise StartupError(f"--{flag.replace('_', '-')} needs --claim")
     # One probe at start-up: a factory or target that fails is said now, not at the first session.
     try:
         probe = loaded.probe or loaded.factory.create()
@@ -146,11 +148,12 @@ async def _target(args: argparse.Namespace) -> tuple[TargetFactory, dict[str, An
         manifest = manifest_of(
             probe,
             name=name,
-            description=loaded.description or first_paragraph(type(probe)),
+            # The served target's own words, never the claim wrapper's.
+            description=loaded.description or first_paragraph(type(getattr(probe, "inner", probe))),
             concurrency=loaded.factory.concurrency,
         )
         if tasks is not None:
-            manifest["claim"] = manifest_claim(tasks, args.claim.partition(":")[2].split(".")[-1], args.claim)
+            manifest["claim"] = manifest_claim(tasks, args.claim_label or claim_label(args.claim), args.claim)
     except Exception as exc:
         raise StartupError(f"{args.target}: reading its manifest raised {error_text(exc)}") from exc
     finally:
@@ -229,6 +232,6 @@ def with_claim(loaded: Loaded, tasks: list[Task[Any]]) -> Loaded:
 
 def claim_file_command(args: argparse.Namespace) -> int:
     tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
-    name = args.name or args.claim.partition(":")[2].split(".")[-1]
+    name = args.name or claim_label(args.claim)
     print(json.dumps(claim_file(tasks, name, args.claim), indent=2, ensure_ascii=False))
     return 0

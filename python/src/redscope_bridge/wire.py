@@ -86,10 +86,16 @@ class ManifestClaimTask(TypedDict):
     goal: str
 
 
+class ManifestClaimHooks(TypedDict):
+    config: NotRequired[str]
+    query: NotRequired[str]
+
+
 class ManifestClaim(TypedDict):
     name: str
     description: NotRequired[str]
     tasks: list[ManifestClaimTask]
+    hooks: NotRequired[ManifestClaimHooks]
 
 
 class Manifest(TypedDict):

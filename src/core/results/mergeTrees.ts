@@ -13,7 +13,8 @@
  */
 import { z } from 'zod'
 import { ManifestFile, SCHEMA_VERSION } from './format'
-import { readJsonFile, ResultsFormatError } from './reader'
+import { sumUnpriced } from './cost'
+import { readJsonFile, readThreatModelName, readUnpriced, ResultsFormatError } from './reader'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
 import { validateExperiment } from './validateExperiment'
 import { dumpFile } from './writer'
@@ -53,7 +54,7 @@ export interface ExperimentCopy {
   readonly manifest: Manifest
   /** Compared byte for byte to choose among agreeing copies. */
   readonly manifestText: string
-  /** Its experiments.json row, when the experiment finished. */
+  /** Its experiments.json row (or the one its writer would have written), when the experiment finished. */
   readonly row: Row | null
   /** Its files (paths from the storage's root), every results file among them checked as its reader reads it. */
   readonly files: readonly string[]
@@ -147,7 +148,7 @@ async function readCopies(source: TreeSource, notes: string[]): Promise<Experime
     const files = await filesUnder(source.storage, entry.name)
     await validateExperiment(source.storage, entry.name, files.map((f) => f.slice(entry.name.length + 1)), source.label)
     const manifest = ManifestFile.parse(JSON.parse(text))
-    const row = rows.get(entry.name) ?? null
+    const row = rows.get(entry.name) ?? await recoveredRow(source.storage, entry.name, manifest)
     rows.delete(entry.name)
     out.push({ source, dir: entry.name, manifest, manifestText: text, row, files })
   }
@@ -189,14 +190,20 @@ export async function planTreeMerge(sources: readonly TreeSource[], inPlace?: St
 
 /**
  * The row the writer would have added for a finished experiment whose run was
- * stopped between its result.json and experiments.json; none for one in progress.
+ * stopped between its result.json and experiments.json, its redscope extras
+ * (the saved name, the unpriced calls) read back from the folder; none for one
+ * in progress.
  */
-function rowOf(dir: string, m: Manifest): Row | null {
+async function recoveredRow(storage: Storage, dir: string, m: Manifest): Promise<Row | null> {
   if (m.status !== 'complete') return null
+  const name = await readThreatModelName(storage, dir)
+  const unpriced = sumUnpriced((await readUnpriced(storage, dir)).values())
   return {
     dir, slug: m.experiment.slug, hash: m.experiment.hash, status: 'complete', experiment: m.experiment,
     summary: { asr: m.summary.asr, n_success: m.summary.n_success, n_completed: m.summary.n_completed, total_llm_usage: m.summary.total_llm_usage },
     completed_at: m.timing.completed_at,
+    ...(name !== null ? { threat_model_name: name } : {}),
+    ...(unpriced !== null ? { unpriced } : {}),
   }
 }
 
@@ -250,8 +257,7 @@ export async function writeTreeMerge(plan: TreeMergePlan, out: Storage, copy: Fi
     files += paths.length
   })
   const rows = plan.experiments.flatMap((e) => {
-    const row = e.chosen.row ?? rowOf(e.dir, e.chosen.manifest)
-    return row === null ? [] : [row]
+    return e.chosen.row === null ? [] : [e.chosen.row]
   })
   await out.writeTextAtomic('experiments.json', dumpFile({ schema_version: SCHEMA_VERSION, experiments: rows }))
   return { copied, files }

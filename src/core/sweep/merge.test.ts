@@ -140,6 +140,29 @@ describe('merging the shards of a sweep', () => {
   })
 })
 
+describe('an experiment whose row never reached experiments.json', () => {
+  it('gets the row its writer would have written, with its saved name and its unpriced calls', async () => {
+    const indices = [1n, 2n]
+    const whole = await runShard(indices, WHOLE)
+    const index = JSON.parse(whole.storage.files.get('experiments.json')!) as { experiments: { dir: string }[] }
+    const [lost, kept] = index.experiments
+    // A run stopped between the experiment's result.json and the index, with the redscope extras already written.
+    const unpriced = [{ index: 0, calls: 2, prompt_tokens: 30, completion_tokens: 4 }, { index: 2, calls: 1, prompt_tokens: 5, completion_tokens: 1 }]
+    await whole.storage.writeTextAtomic(`${lost.dir}/unpriced.json`, JSON.stringify({ schema_version: 5, tasks: unpriced }))
+    await whole.storage.writeTextAtomic(`${lost.dir}/threat_model.json`, JSON.stringify({ schema_version: 5, name: 'insider' }))
+    await whole.storage.writeTextAtomic('experiments.json', JSON.stringify({ ...index, experiments: [kept] }))
+    const out = new MemoryStorage()
+    await mergeSweepTrees([{ label: 'whole', storage: whole.storage }], out)
+    const rows = (JSON.parse(out.files.get('experiments.json')!) as { experiments: Record<string, unknown>[] }).experiments
+    const row = rows.find((r) => r.dir === lost.dir)!
+    expect(row.threat_model_name).toBe('insider')
+    expect(row.unpriced).toEqual({ calls: 3, prompt_tokens: 35, completion_tokens: 5 })
+    expect(row.status).toBe('complete')
+    // The row the index had for the other experiment is kept as it was: no extras invented.
+    expect(rows.find((r) => r.dir === kept.dir)).toEqual(kept)
+  })
+})
+
 describe('a shard resumes', () => {
   it('rerun after a stop, it finishes only what is missing, and the result equals an uninterrupted run', async () => {
     const indices = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n]

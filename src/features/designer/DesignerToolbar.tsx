@@ -15,21 +15,16 @@ import { canvasViewStore, useCanvasView } from '../../stores/canvasViewStore'
 import { importManifestFile } from './targetImport'
 import { TargetUrlForm } from './TargetUrlForm'
 import { plural } from '../../lib/plural'
+import { FileButton } from '../../components/FileButton'
 
 type ImportDone = (into: ImportInto) => void
 
 function FileItem({ label, accept, kind, into, onDone }: { label: string; accept: string; kind: ImportKind; into: ImportInto; onDone: ImportDone }) {
   return (
-    <label className="menu__item menu__file">
+    <FileButton className="menu__item menu__file" accept={accept} ariaLabel={label} closesMenu
+      onFile={async (file) => { if (await importForestFile(file, kind, into)) onDone(into) }}>
       {label}
-      <input type="file" accept={accept} aria-label={label}
-        onChange={async (e) => {
-          const file = e.target.files?.[0]
-          e.target.value = ''
-          e.target.closest('details')?.removeAttribute('open')
-          if (file && (await importForestFile(file, kind, into))) onDone(into)
-        }} />
-    </label>
+    </FileButton>
   )
 }
 
@@ -174,16 +169,10 @@ export function DesignerToolbar() {
         <IntoChoice into={into} setInto={setInto} />
         <FileItem label="FOREST.json file" accept=".json,application/json" kind="json" into={into} onDone={imported} />
         <FileItem label="superred security_tags.py" accept=".py,text/x-python,text/plain" kind="python" into={into} onDone={imported} />
-        <label className="menu__item menu__file">
+        <FileButton className="menu__item menu__file" accept=".json,application/json" ariaLabel="Target manifest file" closesMenu
+          onFile={async (file) => { if (await importManifestFile(file, into)) imported(into) }}>
           Target manifest file
-          <input type="file" accept=".json,application/json" aria-label="Target manifest file"
-            onChange={async (e) => {
-              const file = e.target.files?.[0]
-              e.target.value = ''
-              e.target.closest('details')?.removeAttribute('open')
-              if (file && (await importManifestFile(file, into))) imported(into)
-            }} />
-        </label>
+        </FileButton>
         <TargetUrlForm into={into} onDone={imported} />
         <p className="menu__heading">Replace the forest with a template</p>
         {Object.keys(TEMPLATES).map((key) => <TemplateItem key={key} template={key as keyof typeof TEMPLATES} onDone={fit} />)}

@@ -8,6 +8,7 @@ import { selectDoc } from '../../stores/selectors'
 import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
 import type { SavedModel } from '../../stores/workspaceTypes'
 import { exportThreatModels, importThreatModels } from './threatModelsFile'
+import { FileButton } from '../../components/FileButton'
 
 function sameScope(a: ScopePair, b: ScopePair): boolean {
   const k = (p: ScopePair) => `${[...p.scope].sort().join(',')}|${[...p.readOnly].sort().join(',')}`
@@ -51,13 +52,8 @@ function FileButtons() {
     <div className="saved__files">
       <button type="button" className="btn btn--small" disabled={models.length === 0}
         onClick={() => downloadText(THREAT_MODELS_FILE, exportThreatModels(doc, models), 'application/json')}>Export threat-models.json</button>
-      <label className="btn btn--small btn--file">
-        Import threat-models.json…
-        <input type="file" accept=".json,application/json" aria-label="Import threat-models.json"
-          onChange={async (e) => {
-            const file = e.target.files?.[0]
-            e.target.value = ''
-            if (!file) return
+      <FileButton className="btn btn--small btn--file" accept=".json,application/json" ariaLabel="Import threat-models.json"
+        onFile={async (file) => {
             try {
               const imported = importThreatModels(doc, await file.text(), file.name)
               const { saveModel } = workspaceStore.getState()
@@ -69,8 +65,9 @@ function FileButtons() {
             } catch (err) {
               notify('error', (err as Error).message)
             }
-          }} />
-      </label>
+          }}>
+        Import threat-models.json…
+      </FileButton>
     </div>
   )
 }

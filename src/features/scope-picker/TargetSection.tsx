@@ -10,6 +10,7 @@ import { notify } from '../../stores/noticeStore'
 import { selectDoc } from '../../stores/selectors'
 import { useWorkspace, workspaceStore } from '../../stores/workspaceStore'
 import { OfferedView } from './OfferedView'
+import { FileButton } from '../../components/FileButton'
 
 /** Same tags under the same parents (descriptions and list order aside). */
 function sameShape(a: Forest, b: Forest): boolean {
@@ -35,13 +36,8 @@ function ConnectForm() {
         <input id="target-url" className="input" placeholder="http://127.0.0.1:8765" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
         <button type="submit" className="btn" disabled={url.trim() === ''}>Connect</button>
       </form>
-      <label className="btn btn--file">
-        or a manifest file…
-        <input type="file" accept=".json,application/json" aria-label="Connect a manifest file"
-          onChange={async (e) => {
-            const file = e.target.files?.[0]
-            e.target.value = ''
-            if (!file) return
+      <FileButton className="btn btn--file" accept=".json,application/json" ariaLabel="Connect a manifest file"
+        onFile={async (file) => {
             try {
               const json = parseJsonText(await file.text())
               parseManifest(json, file.name)
@@ -50,8 +46,9 @@ function ConnectForm() {
               if (err instanceof ForestFileError || err instanceof ManifestError) notify('error', `${err instanceof ForestFileError ? `${file.name}: ` : ''}${err.message}`)
               else throw err
             }
-          }} />
-      </label>
+          }}>
+        or a manifest file…
+      </FileButton>
     </div>
   )
 }

@@ -8,6 +8,7 @@ import { workspaceForestsQuery } from '../queries/workspaces'
 import type { ExperimentForest } from './useExperimentForest'
 import { plural } from '../../../lib/plural'
 import { currentSiteSource } from '../sourcesStore'
+import { FileButton } from '../../../components/FileButton'
 
 interface Props {
   readonly experiment: string
@@ -53,11 +54,9 @@ export function ForestAttach({ experiment, state }: Props) {
         </span>
       )}
       <span className="forest-attach__actions">
-        <label className="button button--small">
+        <FileButton className="button button--small" accept=".json,application/json" hidden ariaLabel="Forest file" onFile={fromFile}>
           {state.origin === 'none' ? 'Attach FOREST.json…' : 'Replace…'}
-          <input type="file" accept=".json,application/json" hidden aria-label="Forest file"
-            onChange={(e) => { const f = e.currentTarget.files?.[0]; if (f) void fromFile(f) }} />
-        </label>
+        </FileButton>
         {/* A static bundle's page has no designer, so no workspace of its own. */}
         {!currentSiteSource() && <button type="button" className="button button--small" onClick={() => setPicking(!picking)}>From a workspace…</button>}
       </span>

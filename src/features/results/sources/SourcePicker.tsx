@@ -1,6 +1,7 @@
 import { useState, type DragEvent } from 'react'
 import type { OpenSource } from '../sourcesStore'
 import { sourceFromDrop, sourceFromFolder, sourceFromIndexedDb, sourceFromUrl, sourceFromZip } from './openSource'
+import { FileButton } from '../../../components/FileButton'
 
 interface Props {
   readonly onOpened: (source: OpenSource) => void
@@ -49,11 +50,9 @@ export function SourcePicker({ onOpened, expected }: Props) {
           <input type="file" multiple hidden aria-label="Results folder" data-testid="folder-input" {...folderAttributes}
             onChange={(e) => { const files = e.currentTarget.files; if (files) void run(() => sourceFromFolder(files)) }} />
         </label>
-        <label className="button">
+        <FileButton className="button" accept=".zip,application/zip" hidden ariaLabel="Results zip" testId="zip-input" onFile={(file) => run(() => sourceFromZip(file))}>
           Open a zip…
-          <input type="file" accept=".zip,application/zip" hidden aria-label="Results zip" data-testid="zip-input"
-            onChange={(e) => { const file = e.currentTarget.files?.[0]; if (file) void run(() => sourceFromZip(file)) }} />
-        </label>
+        </FileButton>
         <form className="source-picker__url" onSubmit={(e) => { e.preventDefault(); void run(() => sourceFromUrl(url)) }}>
           <input type="url" placeholder="http://127.0.0.1:8000/ (superred serve)" aria-label="superred serve address"
             value={url} onChange={(e) => setUrl(e.target.value)} />

@@ -4,6 +4,7 @@ import { ClaimFileError, parseClaimFile } from '../../../../claims'
 import { checkClaim, claimFileText, draftFromClaimFile } from '../claimDraft'
 import { setupActions, useSetup } from '../setupStore'
 import { TaskRowEditor } from './TaskRowEditor'
+import { FileButton } from '../../../../components/FileButton'
 
 /** The claim as a table, validated as it is typed; import and export of claim files. */
 export function ClaimEditor({ onClose }: { onClose: () => void }) {
@@ -15,11 +16,7 @@ export function ClaimEditor({ onClose }: { onClose: () => void }) {
       <div className="rc-row rc-row--spread">
         <h2 className="rc-h2">Claim: tasks</h2>
         <div className="rc-row">
-          <label className="rc-btn rc-file">Import claim file…
-            <input type="file" accept=".json,application/json" aria-label="Import a claim file" onChange={async (e) => {
-              const f = e.target.files?.[0]
-              e.target.value = ''
-              if (!f) return
+          <FileButton className="rc-btn rc-file" accept=".json,application/json" ariaLabel="Import a claim file" onFile={async (f) => {
               try {
                 setupActions().setClaim(draftFromClaimFile(parseClaimFile(await f.text(), f.name), f.name))
                 setImportError(null)
@@ -27,8 +24,7 @@ export function ClaimEditor({ onClose }: { onClose: () => void }) {
                 if (err instanceof ClaimFileError) setImportError(err.message)
                 else throw err
               }
-            }} />
-          </label>
+            }}>Import claim file…</FileButton>
           <button type="button" className="rc-btn" onClick={() => downloadText(`${safeFileName(claim.name, 'claim')}.json`, claimFileText(claim), 'application/json')}>Export claim file</button>
           <button type="button" className="rc-btn rc-btn--primary" onClick={onClose}>Done</button>
         </div>
