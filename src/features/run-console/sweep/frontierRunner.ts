@@ -197,7 +197,8 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       runs: session.runsSpent,
       guarantee: test === null ? null : { decisions, allRightAtLeast: Math.max(0, 1 - decisions * (1 - test.confidence)) },
     })
-    if (answer.evaluations.length > 0) keep(answer)
+    // Kept with the counts shown on the page (the session's answer carries none: the page scans for them itself).
+    if (answer.evaluations.length > 0) keep({ ...answer, claim: { ...answer.claim, counts } })
   }
   useFrontier.setState({ keptId: null })
   publish('running')
