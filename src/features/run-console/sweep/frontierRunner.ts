@@ -12,7 +12,7 @@
  */
 import { create } from 'zustand'
 import {
-  FrontierSession, frontierFile, outcomesOf, sequenceInterval, tallyOf, type Evaluation, type Seed, type SequentialTest, type Tally,
+  answerWords, FrontierSession, frontierFile, outcomesOf, type FrontierFile, sequenceInterval, tallyOf, type Evaluation, type Seed, type SequentialTest, type Tally,
 } from '../../../core/frontier'
 import { coverKey, describeModel, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../../../core/lattice'
 import type { Forest, SecurityDomain } from '../../../core/tags'
@@ -81,11 +81,13 @@ export interface FrontierState {
   readonly guarantee: { readonly decisions: number; readonly allRightAtLeast: number } | null
   /** The id of its record in this browser (lib/frontierRecords.ts) once kept: the Results tab lists it. */
   readonly keptId: string | null
+  /** What is kept: the search as frontier.json, for the sweep's report. */
+  readonly kept: FrontierFile | null
 }
 
 const IDLE: FrontierState = {
   state: 'idle', readOnly: false, total: 0, evaluated: 0, inferred: null, undecided: null, minimalWins: [], maximalLosses: [], contradictions: 0, error: null,
-  basis: null, test: null, undecidedPoints: [], evaluatedPoints: [], runs: 0, guarantee: null, keptId: null,
+  basis: null, test: null, undecidedPoints: [], evaluatedPoints: [], runs: 0, guarantee: null, keptId: null, kept: null,
 }
 
 export const useFrontier = create<FrontierState>(() => IDLE)
@@ -177,6 +179,7 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       ...(test === null ? {} : { confidence: test.confidence, threshold: test.threshold, max_repeats: test.maxRepeats }),
     }, goals, runsOf)
     const title = `${basis.claim || 'claim'} on ${basis.target ?? 'the target'}, attacker ${basis.attacker}`
+    useFrontier.setState({ kept: file })
     saving = saving.then(() => saveFrontier({ id, title, createdAt, file })).then(
       () => { useFrontier.setState({ keptId: id }); invalidateBrowserResults() },
       (e: unknown) => { useFrontier.setState({ error: `the search could not be kept in this browser: ${(e as Error).message}` }) },
@@ -200,7 +203,7 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
     // Kept with the counts shown on the page (the session's answer carries none: the page scans for them itself).
     if (answer.evaluations.length > 0) keep({ ...answer, claim: { ...answer.claim, counts } })
   }
-  useFrontier.setState({ keptId: null })
+  useFrontier.setState({ keptId: null, kept: null })
   publish('running')
   try {
     // Runs side by side: as many as the sweep's "Threat models at once" (they share the target's sessions).
@@ -238,5 +241,5 @@ export function frontierForSweep(f: FrontierState, sweep: { forest: Forest; targ
   const b = f.basis
   if (f.state !== 'done' || b === null || b.target !== sweep.target || b.claim !== sweep.claim || b.attacker !== sweep.attacker) return null
   if (!sameForest(b.forest, sweep.forest)) return null
-  return { minimalWins: f.minimalWins, source: `The frontier found on this page (${f.evaluated} threat models run)` }
+  return { minimalWins: f.minimalWins, source: `The frontier found on this page (${f.evaluated} threat models run)`, answer: f.kept ? answerWords(f.kept) : null }
 }
