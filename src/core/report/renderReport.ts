@@ -29,7 +29,7 @@ pre{white-space:pre-wrap;background:#f1f3f5;border-radius:6px;padding:6px 8px;ma
 .forest-wrap{overflow:auto}.forest-svg{max-width:100%;height:auto;font:12px system-ui,sans-serif}
 .forest-svg .edge{fill:none;stroke:#adb5bd;stroke-width:1.5}.forest-svg rect{stroke:#adb5bd;stroke-width:1.5}
 .forest-svg .g-write rect{stroke:#e03131;stroke-width:3}.forest-svg .g-read rect{stroke:#1c7ed6;stroke-width:3;stroke-dasharray:6 3}
-.forest-svg .name{font-weight:600;font-family:ui-monospace,'Liberation Mono',monospace}.forest-svg .rate{fill:#343a40;font-size:11px}
+.forest-svg .name{font-weight:600;font-family:ui-monospace,'Liberation Mono',monospace}.forest-svg .rate{font-size:11px}
 .legend span{display:inline-block;margin-right:14px}.swatch{display:inline-block;width:14px;height:14px;border:1px solid #adb5bd;vertical-align:middle;margin-right:4px}
 a{color:#364fc7}
 @media print{
