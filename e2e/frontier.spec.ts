@@ -10,28 +10,11 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { ASSISTANT_FOREST } from '../src/reference-targets/assistant/forest'
-import { openDesigner, openMenu } from './designerHelpers'
-import { onlyTemplates, pickClaim, setField } from './runConsole/helpers'
+import { expect, test } from '@playwright/test'
+import { openSweepOnAssistant } from './frontierHelpers'
 import { runCli } from '../src/testing/cliProcesses'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
-
-/** The demo assistant's forest imported, its target and exfiltration claim chosen (naive template, one run a task), on the sweep page. */
-async function openSweepOnAssistant(page: Page) {
-  await openDesigner(page)
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
-    .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
-  await expect(page.getByRole('group', { name: 'bank_account', exact: true })).toBeVisible()
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
-  await page.getByRole('radio', { name: /Tool-using assistant/ }).click()
-  await expect(page.getByTestId('manifest')).toContainText('redscope-assistant')
-  await pickClaim(page, 'assistant-exfiltration.json')
-  await onlyTemplates(page, ['naive'])
-  await setField(page, 'Max runs per task', '1')
-  await page.getByRole('link', { name: 'Sweep threat models' }).click()
-}
 
 test('the weakest attackers that exfiltrate from the demo assistant, found with a few runs of 305, each linked to its run', async ({ page }) => {
   test.setTimeout(120_000)

@@ -78,6 +78,10 @@ describe('redscope frontier on the demo assistant', () => {
       expect(m.words).toBe(`an attacker who writes ${m.scope.join(' and ')} and reads nothing else`)
       expect(r.stdout).toContain(`#${m.index} ${m.words} wins`)
     }
+    // The maximal losses are printed too, each in words that claim only the runs made.
+    expect(f.claim.maximal_losses.length).toBeGreaterThan(0)
+    expect(r.stdout).toContain(`the widest attackers that did not break it in the runs made (${f.claim.maximal_losses.length}):\n`)
+    for (const m of f.claim.maximal_losses) expect(r.stdout).toContain(`#${m.index} ${m.words} loses: not broken in 1 run by ${f.search.attacker}`)
     expect(r.stdout).toMatch(new RegExp(`^evaluated ${f.evaluated} of 305 threat models \\([\\d.]+%\\), ${305 - f.evaluated} decided by inference$`, 'm'))
   }, 420_000)
 

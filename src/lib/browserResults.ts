@@ -13,9 +13,12 @@ import { pageSecrets } from './heldSecrets'
 export const RESULTS_DB = 'redscope-results'
 /** Sweep records (which experiments one sweep ran): a separate database, so results trees stay pure superred. */
 export const SWEEPS_DB = 'redscope-sweeps'
+/** Frontier searches run on the Run page, each kept as its frontier.json (the CLI's format) with an id and a date. */
+export const FRONTIERS_DB = 'redscope-frontiers'
 
 let results: IndexedDbStorage | null = null
 let sweeps: IndexedDbStorage | null = null
+let frontiers: IndexedDbStorage | null = null
 
 export function resultsStorage(): Storage {
   results ??= new IndexedDbStorage(RESULTS_DB)
@@ -32,12 +35,20 @@ export function sweepsStorage(): Storage {
   return sweeps
 }
 
+export function frontiersStorage(): Storage {
+  frontiers ??= new IndexedDbStorage(FRONTIERS_DB)
+  return frontiers
+}
+
 const SOURCE = encodeURIComponent(`idb:${RESULTS_DB}`)
 
 /** The viewer's address for an experiment of this database (its `?src=` key is `idb:<database>`). */
 export function viewerHref(dir: string): string {
   return `/results/${encodeURIComponent(dir)}?src=${SOURCE}`
 }
+
+/** A frontier search kept in this browser, opened in the Results tab (painted, with its points linked to their runs). */
+export const browserFrontierHref = (id: string) => `/results/frontier?src=${SOURCE}&id=${encodeURIComponent(id)}`
 
 /** The Results tab's list of this database's runs, with their sweeps and zips. */
 export const browserRunsHref = () => `/results?src=${SOURCE}`

@@ -6,6 +6,8 @@ export const resultsKeys = {
   sweep: (source: string) => ['results', source, 'sweep'] as const,
   /** The run console's sweep records, listed beside this browser's runs. */
   browserSweeps: (source: string) => ['results', source, 'sweeps'] as const,
+  /** The run console's kept frontier searches (lib/frontierRecords.ts), listed beside this browser's runs. */
+  browserFrontiers: (source: string) => ['results', source, 'frontiers'] as const,
   sweepManifests: (source: string) => ['results', source, 'sweep', 'manifests'] as const,
   experiment: (source: string, dir: string) => ['results', source, 'experiment', dir] as const,
   task: (source: string, taskDir: string) => ['results', source, 'task', taskDir] as const,

@@ -14,11 +14,12 @@ import { resultsStorage } from '../resultsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
+  answerWords, type AnswerPoint,
   completeCounts, DEFAULT_THRESHOLD, FRONTIER_FILE, FrontierFileSchema, FrontierSession, MAX_REPEATS, outcomesOf, SCAN_LIMIT, sequenceInterval,
   shardTasks, frontierFile, knownEvaluations, tallyOf, testProblem, verdictOf,
   type FrontierFile, type FrontierSearchJson, type Observation, type Seed, type SequentialTest,
 } from '../../core/frontier'
-import { describeModel, GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
+import { GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
 import { experimentDirName, ManifestFile, readOptional, slugOf } from '../../core/results'
 import { joinPath, type Storage } from '../../core/results/storage'
 import { digestOf, isSettled } from '../../core/sweep'
@@ -304,9 +305,7 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
     `${file.claim.decided_by_inference === null ? '' : `, ${fmt(file.claim.decided_by_inference)} decided by inference`}` +
     `${file.complete ? '' : `, ${file.claim.undecided === null ? 'some' : fmt(file.claim.undecided)} undecided`}\n`)
   io.stdout(shardJson ? `shard ${shard.index}/${shard.count}: the claim's frontier comes from every task's: \`redscope merge\` the shards\n`
-    : file.claim.minimal_wins.length === 0 ? `no threat model broke the claim in the runs made (${repeat} per evaluation): even the widest attacker lost\n`
-    : `the weakest attackers that break the claim (${file.claim.minimal_wins.length}):\n` +
-      file.claim.minimal_wins.map((m) => `  #${m.index} ${describeModel({ scope: m.scope, readOnly: m.read_only })} wins\n`).join(''))
+    : claimAnswerText(file, repeat))
   for (const t of file.tasks) {
     io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? `not broken by any threat model run (${repeat} run(s) each)` : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`)
   }
@@ -323,6 +322,20 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
     return EXIT_FINDINGS
   }
   return EXIT_OK
+}
+
+/**
+ * The claim's answer: the minimal wins, then the maximal losses, each with the runs that decided it
+ * (src/core/frontier/answer.ts). A loss says what was measured, "not broken in N runs by <attacker>".
+ */
+function claimAnswerText(file: FrontierFile, repeat: number): string {
+  const a = answerWords(file)
+  const line = (p: AnswerPoint) => `  #${p.index} ${p.words} ${p.verdict}${p.runs ? `: ${p.runs}` : ''}\n`
+  const wins = a.minimalWins.length === 0 ? `no threat model broke the claim in the runs made (${repeat} per evaluation): even the widest attacker lost\n`
+    : `the weakest attackers that break the claim (${a.minimalWins.length}):\n${a.minimalWins.map(line).join('')}`
+  const losses = a.maximalLosses.length === 0 ? ''
+    : `the widest attackers that did not break it in the runs made (${a.maximalLosses.length}):\n${a.maximalLosses.map(line).join('')}`
+  return wins + losses
 }
 
 /** With a test: the undecided threat models and contradictions with their runs, what the answer guarantees, and its cost. */

@@ -37,7 +37,9 @@ export const frontier = defineCommand({
     'above a win wins and one below a loss loses, so only the threat models that decide something are run. Writes a ' +
     'superred results tree per evaluated threat model under --out and DIR/frontier.json: the minimal wins and maximal ' +
     'losses of the claim (and of each task with --per-task), how many were evaluated of how many, and every ' +
-    'contradiction seen (a wider threat model that lost where a narrower one won). See docs/frontier.md.',
+    'contradiction seen (a wider threat model that lost where a narrower one won). It prints the answer: the weakest ' +
+    'attackers that broke the claim and the widest that did not in the runs made, each with those runs ("not broken in ' +
+    'N runs by <attacker>", never "safe"). `redscope view DIR` shows the same answer painted. See docs/frontier.md.',
     'Run the same command again after a stop and it resumes from frontier.json and the finished experiments; an ' +
     "experiment of another attacker is never read back (the attacker label is derived from its whole configuration, " +
     'as in `redscope run`).',

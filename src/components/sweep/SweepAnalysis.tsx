@@ -9,6 +9,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react'
 import { asrText, rateWords } from '../../core/stats'
+import type { FrontierAnswerWords } from '../../core/frontier'
 import { paintForest, paintFrontier, widerDidWorse, worstPerWider, type GrantNames, type SweepRecord } from '../../core/sweep'
 import { ScopeChips } from '../Chips'
 import { PaintedForest } from './PaintedForest'
@@ -23,6 +24,8 @@ export interface KnownFrontier {
   readonly minimalWins: readonly GrantNames[]
   /** Said under the painting: "The frontier search of this page", "frontier.json of results/x". */
   readonly source: string
+  /** Its minimal wins and maximal losses in words, for the report (src/core/frontier/answer.ts). */
+  readonly answer?: FrontierAnswerWords | null
 }
 
 export function SweepAnalysis({ record, rows, openHref, actions, note, frontier = null }: {

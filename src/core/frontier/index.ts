@@ -13,3 +13,4 @@ export { ASSUMPTION, FRONTIER_FILE, FrontierFileSchema, frontierFile, knownEvalu
 export { claimFrontierOfTasks, mergedEvaluations, shardTasks, type Frontiers } from './merge'
 export { mergeFrontierFiles, type FrontierMerge } from './mergeFiles'
 export { FrontierMergeError } from './mergeError'
+export { answerWords, type AnswerPoint, type FrontierAnswerWords } from './answer'

@@ -15,8 +15,9 @@ import { costWords, sumUnpriced } from '../results/cost'
 import { runEndsSummary, runEndWords } from '../results/runEndWords'
 import type { Storage } from '../results/storage'
 import { paintForest, paintFrontier, type GrantNames } from '../sweep/paint'
+import type { AnswerPoint, FrontierAnswerWords } from '../frontier/answer'
 import type { Forest } from '../tags'
-import type { Report, ReportBestRun, ReportStep, ReportTask, ReportTagPaint, ReportThreatModel } from './reportModel'
+import type { Report, ReportBestRun, ReportFrontier, ReportStep, ReportTask, ReportTagPaint, ReportThreatModel } from './reportModel'
 
 export interface ReportOptions {
   readonly kind: 'experiment' | 'sweep'
@@ -32,8 +33,11 @@ export interface ReportOptions {
   readonly maxFieldChars?: number
   /** Best runs whose steps are read, at most (a sweep of thousands of tasks stays quick); the rest say so. */
   readonly maxTrajectories?: number
-  /** A frontier search's answer to the same question, when one is known: the forest then shows the frontier's view. */
-  readonly frontier?: { readonly minimalWins: readonly GrantNames[]; readonly source: string } | null
+  /**
+   * A frontier search's answer to the same question, when one is known: the forest then shows the frontier's view,
+   * and with its `answer` (src/core/frontier/answer.ts) the report lists its minimal wins and maximal losses.
+   */
+  readonly frontier?: { readonly minimalWins: readonly GrantNames[]; readonly source: string; readonly answer?: FrontierAnswerWords | null } | null
 }
 
 const KEY_MARKS = new Set(['injection', 'declined-optimizer', 'run-end'])
@@ -217,6 +221,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     forest: paint,
     forestNote: forest === null ? 'No forest is known for these results (no domain.json, none attached): tags are listed by name only.' : '',
     frontierSource: forest !== null && opts.frontier ? opts.frontier.source : '',
+    frontier: opts.frontier?.answer ? frontierSection(opts.frontier.source, opts.frontier.answer) : null,
     models, tasks,
     totals: {
       cost: models.reduce((a, m) => a + m.cost, 0),
@@ -229,4 +234,10 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
       echoRunsCounted: tasks.reduce((a, t) => a + (t.echoesCounted ? t.echoedRuns.length : 0), 0),
     },
   }
+}
+
+/** The frontier as the report lists it: the answer's own words, each point with the experiment folders that decided it. */
+function frontierSection(source: string, a: FrontierAnswerWords): ReportFrontier {
+  const point = (p: AnswerPoint) => ({ index: p.index, words: p.words, verdict: p.verdict, runs: p.runs, dirs: p.dirs })
+  return { source, progress: a.progress, none: a.none, complete: a.complete, minimalWins: a.minimalWins.map(point), maximalLosses: a.maximalLosses.map(point) }
 }

@@ -17,6 +17,13 @@ const COL = W + 56
 const ROW = H + 10
 const PAD = 8
 
+/**
+ * The words' colours, set on each text (not left to the viewer's default): dark enough for WCAG AA (4.5:1) on every
+ * fill of the painting, the deepest red included (contrast.test.ts checks each pair).
+ */
+export const NAME_TEXT = '#000000'
+export const RATE_TEXT = '#212529'
+
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 /** A tag's fill and words: the frontier's when the report has one, else with against without. */
@@ -59,10 +66,10 @@ export function forestSvg(tags: readonly ReportTagPaint[]): string {
     const { fill, words } = tagPaintOf(t)
     const grant = t.grant === 'write' ? 'read & write' : t.grant === 'read' ? 'read only' : 'not granted'
     const title = `${t.name}${t.description ? `: ${t.description}` : ''} (${grant}). ${words.title}`
-    const lines = words.lines.map((line, i) => `<text x="8" y="${30 + 13 * i}" class="rate">${e(cut(line, 34))}</text>`).join('')
+    const lines = words.lines.map((line, i) => `<text x="8" y="${30 + 13 * i}" class="rate" fill="${RATE_TEXT}">${e(cut(line, 34))}</text>`).join('')
     return `<g class="tag g-${t.grant}" transform="translate(${x(n)} ${y(n) - H / 2})"><title>${e(title)}</title>` +
       `<rect width="${W}" height="${H}" rx="6" fill="${fill}"/>` +
-      `<text x="8" y="15" class="name">${e(cut(t.name, 26))}</text>${lines}</g>`
+      `<text x="8" y="15" class="name" fill="${NAME_TEXT}">${e(cut(t.name, 26))}</text>${lines}</g>`
   }).join('')
   return `<svg xmlns="http://www.w3.org/2000/svg" class="forest-svg" viewBox="0 0 ${Math.ceil(width)} ${Math.ceil(height)}" width="${Math.ceil(width)}" role="img" aria-label="The forest, painted with the results">` +
     `${edges}${boxes}</svg>`

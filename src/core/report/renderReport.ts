@@ -5,7 +5,7 @@
  */
 import { configRow, escapeHtml as e, exportHead } from '../finding/renderHtml'
 import { forestSvg } from './forestSvg'
-import type { Report, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
+import type { Report, ReportFrontier, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
 import { taskHeld } from '../results/summary'
 import { asrText, rateWords } from '../stats'
 import { CONTRAST_LEGEND, FRONTIER_LEGEND } from '../sweep/paint'
@@ -29,7 +29,7 @@ pre{white-space:pre-wrap;background:#f1f3f5;border-radius:6px;padding:6px 8px;ma
 .forest-wrap{overflow:auto}.forest-svg{max-width:100%;height:auto;font:12px system-ui,sans-serif}
 .forest-svg .edge{fill:none;stroke:#adb5bd;stroke-width:1.5}.forest-svg rect{stroke:#adb5bd;stroke-width:1.5}
 .forest-svg .g-write rect{stroke:#e03131;stroke-width:3}.forest-svg .g-read rect{stroke:#1c7ed6;stroke-width:3;stroke-dasharray:6 3}
-.forest-svg .name{font-weight:600;font-family:ui-monospace,'Liberation Mono',monospace}.forest-svg .rate{fill:#343a40;font-size:11px}
+.forest-svg .name{font-weight:600;font-family:ui-monospace,'Liberation Mono',monospace}.forest-svg .rate{font-size:11px}
 .legend span{display:inline-block;margin-right:14px}.swatch{display:inline-block;width:14px;height:14px;border:1px solid #adb5bd;vertical-align:middle;margin-right:4px}
 a{color:#364fc7}
 @media print{
@@ -121,6 +121,15 @@ ${best}
 </section>`
 }
 
+/** The frontier's answer: how far the search got, then its minimal wins and maximal losses with the runs that decided each. */
+function frontierHtml(f: ReportFrontier): string {
+  const point = (p: ReportFrontier['minimalWins'][number]) =>
+    `<li><code>#${e(p.index)}</code> ${e(p.words)} ${p.verdict}${p.runs ? `: ${e(p.runs)}` : ''}${p.dirs.length > 0 ? ` <span class="classname">(${e(p.dirs[0])}${p.dirs.length > 1 ? ` and ${p.dirs.length - 1} more` : ''})</span>` : ''}</li>`
+  return `<div class="card" id="frontier-answer"><p class="meta">${e(f.source)}. ${e(f.progress)}</p>
+${f.minimalWins.length > 0 ? `<h3>${f.complete ? 'The weakest attackers that win' : 'Minimal wins so far'} (${f.minimalWins.length})</h3><ul>${f.minimalWins.map(point).join('')}</ul>` : `<p>${e(f.none)}</p>`}
+${f.maximalLosses.length > 0 ? `<h3>The widest attackers that did not win, in the runs made (${f.maximalLosses.length})</h3><ul>${f.maximalLosses.map(point).join('')}</ul>` : ''}</div>`
+}
+
 export function renderReportHtml(r: Report): string {
   const legend = (r.frontierSource ? FRONTIER_LEGEND : CONTRAST_LEGEND)
     .map((l) => `<span><i class="swatch" style="background:${l.fill}"></i>${e(l.words)}</span>`).join('')
@@ -148,11 +157,13 @@ ${r.notes.map((n) => `<div class="card notice">${e(n)}</div>`).join('\n')}
 ${t.echoRuns ? `<tr><th>echoes</th><td>${plural(t.echoRuns, 'run')} succeeded only on text the attacker injected itself (${t.echoRunsCounted ? `${t.echoRunsCounted} counted as successes` : 'none counted as successes'})</td></tr>\n` : ''}</table></div>
 <nav class="card toc" aria-label="Contents"><strong>Contents</strong><ol>
 <li><a href="#forest">The forest, painted with the results</a></li>
+${r.frontier ? '<li><a href="#frontier">The frontier</a></li>' : ''}
 <li><a href="#models">Threat models</a><ol>${r.models.map((m) => `<li><a href="#${m.anchor}">${modelTitle(m)}</a> · ${e(asrOf(m).held ? `not broken in ${plural(m.nCompleted, 'task')}` : asrOf(m).short)}</li>`).join('')}</ol></li>
 <li><a href="#tasks">Tasks</a> (${plural(r.tasks.length, 'task')})</li>
 </ol></nav>
 <h2 id="forest">The forest, painted with the results</h2>
 ${forest}
+${r.frontier ? `<h2 id="frontier">The frontier</h2>\n${frontierHtml(r.frontier)}` : ''}
 <h2 id="models">Threat models</h2>
 ${r.models.map((m) => modelHtml(m, r.tasks)).join('\n')}
 <h2 id="tasks">Tasks</h2>

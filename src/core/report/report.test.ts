@@ -177,5 +177,27 @@ describe('the report of an experiment', () => {
     expect(lines('model')).toEqual(['read only by 1 of 1 minimal winner'])
     expect(lines('user')).toEqual(['not needed by any minimal winner'])
     expect(doc.body.textContent).toContain('frontier.json of a folder. Per tag: how the minimal winning threat models hold it')
+    // Without the answer's words, no frontier section: only the painting.
+    expect(doc.getElementById('frontier')).toBeNull()
+  })
+
+  it('lists the frontier’s minimal wins and maximal losses when its answer is known, as escaped text', async () => {
+    const answer = {
+      progress: 'Evaluated 3 of 15 threat models; 12 decided by inference.', none: '', complete: true,
+      minimalWins: [{ index: '2', scope: ['inbox'], readOnly: [], words: 'an attacker who writes inbox', verdict: 'wins' as const, runs: '100% (1 of 1 run, 95% CI 20–100%)', dirs: [EXP] }],
+      maximalLosses: [{ index: '9', scope: ['user'], readOnly: [], words: `an attacker who writes ${HOSTILE_STRINGS[0]}`, verdict: 'loses' as const, runs: 'not broken in 1 run by scripted (≤ 80% at 95%)', dirs: ['a', 'b'] }],
+    }
+    const report = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST, frontier: { minimalWins: [{ scope: ['inbox'], readOnly: [] }], source: 'frontier.json of a folder', answer } })
+    const doc = new DOMParser().parseFromString(reportHtml(report), 'text/html')
+    expect(doc.getElementById('frontier')!.textContent).toBe('The frontier')
+    expect(doc.querySelector('.toc a[href="#frontier"]')).not.toBeNull()
+    const card = doc.getElementById('frontier-answer')!
+    expect(card.querySelector('p.meta')!.textContent).toBe('frontier.json of a folder. Evaluated 3 of 15 threat models; 12 decided by inference.')
+    const items = [...card.querySelectorAll('li')].map((li) => li.textContent)
+    expect(items).toEqual([
+      `#2 an attacker who writes inbox wins: 100% (1 of 1 run, 95% CI 20–100%) (${EXP})`,
+      `#9 an attacker who writes ${HOSTILE_STRINGS[0]} loses: not broken in 1 run by scripted (≤ 80% at 95%) (a and 1 more)`,
+    ])
+    expect([...card.querySelectorAll('h3')].map((h) => h.textContent)).toEqual(['The weakest attackers that win (1)', 'The widest attackers that did not win, in the runs made (1)'])
   })
 })

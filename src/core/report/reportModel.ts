@@ -107,6 +107,25 @@ export interface ReportTagPaint {
   readonly grant: 'write' | 'read' | 'none'
 }
 
+export interface ReportFrontierPoint {
+  readonly index: string
+  readonly words: string
+  readonly verdict: 'wins' | 'loses'
+  /** The runs that decided it, in words that claim no more ("not broken in 3 runs by x"). */
+  readonly runs: string
+  readonly dirs: readonly string[]
+}
+
+/** A frontier search's answer to the report's question (src/core/frontier/answer.ts), listed after the forest. */
+export interface ReportFrontier {
+  readonly source: string
+  readonly progress: string
+  readonly none: string
+  readonly complete: boolean
+  readonly minimalWins: readonly ReportFrontierPoint[]
+  readonly maximalLosses: readonly ReportFrontierPoint[]
+}
+
 export interface Report {
   readonly kind: 'experiment' | 'sweep'
   readonly title: string
@@ -116,6 +135,8 @@ export interface Report {
   readonly forestNote: string
   /** Where the painted frontier comes from ("frontier.json of results/x"); empty when the forest shows with against without. */
   readonly frontierSource: string
+  /** The frontier's minimal wins and maximal losses, when one is known with its answer; null otherwise. */
+  readonly frontier: ReportFrontier | null
   readonly models: readonly ReportThreatModel[]
   readonly tasks: readonly ReportTask[]
   /** What could not be read or was left out, in plain words. */

@@ -10,7 +10,7 @@ import { Link } from 'wouter'
 import { sweepRecordText, SWEEP_FILE } from '../../../core/sweep'
 import { plural } from '../../../lib/plural'
 import { resultsKeys } from '../../../queries/resultsKeys'
-import { browserSweepsQuery } from '../queries/sweep'
+import { browserFrontiersQuery, browserSweepsQuery } from '../queries/sweep'
 import type { OpenSource } from '../sourcesStore'
 import { useTreeZip } from './useTreeZip'
 import { useSiteZip } from './useSiteZip'
@@ -38,6 +38,29 @@ export function BrowserSweeps({ source, src }: { source: OpenSource; src: string
               onClick={() => void zip(s.models.map((m) => m.dir), s.id, { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep (.zip)</button>{' '}
             <button type="button" className="button--small"
               onClick={() => void siteZip.site(s.title, s.models.map((m) => m.dir), { [SWEEP_FILE]: sweepRecordText(s) })}>Download sweep as a site</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** The Run page's frontier searches kept in this browser, each opening its painted answer. */
+export function BrowserFrontiers({ src }: { src: string }) {
+  const { data } = useQuery(browserFrontiersQuery(src))
+  if (!data || data.length === 0) return null
+  return (
+    <section aria-label="Frontier searches" className="browser-sweeps">
+      <div className="experiments-head"><h2>Frontier searches in this browser <span className="results-muted">({data.length})</span></h2></div>
+      <ul>
+        {data.map((f) => (
+          <li key={f.id} data-testid="frontier-record">
+            <Link href={`/frontier?src=${encodeURIComponent(src)}&id=${encodeURIComponent(f.id)}`}>{f.title}</Link>{' '}
+            <span className="results-muted">
+              {new Date(f.createdAt).toLocaleString()} · {plural(f.file.evaluated, 'threat model')} run of {f.file.threat_models_total.toLocaleString('en-US')}
+              {' · '}{plural(f.file.claim.minimal_wins.length, 'minimal win')}, {plural(f.file.claim.maximal_losses.length, 'maximal loss', 'maximal losses')}
+              {f.file.complete ? '' : ' · stopped before complete'}
+            </span>
           </li>
         ))}
       </ul>

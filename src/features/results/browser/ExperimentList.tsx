@@ -4,10 +4,10 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { Link } from 'wouter'
 import { ErrorBox } from '../common/ErrorBox'
 import { experimentsQuery } from '../queries/experiments'
-import { sweepRecordQuery } from '../queries/sweep'
+import { frontierFileQuery, sweepRecordQuery } from '../queries/sweep'
 import { currentSiteSource, isBrowserRuns, isLiveSource, type OpenSource } from '../sourcesStore'
 import { experimentHref } from '../paths'
-import { BrowserSweeps, RefreshButton } from './BrowserRuns'
+import { BrowserFrontiers, BrowserSweeps, RefreshButton } from './BrowserRuns'
 import { costText, viewExperiments, whenText } from './experimentRows'
 import { costWords } from '../../../core/results'
 import { shardNote } from './sweepNote'
@@ -60,8 +60,10 @@ export function ExperimentList({ source, src }: { source: OpenSource; src: strin
   return (
     <>
       {own && <BrowserSweeps source={source} src={src} />}
+      {own && <BrowserFrontiers src={src} />}
       <section aria-label="Experiments">
         <SweepBanner source={source} src={src} />
+        <FrontierBanner source={source} src={src} />
         <div className="experiments-head">
           <h2>Experiments in {source.label} <span className="results-muted">({data.length})</span></h2>
           {live && <span className="live-note" role="status">live: refreshes as the folder is written</span>}
@@ -134,6 +136,21 @@ function SweepBanner({ source, src }: { source: OpenSource; src: string }) {
     <p className="results-note" data-testid="sweep-banner">
       This folder holds a sweep: <strong>{data.title}</strong>{note ? ` (${note.charAt(0).toLowerCase()}${note.slice(1)})` : ''}.{' '}
       <Link href={`/sweep?src=${encodeURIComponent(src)}`}>Open the sweep</Link>
+    </p>
+  )
+}
+
+/** A tree that holds a frontier search's answer (its frontier.json) says so, with the way to it painted. */
+function FrontierBanner({ source, src }: { source: OpenSource; src: string }) {
+  const { data, error } = useQuery(frontierFileQuery(source, src))
+  if (error) return <ErrorBox title={`${source.label} has a frontier.json that cannot be read; its experiments are listed below`} error={error} />
+  if (!data) return null
+  return (
+    <p className="results-note" data-testid="frontier-banner">
+      This folder holds a frontier search: {data.claim.minimal_wins.length} minimal win{data.claim.minimal_wins.length === 1 ? '' : 's'} and{' '}
+      {data.claim.maximal_losses.length} maximal loss{data.claim.maximal_losses.length === 1 ? '' : 'es'} of the claim, {data.evaluated} of {data.threat_models_total} threat models run
+      {data.complete ? '' : ' (stopped before complete)'}.{' '}
+      <Link href={`/frontier?src=${encodeURIComponent(src)}`}>Open the frontier</Link>
     </p>
   )
 }

@@ -7,6 +7,7 @@ import { experimentQuery } from '../queries/experiment'
 import { SourceGate } from '../SourceGate'
 import { isLiveSource, type OpenSource } from '../sourcesStore'
 import { TaskList } from './TaskList'
+import { useFrontierOf } from './useFrontierOf'
 import { AttackerConfigView } from './AttackerConfigView'
 import { TagNames } from '../common/TagNames'
 import { ReportButton } from '../../../components/ReportButton'
@@ -22,6 +23,7 @@ export function ExperimentPage() {
 function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir: string }) {
   const { data, error, isPending } = useQuery(experimentQuery(source, src, dir))
   const forest = useExperimentForest(data, dir)
+  const frontier = useFrontierOf(source, src, dir)
   if (error) return <div className="results-page"><ErrorBox title={`Could not open the experiment ${dir}`} error={error} /></div>
   if (isPending) return <p role="status" className="results-page">Reading {dir}…</p>
   const { experiment: e, summary } = data.manifest
@@ -47,7 +49,7 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
             {data.echoes!.count_echoes ? ' counted as breaches (echoes were counted).' : ' not counted as breaches.'}
           </p>
         )}
-        <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest}
+        <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest} frontier={frontier}
           title={`${e.attacker} → ${e.target} · ${e.claim} · ${data.threatModelName ?? e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
         <AttackerConfigView label={e.attacker} config={data.attackerConfig} dir={dir} />
       </header>

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
-import type { FrontierFile } from '../../../core/frontier'
+import { answerWords, type FrontierFile } from '../../../core/frontier'
 import { rowsFromManifests, type SweepRecord } from '../../../core/sweep'
 import { SweepAnalysis, type KnownFrontier } from '../../../components/sweep/SweepAnalysis'
 import { ErrorBox } from '../common/ErrorBox'
@@ -34,6 +34,7 @@ function knownFrontier(file: FrontierFile | null | undefined, record: SweepRecor
   return {
     minimalWins: file.claim.minimal_wins.map((m) => ({ scope: m.scope, readOnly: m.read_only })),
     source: `The frontier of frontier.json in ${label} (${file.evaluated} threat models run)`,
+    answer: answerWords(file),
   }
 }
 

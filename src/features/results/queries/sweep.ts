@@ -3,6 +3,7 @@ import { FRONTIER_FILE, FrontierFileSchema } from '../../../core/frontier'
 import { readOptional } from '../../../core/results'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../../core/sweep'
 import { listSweeps } from '../../../lib/sweepRecords'
+import { listFrontiers, readFrontier } from '../../../lib/frontierRecords'
 import { readSweepManifests } from '../../../core/sweep'
 import type { OpenSource } from '../sourcesStore'
 import { resultsKeys } from '../../../queries/resultsKeys'
@@ -39,4 +40,14 @@ export function sweepManifestsQuery(source: OpenSource, sourceKey: string, recor
  */
 export function browserSweepsQuery(sourceKey: string) {
   return queryOptions({ queryKey: resultsKeys.browserSweeps(sourceKey), queryFn: listSweeps })
+}
+
+/** The frontier searches run in this browser, newest first; keyed under the runs' source like the sweeps. */
+export function browserFrontiersQuery(sourceKey: string) {
+  return queryOptions({ queryKey: resultsKeys.browserFrontiers(sourceKey), queryFn: listFrontiers })
+}
+
+/** One kept frontier search of this browser, by its id. */
+export function browserFrontierQuery(sourceKey: string, id: string) {
+  return queryOptions({ queryKey: [...resultsKeys.browserFrontiers(sourceKey), id], queryFn: () => readFrontier(id) })
 }

@@ -16,7 +16,8 @@ export function EchoNote({ echo }: { echo: RunEchoJson }) {
         {echo.counted ? 'Echoes were counted as successes for this run.' : 'Not counted as a breach (count echoes to count it).'}
       </p>
       <ul>
-        {echo.injections.map((i, k) => <li key={k}>Injected into <code>{i.controllable}</code>: <q>{clip(i.value)}</q></li>)}
+        {/* The whole injection, as text: a long one wraps and scrolls in its box (results.css), never cut. */}
+        {echo.injections.map((i, k) => <li key={k}>Injected into <code>{i.controllable}</code>: <q className="echo-note__value" data-testid="echo-injection">{i.value}</q></li>)}
       </ul>
       <p className="results-note">The claim’s own verdict: {echo.claimed.success ? 'success' : 'no success'}, score {echo.claimed.primary_score.value}
         {echo.claimed.rationale ? `: ${clip(echo.claimed.rationale, 300)}` : ''}</p>

@@ -3,7 +3,7 @@ import { Link } from 'wouter'
 import { DEFAULT_THRESHOLD, testProblem, type Seed, type SequentialTest } from '../../../core/frontier'
 import { rateWords } from '../../../core/stats'
 import type { DesignerView } from '../workspace/designerView'
-import { viewerHref } from '../../../lib/browserResults'
+import { browserFrontierHref, viewerHref } from '../../../lib/browserResults'
 import { useLiveStore } from '../live/liveStore'
 import { Field } from '../ui/Field'
 import { FrontierForest } from './FrontierForest'
@@ -121,6 +121,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
             {f.state === 'done' ? ' — done.' : f.state === 'stopped' ? ' — stopped.' : f.state === 'failed' ? ' — failed.' : '…'}
           </p>
           {f.error ? <p className="rc-error" role="alert">{f.error}</p> : null}
+          {f.keptId !== null ? <p className="rc-hint" data-testid="frontier-kept">Kept in this browser: <Link className="rc-link" href={`~${browserFrontierHref(f.keptId)}`}>open it in Results</Link>, where it stays after a reload.</p> : null}
           {f.contradictions > 0 ? <p className="rc-warn" data-testid="frontier-contradictions">{fmt(f.contradictions)} contradiction(s): a wider threat model lost where a narrower one won.</p> : null}
           {f.guarantee !== null && f.test !== null ? (
             <p className="rc-hint" data-testid="frontier-guarantee">

@@ -12,7 +12,7 @@
  */
 import { create } from 'zustand'
 import {
-  FrontierSession, outcomesOf, sequenceInterval, tallyOf, type Evaluation, type Seed, type SequentialTest, type Tally,
+  answerWords, FrontierSession, frontierFile, outcomesOf, type FrontierFile, sequenceInterval, tallyOf, type Evaluation, type Seed, type SequentialTest, type Tally,
 } from '../../../core/frontier'
 import { coverKey, describeModel, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../../../core/lattice'
 import type { Forest, SecurityDomain } from '../../../core/tags'
@@ -22,6 +22,7 @@ import { numberOrThrow, RULES } from '../setup/numbers'
 import { useSetup } from '../setup/setupStore'
 import { repeatsRequest, singleRequest } from '../run/startRequest'
 import type { KnownFrontier } from '../../../components/sweep/SweepAnalysis'
+import { saveFrontier } from '../../../lib/frontierRecords'
 
 /** What a point's own runs say, with a sequential test: its runs, wins, the confidence sequence's interval and the decision. */
 export interface PointTally {
@@ -78,11 +79,15 @@ export interface FrontierState {
   readonly runs: number
   /** With a test: decisions made, and the probability that all are right together (a union bound). */
   readonly guarantee: { readonly decisions: number; readonly allRightAtLeast: number } | null
+  /** The id of its record in this browser (lib/frontierRecords.ts) once kept: the Results tab lists it. */
+  readonly keptId: string | null
+  /** What is kept: the search as frontier.json, for the sweep's report. */
+  readonly kept: FrontierFile | null
 }
 
 const IDLE: FrontierState = {
   state: 'idle', readOnly: false, total: 0, evaluated: 0, inferred: null, undecided: null, minimalWins: [], maximalLosses: [], contradictions: 0, error: null,
-  basis: null, test: null, undecidedPoints: [], evaluatedPoints: [], runs: 0, guarantee: null,
+  basis: null, test: null, undecidedPoints: [], evaluatedPoints: [], runs: 0, guarantee: null, keptId: null, kept: null,
 }
 
 export const useFrontier = create<FrontierState>(() => IDLE)
@@ -160,6 +165,26 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       tally: e === undefined ? null : tallyOf(e.observation, 'claim'), tested: testedFor(e),
     }
   }
+  // Kept as the CLI's frontier.json, rewritten after every evaluation; writes are chained so the last one lands last.
+  const id = `frontier-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+  const createdAt = Date.now()
+  let saving: Promise<void> = Promise.resolve()
+  const runsOf = (m: { scope: readonly string[]; readOnly: readonly string[] }, n: number) =>
+    (dirs.get(coverKey(lattice.coverOfModel({ scope: [...m.scope], readOnly: [...m.readOnly] }))) ?? []).slice(0, n)
+  const keep = (answer: ReturnType<FrontierSession['answer']>) => {
+    const goals = useSetup.getState().claim.tasks.map((t) => t.goal)
+    const file = frontierFile(lattice, answer, {
+      target: basis.target ?? '', claim: basis.claim, attacker: basis.attacker, claim_digest: '', attacker_digest: '',
+      seed, repeat: test?.maxRepeats ?? 1, per_task: false, budget_runs: null, read_only: readOnly,
+      ...(test === null ? {} : { confidence: test.confidence, threshold: test.threshold, max_repeats: test.maxRepeats }),
+    }, goals, runsOf)
+    const title = `${basis.claim || 'claim'} on ${basis.target ?? 'the target'}, attacker ${basis.attacker}`
+    useFrontier.setState({ kept: file })
+    saving = saving.then(() => saveFrontier({ id, title, createdAt, file })).then(
+      () => { useFrontier.setState({ keptId: id }); invalidateBrowserResults() },
+      (e: unknown) => { useFrontier.setState({ error: `the search could not be kept in this browser: ${(e as Error).message}` }) },
+    )
+  }
   const publish = (state: FrontierState['state'], error: string | null = null) => {
     const answer = session.answer(state === 'stopped')
     for (const e of answer.evaluations) evaluationOf.set(coverKey(e.cover), e)
@@ -175,7 +200,10 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
       runs: session.runsSpent,
       guarantee: test === null ? null : { decisions, allRightAtLeast: Math.max(0, 1 - decisions * (1 - test.confidence)) },
     })
+    // Kept with the counts shown on the page (the session's answer carries none: the page scans for them itself).
+    if (answer.evaluations.length > 0) keep({ ...answer, claim: { ...answer.claim, counts } })
   }
+  useFrontier.setState({ keptId: null, kept: null })
   publish('running')
   try {
     // Runs side by side: as many as the sweep's "Threat models at once" (they share the target's sessions).
@@ -213,5 +241,5 @@ export function frontierForSweep(f: FrontierState, sweep: { forest: Forest; targ
   const b = f.basis
   if (f.state !== 'done' || b === null || b.target !== sweep.target || b.claim !== sweep.claim || b.attacker !== sweep.attacker) return null
   if (!sameForest(b.forest, sweep.forest)) return null
-  return { minimalWins: f.minimalWins, source: `The frontier found on this page (${f.evaluated} threat models run)` }
+  return { minimalWins: f.minimalWins, source: `The frontier found on this page (${f.evaluated} threat models run)`, answer: f.kept ? answerWords(f.kept) : null }
 }

@@ -40,7 +40,7 @@ function Templates() {
               <button type="button" className="rc-btn rc-btn--ghost rc-btn--small" aria-label={`Remove payload ${t.name}`} onClick={() => setupActions().removeTemplate(t.id)}>✕</button>
             </div>
             <span className="rc-hint">{PAYLOAD_LIBRARY.find((p) => p.name === t.name)?.description}</span>
-            <textarea className="rc-input rc-input--mono" rows={Math.min(4, t.text.split('\n').length)} aria-label={`Payload ${t.name}`} value={t.text}
+            <textarea className="rc-input rc-input--mono rc-templates__text" rows={payloadRows(t.text)} aria-label={`Payload ${t.name}`} value={t.text}
               onChange={(e) => setupActions().updateTemplate(t.id, { text: e.target.value })} />
           </li>
         ))}
@@ -72,6 +72,15 @@ function AttackerLabel() {
       Results go to experiments labelled <code>{derivedAttackerLabel(config)}</code>: {describeAttackerConfig(config)}. The label changes with any of it, so another attacker never resumes these results.
     </p>
   )
+}
+
+/**
+ * Rows enough for the whole payload, its long lines counted as wrapped (about 70 characters a row), up to 20; the
+ * box then scrolls. Where the browser sizes a field to its content (field-sizing, run.css), that wins.
+ */
+function payloadRows(text: string): number {
+  const rows = text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 70)), 0)
+  return Math.min(20, Math.max(2, rows))
 }
 
 export function AttackerPanel() {
