@@ -44,8 +44,9 @@ test('an attacker that pastes a goal naming the secret into the reply: flagged w
   // Counting echoes: the same threat model's echoed task reruns, and its echo is a success (what was reported before).
   await page.getByRole('checkbox', { name: /^Count echoes as breaches/ }).check()
   await page.getByRole('button', { name: 'Run threat model' }).click()
+  // "Finished" is also the first run's state until the second one shows: wait for the second run's outcome.
+  await expect.poll(() => taskStatuses(page), { timeout: 30_000 }).toEqual(['success'])
   await waitForState(page, 'Finished')
-  expect(await taskStatuses(page)).toEqual(['success'])
   await expect(page.getByTestId('task-echoed')).toHaveText('1 run echoed the attacker’s own injection: counted as success (echoes counted)')
 
   // The viewer: the experiment and the task count the echo, the run list marks it, the run says why and marks the injection.
