@@ -11,6 +11,8 @@ import { openReportFile } from './support/reportFile'
 test.use({ viewport: { width: 1440, height: 1000 } })
 
 test('a reference set in the inspector is in the report\'s summary by framework after a run', async ({ page, context }) => {
+  // Designing, a whole run, the viewer and a report in one test: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000)
   await page.goto('/')
   const user = page.getByRole('group', { name: 'user', exact: true })
   await expect(user).toBeVisible()
