@@ -4,6 +4,7 @@
  * (`tasks[2].evaluator.pattern: ...`) before anything runs.
  */
 import { z } from 'zod'
+import { ReferencesSchema } from '../core/compliance/references'
 import { PatternError, userPattern } from '../core/patterns'
 
 /**
@@ -66,6 +67,8 @@ export const ClaimTaskSchema = z.object({
    */
   served_task: z.number().int().min(1, 'served tasks are numbered from 1').optional(),
   evaluator: EvaluatorSchema,
+  /** Framework references of this task (`LLM01`, `AML.T0051`, ...), besides the claim's own. */
+  references: ReferencesSchema.optional(),
 }).superRefine((t, ctx) => {
   if (t.evaluator.type === 'served' && t.served_task === undefined) {
     ctx.addIssue({ code: 'custom', path: ['evaluator'], message: "a 'served' evaluator needs the task's served_task" })
@@ -77,6 +80,8 @@ export const ClaimFileSchema = z.object({
   description: z.string().optional(),
   /** Addition: which reference target the claim is written for (the browser lists claims per target). */
   target: z.string().optional(),
+  /** Framework references every task of the claim carries (src/core/compliance/frameworks.ts lists the ids). */
+  references: ReferencesSchema.optional(),
   tasks: z.array(ClaimTaskSchema).min(1, 'a claim needs at least one task'),
 })
 

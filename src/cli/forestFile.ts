@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { decodeUtf8, InvalidUtf8Error } from '../core/json'
-import { buildDomain, describeForestIssues, ForestSchema, SecurityDomainError, type Forest, type SecurityDomain } from '../core/tags'
+import { buildDomain, CheckedForestSchema, describeForestIssues, SecurityDomainError, type Forest, type SecurityDomain } from '../core/tags'
 import { UsageError } from './io'
 
 /** Reads FOREST.json; every failure becomes one line naming the file and the problem. */
@@ -19,7 +19,7 @@ export async function readForestFile(path: string): Promise<{ forest: Forest; do
     if (e instanceof InvalidUtf8Error) throw new UsageError(`${path}: ${e.message}`)
     throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`)
   }
-  const parsed = ForestSchema.safeParse(json)
+  const parsed = CheckedForestSchema.safeParse(json)
   if (!parsed.success) throw new UsageError(`${path}: not a forest file: ${describeForestIssues(parsed.error)}`)
   try {
     return { forest: parsed.data, domain: buildDomain(parsed.data) }

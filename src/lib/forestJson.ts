@@ -1,11 +1,11 @@
 /**
- * FOREST.json (the CLI's format: `{"tags": [{"name", "parent", "description"}]}`)
+ * FOREST.json (the CLI's format: `{"tags": [{"name", "parent", "description", "references"?}]}`)
  * read and written in the browser. A bad file gets one message naming the
  * line and column of a syntax error, or the field (`tags[3].parent`) of a
  * wrong value, or the tag superred would refuse.
  */
 import { decodeUtf8, InvalidUtf8Error } from '../core/json'
-import { buildDomain, describeForestIssues, ForestSchema, SecurityDomainError, type Forest } from '../core/tags'
+import { buildDomain, CheckedForestSchema, describeForestIssues, SecurityDomainError, type Forest } from '../core/tags'
 
 export class ForestFileError extends Error {
   constructor(message: string) {
@@ -47,7 +47,7 @@ export async function fileText(file: Blob): Promise<string> {
 
 export function parseForestJson(text: string): Forest {
   const json = parseJsonText(text)
-  const parsed = ForestSchema.safeParse(json)
+  const parsed = CheckedForestSchema.safeParse(json)
   if (!parsed.success) throw new ForestFileError(`not a forest file: ${describeForestIssues(parsed.error)}`)
   try {
     buildDomain(parsed.data)
@@ -63,6 +63,8 @@ export function parseForestJson(text: string): Forest {
 
 /** One tag per line: diffs well and reads well. */
 export function forestToJson(forest: Forest): string {
-  const lines = forest.tags.map((t) => `    ${JSON.stringify({ name: t.name, parent: t.parent, description: t.description })}`)
+  // references only when a tag has some: a forest without them writes exactly as before.
+  const lines = forest.tags.map((t) => `    ${JSON.stringify({ name: t.name, parent: t.parent, description: t.description,
+    ...(t.references && t.references.length > 0 ? { references: t.references } : {}) })}`)
   return `{\n  "tags": [\n${lines.join(',\n')}\n  ]\n}\n`
 }

@@ -6,6 +6,7 @@
  * unknown fields, as the protocol asks ("unknown fields are ignored").
  */
 import { z } from 'zod'
+import { ReferenceIdSchema } from '../core/compliance/references'
 import { buildDomain, SecurityDomainError, type Forest } from '../core/tags'
 
 export const PROTOCOL_NAME = 'superred-target-http'
@@ -33,6 +34,8 @@ export const ManifestTagSchema = z.object({
   // An omitted parent means a root, as in FOREST.json files.
   parent: z.string().nullable().optional().transform((p) => p ?? null),
   description: z.string().optional().default(''),
+  // Addition: framework references of the tag (docs/target-protocol.md), checked against the one list.
+  references: z.array(ReferenceIdSchema).optional(),
 })
 
 export const ControllableSpecSchema = z.object({
@@ -77,6 +80,7 @@ export const QuerySpecSchema = z.object({
  */
 export const ManifestClaimTaskSchema = z.object({
   goal: z.string().min(1, 'must describe the goal'),
+  references: z.array(ReferenceIdSchema).optional(),
 })
 /**
  * The config and query through which older claim files reach the served claim (`superred_task`,
@@ -87,6 +91,8 @@ export const ManifestClaimHooksSchema = z.object({ config: name.optional(), quer
 export const ManifestClaimSchema = z.object({
   name,
   description: z.string().optional().default(''),
+  // Addition: framework references of the claim as a whole; each task's own add to them.
+  references: z.array(ReferenceIdSchema).optional(),
   tasks: z.array(ManifestClaimTaskSchema).min(1, 'a served claim has at least one task'),
   hooks: ManifestClaimHooksSchema.optional().default({}),
 })
@@ -162,7 +168,8 @@ export type ManifestInput = z.input<typeof ManifestSchema>
 /** The manifest's tags as a plain forest (FOREST.json shape), order kept. */
 export function forestFromManifest(manifest: Pick<Manifest, 'security_domain'>): Forest {
   return {
-    tags: manifest.security_domain.map((t) => ({ name: t.name, parent: t.parent ?? null, description: t.description ?? '' })),
+    tags: manifest.security_domain.map((t) => ({ name: t.name, parent: t.parent ?? null, description: t.description ?? '',
+      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}) })),
   }
 }
 

@@ -97,6 +97,7 @@ export function referenceTargetOptions(
     name: t.name,
     description: t.description,
     tagDescriptions: Object.fromEntries(t.forest.tags.map((tag) => [tag.name, tag.description])),
+    tagReferences: Object.fromEntries(t.forest.tags.flatMap((tag) => (tag.references?.length ? [[tag.name, tag.references]] : []))),
     concurrency: 8,
     ...extra,
   }

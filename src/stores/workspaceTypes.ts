@@ -14,7 +14,8 @@ export const workspaceIdOf = (s: string) => s as WorkspaceId
 
 const TagIdSchema = z.string().transform((s) => tagIdOf(s))
 
-const TagListSchema = z.array(z.object({ id: TagIdSchema, name: z.string(), parent: TagIdSchema.nullable(), description: z.string() }))
+const TagListSchema = z.array(z.object({ id: TagIdSchema, name: z.string(), parent: TagIdSchema.nullable(), description: z.string(),
+  references: z.array(z.string()).optional() }))
 
 /** The tag list as stored since version 2: its JSON text (see tagListText). */
 const TagListTextSchema = z.string().transform((text, ctx) => {

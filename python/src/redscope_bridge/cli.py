@@ -101,6 +101,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="LABEL",
         help="the served claim's name in results (default: ATTR, or MODULE when ATTR is generic like claim)",
     )
+    s.add_argument(
+        "--references",
+        metavar="FILE",
+        help='framework references for the manifest, as JSON: {"tags": {"user": ["LLM01"]}, "claim": ["MEASURE 2.7"], '
+        '"tasks": {"1": ["LLM07"]}} (optional; REDSCOPE_REFERENCES in the target\'s or claim\'s module does the same)',
+    )
     o = s.add_argument_group("served optimizers")
     o.add_argument(
         "--optimizer",

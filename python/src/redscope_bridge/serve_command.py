@@ -28,6 +28,7 @@ from redscope_bridge.logs import one_line_logging
 from redscope_bridge.optimizer_host import OptimizerHost
 from redscope_bridge.optimizer_loader import ServedOptimizer, load_optimizer
 from redscope_bridge.redact import Redactor, secrets_in
+from redscope_bridge.references import apply_references, merged, module_references, read_references_file
 from redscope_bridge.schema import problems
 
 
@@ -62,7 +63,7 @@ async def serve(args: argparse.Namespace) -> int:
 async def _serve_loaded(args: argparse.Namespace, token: str | None, secrets: list[str]) -> int:
     target = await _target(args) if args.target is not None else None
     if target is None:
-        for flag in ("kwargs", "kwargs_file", "claim", "claim_kwargs", "name", "concurrency"):
+        for flag in ("kwargs", "kwargs_file", "claim", "claim_kwargs", "name", "concurrency", "references"):
             if getattr(args, flag) is not None:
                 raise StartupError(f"--{flag.replace('_', '-')} needs a target (serve MODULE:ATTR ...)")
     host = _optimizers(args)
@@ -159,6 +160,16 @@ async def _target(args: argparse.Namespace) -> tuple[TargetFactory, dict[str, An
     finally:
         with contextlib.suppress(Exception):
             await probe.teardown()
+    # Optional framework references: the modules' REDSCOPE_REFERENCES, then --references (last word).
+    refs = merged(
+        module_references(args.target),
+        module_references(args.claim) if args.claim is not None else None,
+        read_references_file(args.references) if args.references is not None else None,
+    )
+    if not refs.empty:
+        apply_references(
+            manifest, refs, f"--references {args.references}" if args.references else "REDSCOPE_REFERENCES"
+        )
     bad = problems("Manifest", manifest)
     if bad:
         raise StartupError(f"{args.target}: its manifest breaks the protocol: {'; '.join(bad[:3])}")

@@ -15,6 +15,8 @@ import { lineReporter, summaryLines } from '../runReporter'
 import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
 import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
 import { claimFromFile } from '../../claims'
+import { referencesByTag } from '../../core/tags'
+import { forestFromManifest } from '../../protocol'
 import { attackerLabelOf, attackerLine, refuseAttackerClash } from '../attackerLabel'
 import { resultsStorage } from '../resultsStorage'
 
@@ -53,7 +55,7 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     llmConfig, llmClientFactory,
     taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
     includeFeedback: !options['no-feedback'], countEchoes,
-    storage, domain: factory.surfaces.domain,
+    storage, domain: factory.surfaces.domain, domainReferences: referencesByTag(forestFromManifest(factory.manifest)),
     attackerLabel: label.label, attackerConfig: attacker.config,
     targetLabel: options['target-label'] ?? factory.manifest.name,
     claimLabel: options['claim-label'] ?? null,

@@ -7,6 +7,8 @@
 import { setMaxListeners } from 'node:events'
 import { resultsStorage } from '../resultsStorage'
 import { claimFromFile } from '../../claims'
+import { mergeTagReferences } from '../../core/compliance'
+import { referencesByTag } from '../../core/tags'
 import { combineReporters, Controller, DEFAULT_MAX_RUNS_PER_TASK, isResultsWriteFailure } from '../../core/engine'
 import { experimentDirName, slugOf } from '../../core/results'
 import {
@@ -90,6 +92,7 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
       scope, readOnly, ...attackerLlm(choice, attacker),
       taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
       includeFeedback: !options['no-feedback'], countEchoes, storage, domain: targetDomain,
+      domainReferences: mergeTagReferences(referencesByTag(forestFromManifest(manifest)), forestFile ? referencesByTag(forestFile.forest) : new Map()),
       attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
       threatModelName: m.name ?? null,
     })

@@ -66,6 +66,8 @@ export interface ControllerOptions {
   readonly threatModelName?: string | null
   /** The forest for domain.json; by default the first target's. */
   readonly domain?: SecurityDomain | null
+  /** Its tags' framework references by name (the designer's forest, a target's manifest), written into domain.json. */
+  readonly domainReferences?: ReadonlyMap<string, readonly string[]>
   /** Cleanup budget under cancellation (default 5 s, as the reference). */
   readonly cleanupGraceMs?: number
   /** Whose semantics: 'redscope' (default) or the published 'superred-0.3.0' (EngineSemantics). */
@@ -199,7 +201,7 @@ export class Controller {
         session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
           { overwrite: o.overwrite ?? false, schema: this.resultsSchema, countEchoes: o.countEchoes ?? false })
         // Independent files: one wait for all.
-        await Promise.all([o.domain ? session.writeDomain(o.domain) : null, session.writeTaskConfigs(tasks),
+        await Promise.all([o.domain ? session.writeDomain(o.domain, o.domainReferences) : null, session.writeTaskConfigs(tasks),
           o.threatModelName?.trim() ? session.writeThreatModelName(o.threatModelName.trim()) : null])
       }
       const kept = new Map<number, TaskResult>()
@@ -274,7 +276,7 @@ export class Controller {
             if (!domainPending || session === null) return
             domainPending = false
             try {
-              await session.writeDomain(target.securityDomain)
+              await session.writeDomain(target.securityDomain, o.domainReferences)
             } catch (error) {
               diagnostic('error', `could not write domain.json: ${describeError(error)}`, index)
             }

@@ -96,6 +96,8 @@ export interface Task {
    * tasks that share a goal. Optional: superred's tasks configure in code.
    */
   readonly config?: Readonly<Record<string, string>>
+  /** Framework references the task (and its claim) carries: recorded with its config, summarised by reports. */
+  readonly references?: readonly string[]
   /** May throw NotApplicable to skip the task. */
   configureTarget(target: Target): void | Promise<void>
   /** Judges a run on the full (unfiltered) trajectory. */

@@ -1,3 +1,4 @@
+import { complianceSummary, threatModelWords, type ComplianceSummary } from '../compliance/summary'
 import type { Forest } from '../tags'
 import type { ItemMark, PersistedItemLike } from '../replay/items'
 import type { Replay } from '../replay/replay'
@@ -60,6 +61,10 @@ export interface Finding {
     readonly config?: Readonly<Record<string, string>>
     /** The task's runs in all, where known: a task that held is worded "not broken in N runs by <attacker>". */
     readonly runs?: number
+    /** Whether the task was breached (any run); the run's own success when not given. */
+    readonly success?: boolean
+    /** The task's framework references (its claim's included, task_configs.json), where recorded. */
+    readonly references?: readonly string[]
   }
   readonly run: {
     readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null
@@ -82,6 +87,8 @@ export interface Finding {
   readonly totalSteps: number
   readonly exportedAt: string
   readonly notice: string
+  /** This task under this threat model, by framework (src/core/compliance): derived from the forest and the task's references. */
+  readonly compliance: ComplianceSummary
 }
 
 export interface StepAnnotation {
@@ -180,6 +187,11 @@ export function buildFinding(
     })
   }
   const names = replay.coverage.mode === 'names-only'
+  const grant = replay.coverage.grant
+  const compliance = complianceSummary(meta.forest, [{
+    threatModel: threatModelWords('', grant.scope, grant.readOnly), scope: grant.scope, readOnly: grant.readOnly,
+    taskReferences: meta.task.references ?? [], breached: meta.task.success ?? meta.run.success ?? false, runs: meta.task.runs ?? meta.run.number,
+  }])
   return {
     title: `${meta.task.goal} (run ${meta.run.number})`,
     experiment: meta.experiment, task: meta.task, run: meta.run,
@@ -191,5 +203,6 @@ export function buildFinding(
     notice: names
       ? 'No forest was known for this run: coverage compares tag names only, so descendants of granted tags may be shown as hidden.'
       : '',
+    compliance,
   }
 }

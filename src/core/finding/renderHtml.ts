@@ -1,3 +1,4 @@
+import { complianceHtml } from '../compliance/renderHtml'
 import type { Forest } from '../tags'
 import type { Finding, FindingStep } from './finding'
 import { taskHeld } from '../results/summary'
@@ -48,6 +49,7 @@ main{max-width:1100px;margin:0 auto;padding:24px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .meta{color:#5c6370;font-size:13px}.card{background:#fff;border:1px solid #dde1e7;border-radius:8px;padding:12px 16px;margin:8px 0}
 .notice{background:#fff4e6;border-color:#ffa94d}
+.ok{color:#2b8a3e;font-weight:600}.bad{color:#c92a2a;font-weight:600}table.grid td,table.grid th{padding:4px 8px;border-bottom:1px solid #eef0f3;text-align:left;vertical-align:top}
 table{border-collapse:collapse}td,th{padding:2px 10px 2px 0;text-align:left;vertical-align:top}
 code,pre{font-family:ui-monospace,'Liberation Mono',monospace;font-size:13px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f1f3f5;border-radius:6px;padding:6px 8px;margin:4px 0;max-height:480px;overflow:auto}
@@ -144,6 +146,8 @@ ${f.run.ended ? `<tr><th>run ended</th><td>${e(f.run.ended)}</td></tr>\n` : ''}
 <div class="card">${f.forest ? forestHtml(f.forest, scope, readOnly) : '<p class="meta">No forest known for this run.</p>'}</div>
 <h2>Evaluation</h2>
 <div class="card">${evaluation}</div>
+<h2 id="compliance">By framework</h2>
+${complianceHtml(f.compliance, e)}
 ${f.echo ? echoHtml(f.echo) : ''}
 <h2>Steps (${f.steps.length} of ${f.totalSteps}${f.stepsOmitted ? `, ${f.stepsOmitted} left out` : ''})</h2>
 ${f.steps.map(stepHtml).join('\n')}

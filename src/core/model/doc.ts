@@ -26,6 +26,8 @@ export interface DesignTag {
   readonly name: string
   readonly parent: TagId | null
   readonly description: string
+  /** Framework references (`LLM01`, `AML.T0051`, ...), checked against src/core/compliance/frameworks.ts; absent when none. */
+  readonly references?: readonly string[]
 }
 
 /** How one tag is granted: not at all, read & write (`scope`), or `read_only`. */
@@ -65,6 +67,7 @@ export function toForest(doc: Pick<DesignDoc, 'tags'>): Forest {
       name: t.name,
       parent: t.parent === null ? null : (names.get(t.parent) ?? null),
       description: t.description,
+      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}),
     })),
   }
 }
@@ -135,6 +138,7 @@ export function docFromForest(
     name: t.name,
     parent: t.parent === null ? null : ids.get(t.parent)!,
     description: t.description,
+    ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}),
   }))
   const pick = (names: readonly string[] = []) => [...new Set(names)].flatMap((n) => (ids.has(n) ? [ids.get(n)!] : []))
   return { tags: canonicalOrder(tags), scope: pick(granted.scope), readOnly: pick(granted.readOnly) }

@@ -17,6 +17,7 @@ describe('forest edits', () => {
       { type: 'addTag', tag: tag('model', 'system') },
       { type: 'addTag', tag: tag('model_identity', 'system') },
       ...CHATBOT_FOREST.tags.map((t): ForestEdit => ({ type: 'describeTag', id: id(t.name), description: t.description })),
+      ...CHATBOT_FOREST.tags.map((t): ForestEdit => ({ type: 'setReferences', id: id(t.name), references: t.references ?? [] })),
     ]
     for (const e of edits) doc = applyEdit(doc, e)
     expect(toForest(doc)).toEqual(CHATBOT_FOREST)

@@ -16,6 +16,8 @@ export type ForestEdit =
   | { type: 'addTag'; tag: DesignTag; index?: number }
   | { type: 'renameTag'; id: TagId; name: string }
   | { type: 'describeTag'; id: TagId; description: string }
+  /** The tag's framework references (already checked by the caller); an empty list removes the field. */
+  | { type: 'setReferences'; id: TagId; references: readonly string[] }
   /** Deletes each tag with its whole subtree, and drops them from scope and read_only. */
   | { type: 'deleteTags'; ids: readonly TagId[] }
   /**
@@ -36,6 +38,12 @@ export function applyEdit(doc: DesignDoc, edit: ForestEdit): DesignDoc {
       return updateTag(doc, edit.id, (t) => (t.name === edit.name ? t : { ...t, name: edit.name }))
     case 'describeTag':
       return updateTag(doc, edit.id, (t) => (t.description === edit.description ? t : { ...t, description: edit.description }))
+    case 'setReferences':
+      return updateTag(doc, edit.id, (t) => {
+        if ((t.references ?? []).join('\n') === edit.references.join('\n')) return t
+        const rest: DesignTag = { id: t.id, name: t.name, parent: t.parent, description: t.description }
+        return edit.references.length > 0 ? { ...rest, references: [...edit.references] } : rest
+      })
     case 'deleteTags':
       return deleteTags(doc, edit.ids)
     case 'moveTags':

@@ -5,6 +5,7 @@
  * key steps (what the attacker wrote, what the optimizer declined, the run end
  * and its evaluation), cost and time, and the forest painted with the results.
  */
+import { complianceSummary, threatModelWords, type ComplianceCell } from '../compliance/summary'
 import { attackerReading, docFromForest, tagIdOf, type ScopePair } from '../model'
 import { buildFinding, DEFAULT_FINDING_OPTIONS, type FindingStep } from '../finding'
 import { buildReplay, coverageFor, MARK_LABELS } from '../replay'
@@ -159,6 +160,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
   const forest = experiments.find((e) => e.domain !== null)?.domain ?? opts.forest ?? null
   const models: ReportThreatModel[] = []
   const tasks: ReportTask[] = []
+  const cells: ComplianceCell[] = []
   for (const [i, rec] of experiments.entries()) {
     const e = rec.manifest.experiment
     const s = rec.manifest.summary
@@ -185,6 +187,11 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
       })
     }
     const pair = { scope: e.scope, readOnly: e.read_only }
+    const threatModel = threatModelWords(rec.threatModelName ?? e.scope_label ?? '', e.scope, e.read_only)
+    for (const t of records) {
+      cells.push({ threatModel, scope: e.scope, readOnly: e.read_only, taskReferences: rec.taskReferences.get(t.task.index) ?? [],
+        breached: t.task.success, runs: t.task.n_runs })
+    }
     models.push({
       anchor: modelAnchor, dir: rec.dir, label: rec.threatModelName ?? e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
       grants: grantWords(expForest, pair), status: rec.manifest.status, asr: s.asr, nSuccess: s.n_success, nCompleted: s.n_completed,
@@ -223,6 +230,7 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
     frontierSource: forest !== null && opts.frontier ? opts.frontier.source : '',
     frontier: opts.frontier?.answer ? frontierSection(opts.frontier.source, opts.frontier.answer) : null,
     models, tasks,
+    compliance: complianceSummary(forest, cells),
     totals: {
       cost: models.reduce((a, m) => a + m.cost, 0),
       // A tree mixing priced and unpriced calls says both ("$0.0123 + unpriced (…)"), never one sum that reads as whole.

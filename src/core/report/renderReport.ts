@@ -4,6 +4,7 @@
  * escaped as text): it opens from file:// and prints to PDF cleanly.
  */
 import { configRow, escapeHtml as e, exportHead } from '../finding/renderHtml'
+import { complianceHtml } from '../compliance/renderHtml'
 import { forestSvg } from './forestSvg'
 import type { Report, ReportFrontier, ReportStep, ReportTask, ReportThreatModel } from './reportModel'
 import { taskHeld } from '../results/summary'
@@ -159,6 +160,7 @@ ${t.echoRuns ? `<tr><th>echoes</th><td>${plural(t.echoRuns, 'run')} succeeded on
 <li><a href="#forest">The forest, painted with the results</a></li>
 ${r.frontier ? '<li><a href="#frontier">The frontier</a></li>' : ''}
 <li><a href="#models">Threat models</a><ol>${r.models.map((m) => `<li><a href="#${m.anchor}">${modelTitle(m)}</a> · ${e(asrOf(m).held ? `not broken in ${plural(m.nCompleted, 'task')}` : asrOf(m).short)}</li>`).join('')}</ol></li>
+<li><a href="#compliance">By framework</a></li>
 <li><a href="#tasks">Tasks</a> (${plural(r.tasks.length, 'task')})</li>
 </ol></nav>
 <h2 id="forest">The forest, painted with the results</h2>
@@ -166,6 +168,8 @@ ${forest}
 ${r.frontier ? `<h2 id="frontier">The frontier</h2>\n${frontierHtml(r.frontier)}` : ''}
 <h2 id="models">Threat models</h2>
 ${r.models.map((m) => modelHtml(m, r.tasks)).join('\n')}
+<h2 id="compliance">By framework</h2>
+${complianceHtml(r.compliance, e)}
 <h2 id="tasks">Tasks</h2>
 ${r.tasks.map((x) => taskHtml(x, r.models)).join('\n')}
 </main></body></html>

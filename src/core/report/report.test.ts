@@ -76,6 +76,23 @@ describe('the report of an experiment', () => {
     const html = reportHtml(report)
     expect(html).toContain('<tr><th>configuration</th><td><code>defence</code> = &lt;i&gt;delimiters&lt;/i&gt;<br><code>passphrase</code> = TIGER-42</td></tr>')
   })
+  it('summarises by framework from domain.json and task_configs.json: what held, under which threat model; an old tree has none', async () => {
+    const before = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST })
+    expect(before.compliance).toEqual({ frameworks: [], notExercised: [] })
+    expect(reportHtml(before)).toContain('No framework references')
+    const tags = (FOREST as { tags: Json[] }).tags.map((t) => ({ ...t, ...(t.name === 'user' ? { references: ['LLM01'] } : t.name === 'web' ? { references: ['AML.T0051.001'] } : {}) }))
+    writeJson(`${EXP}/domain.json`, { tags })
+    writeJson(`${EXP}/task_configs.json`, { schema_version: 5, tasks: [{ index: 1, goal: 'leak', config: {}, references: ['LLM07', 'MEASURE 2.7'] }] })
+    const report = await buildReport(new NodeFsStorage(root), [EXP], OPTIONS)
+    const ids = report.compliance.frameworks.flatMap((f) => f.references.map((r) => [r.id, r.breached.length, r.held.map((o) => o.runs)]))
+    // The task held (2 runs) under scope [user] read-only [system]: LLM01 through the granted tag, LLM07 and MEASURE 2.7 from the task.
+    expect(ids).toEqual([['LLM01', 0, [2]], ['LLM07', 0, [2]], ['MEASURE 2.7', 0, [2]]])
+    expect(report.compliance.notExercised).toEqual(['AML.T0051.001'])
+    const html = reportHtml(report)
+    expect(html).toContain('<h2 id="compliance">By framework</h2>')
+    expect(html).toContain('not broken in 2 runs under scope [user] read-only [system]')
+  })
+
   it('lists the threat model with its grant in words, the task outcome, the best run and its key steps, with internal links', async () => {
     const report = await buildReport(new NodeFsStorage(root), [EXP], { ...OPTIONS, forest: FOREST })
     expect(report.models).toHaveLength(1)

@@ -4,6 +4,7 @@
  * redacted as a whole value before it is rendered, so redaction sees exactly
  * the text that is exported.
  */
+import type { ComplianceSummary } from '../compliance/summary'
 import type { Forest } from '../tags'
 import type { UnpricedJson } from '../results/format'
 import type { ItemMark } from '../replay/items'
@@ -139,6 +140,8 @@ export interface Report {
   readonly frontier: ReportFrontier | null
   readonly models: readonly ReportThreatModel[]
   readonly tasks: readonly ReportTask[]
+  /** The summary by framework (src/core/compliance), derived from the forest's and the tasks' references. */
+  readonly compliance: ComplianceSummary
   /** What could not be read or was left out, in plain words. */
   readonly notes: readonly string[]
   readonly totals: {

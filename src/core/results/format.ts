@@ -184,7 +184,9 @@ export const ExperimentsIndexFile = z.object({ schema_version: SchemaVersion, ex
  */
 export const TaskConfigsFile = z.object({
   schema_version: SchemaVersion,
-  tasks: z.array(z.object({ index: z.number().int(), goal: z.string(), config: z.record(z.string(), z.string()) })),
+  tasks: z.array(z.object({ index: z.number().int(), goal: z.string(), config: z.record(z.string(), z.string()),
+    // The task's framework references (its claim's included); absent in older trees.
+    references: z.array(z.string()).optional() })),
 })
 export const TASK_CONFIGS_FILE = 'task_configs.json'
 

@@ -94,6 +94,8 @@ export interface ExperimentRecord {
   readonly domain: Forest | null
   /** redscope extra: each task's configuration by task index; empty for a tree without task_configs.json. */
   readonly taskConfigs: ReadonlyMap<number, Readonly<Record<string, string>>>
+  /** redscope extra: each task's framework references (its claim's included) by task index; empty when none were given. */
+  readonly taskReferences: ReadonlyMap<number, readonly string[]>
   /** redscope extra (attacker_config.json): the attacker's whole configuration; null for a tree that does not record it. */
   readonly attackerConfig: AttackerConfig | null
   /** redscope extra: which tasks had runs that echoed the attacker's own injection; null when none did (or superred wrote it). */
@@ -110,8 +112,9 @@ export async function readExperiment(storage: Storage, dir: string): Promise<Exp
   const domain = await readOptional(storage, joinPath(dir, 'domain.json'), ForestSchema)
   const attacker = await readOptional(storage, joinPath(dir, ATTACKER_CONFIG_FILE), AttackerConfigFile)
   const echoes = await readOptional(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
+  const taskFile = await readTaskConfigFile(storage, dir)
   return {
-    dir, manifest, result, domain, taskConfigs: await readTaskConfigs(storage, dir), attackerConfig: attacker?.config ?? null,
+    dir, manifest, result, domain, taskConfigs: taskFile.configs, taskReferences: taskFile.references, attackerConfig: attacker?.config ?? null,
     echoes, threatModelName: await readThreatModelName(storage, dir), unpriced: await readUnpriced(storage, dir),
   }
 }
@@ -129,8 +132,18 @@ export async function readThreatModelName(storage: Storage, experimentDir: strin
 
 /** task_configs.json by task index (a redscope extra; empty when absent). */
 export async function readTaskConfigs(storage: Storage, experimentDir: string): Promise<ReadonlyMap<number, Readonly<Record<string, string>>>> {
+  return (await readTaskConfigFile(storage, experimentDir)).configs
+}
+
+/** task_configs.json's configs and framework references by task index (both empty when absent). */
+export async function readTaskConfigFile(storage: Storage, experimentDir: string): Promise<{
+  configs: ReadonlyMap<number, Readonly<Record<string, string>>>; references: ReadonlyMap<number, readonly string[]>
+}> {
   const file = await readOptional(storage, joinPath(experimentDir, TASK_CONFIGS_FILE), TaskConfigsFile)
-  return new Map((file?.tasks ?? []).map((t) => [t.index, t.config]))
+  return {
+    configs: new Map((file?.tasks ?? []).map((t) => [t.index, t.config])),
+    references: new Map((file?.tasks ?? []).flatMap((t) => (t.references && t.references.length > 0 ? [[t.index, t.references] as const] : []))),
+  }
 }
 
 /** A task's configuration as one line: `defence=none, user_task=Summarise my unread emails.` */

@@ -247,16 +247,20 @@ export class ExperimentSession {
    * task has one, so that tasks sharing a goal say which defence they faced.
    */
   async writeTaskConfigs(tasks: readonly Task[]): Promise<void> {
-    if (!tasks.some((t) => t.config !== undefined && Object.keys(t.config).length > 0)) return
-    const rows = tasks.map((t, i) => ({ index: i + 1, goal: t.goal.description, config: { ...(t.config ?? {}) } }))
+    if (!tasks.some((t) => (t.config !== undefined && Object.keys(t.config).length > 0) || (t.references?.length ?? 0) > 0)) return
+    const rows = tasks.map((t, i) => ({ index: i + 1, goal: t.goal.description, config: { ...(t.config ?? {}) },
+      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}) }))
     await this.storage.writeTextAtomic(joinPath(this.dir, TASK_CONFIGS_FILE), dumpFile({ schema_version: this.schema, tasks: rows }))
   }
 
-  /** redscope extra: the forest, so a viewer can rebuild the attacker's view. Written once. */
-  async writeDomain(domain: SecurityDomain): Promise<void> {
+  /**
+   * redscope extra: the forest, so a viewer can rebuild the attacker's view, with its tags' framework references
+   * (from which reports derive their summary by framework). Written once.
+   */
+  async writeDomain(domain: SecurityDomain, references: ReadonlyMap<string, readonly string[]> = new Map()): Promise<void> {
     if (this.domainWritten) return
     this.domainWritten = true
-    await this.storage.writeTextAtomic(joinPath(this.dir, 'domain.json'), dumpFile(forestOf(domain)))
+    await this.storage.writeTextAtomic(joinPath(this.dir, 'domain.json'), dumpFile(forestOf(domain, new Map(), references)))
   }
 
   /** redscope extra: the name the threat model was saved under (threat_model.json); the index row repeats it. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LooseReferencesSchema, referenceProblem } from '../compliance/references'
 import { SecurityDomain, SecurityDomainError } from './domain'
 import { SecurityDomainTag } from './tag'
 
@@ -11,8 +12,25 @@ export const ForestTagSchema = z.object({
   // An omitted parent means a root: unambiguous, and kinder to hand-written files.
   parent: z.string().nullable().optional().transform((p) => p ?? null),
   description: z.string().optional().default(''),
+  /** Framework references (`LLM01`, `AML.T0051`, ...): optional, so a forest without them reads as before. */
+  references: LooseReferencesSchema.optional(),
 })
 export const ForestSchema = z.object({ tags: z.array(ForestTagSchema) })
+
+/**
+ * A forest a person wrote or imported (FOREST.json, a manifest): its references are checked against the list
+ * (src/core/compliance/frameworks.ts), each bad one named with its field. Results are read with the loose
+ * ForestSchema, so a folder written by another version stays readable.
+ */
+export const CheckedForestSchema = ForestSchema.superRefine((forest, ctx) => checkForestReferences(forest.tags, ctx, ['tags']))
+
+/** Adds an issue per unknown reference of a list of tags, at `path[i].references[j]`. */
+export function checkForestReferences(tags: ReadonlyArray<{ references?: readonly string[] }>, ctx: z.RefinementCtx, path: PropertyKey[]): void {
+  tags.forEach((t, i) => t.references?.forEach((id, j) => {
+    const problem = referenceProblem(id)
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: [...path, i, 'references', j], message: problem })
+  }))
+}
 
 export type ForestTag = z.infer<typeof ForestTagSchema>
 export type Forest = z.infer<typeof ForestSchema>
@@ -60,11 +78,20 @@ export function buildDomain(forest: Forest): SecurityDomain {
   return new SecurityDomain(forest.tags.map((t) => built.get(t.name)!))
 }
 
-/** The plain forest of a domain, descriptions looked up by name. */
-export function forestOf(domain: SecurityDomain, descriptions: ReadonlyMap<string, string> = new Map()): Forest {
+/** The plain forest of a domain, descriptions and references looked up by name (a tag without references has no field). */
+export function forestOf(domain: SecurityDomain, descriptions: ReadonlyMap<string, string> = new Map(),
+  references: ReadonlyMap<string, readonly string[]> = new Map()): Forest {
   return {
-    tags: domain.tags.map((t) => ({ name: t.name, parent: t.parent?.name ?? null, description: descriptions.get(t.name) ?? '' })),
+    tags: domain.tags.map((t) => {
+      const refs = references.get(t.name)
+      return { name: t.name, parent: t.parent?.name ?? null, description: descriptions.get(t.name) ?? '', ...(refs && refs.length > 0 ? { references: [...refs] } : {}) }
+    }),
   }
+}
+
+/** Each tag's references by name (tags without any left out). */
+export function referencesByTag(forest: { tags: ReadonlyArray<{ name: string; references?: readonly string[] }> }): Map<string, readonly string[]> {
+  return new Map(forest.tags.flatMap((t) => (t.references && t.references.length > 0 ? [[t.name, t.references] as const] : [])))
 }
 
 /** Why a value is not a forest, as `path: problem` lines (zod issues made readable). */

@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react'
+import { lookupReference, parseReferenceList } from '../../core/compliance'
 import { accessIn, placeOf, subtreeIds, type Access, type TagId } from '../../core/model'
 import { designerStore, useDesigner } from '../../stores/designerStore'
 import { coverageFor, forestFindingsOf, selectDoc, tagIndex } from '../../stores/selectors'
 import {
-  addChild, deleteCount, deleteTags, describeTag, moveAmongSiblings, renameTag, reparent,
+  addChild, deleteCount, deleteTags, describeTag, moveAmongSiblings, renameTag, reparent, setTagReferences,
 } from './designerActions'
 import { ACCESS_LABEL, COVERAGE_LABEL } from './labels'
 import { ForestOverview } from './ForestOverview'
@@ -34,6 +35,42 @@ function CommitField({ label, value, onCommit, multiline = false, id }: { label:
   )
 }
 
+/**
+ * A tag's framework references as one line of ids (`LLM01, AML.T0051`), checked against the one list on commit:
+ * an unknown id is named under the field and nothing changes until the line is right.
+ */
+function ReferencesField({ id, value }: { id: TagId; value: readonly string[] }) {
+  const text = value.join(', ')
+  const [draft, setDraft] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const commit = () => {
+    if (draft === null) return
+    const parsed = parseReferenceList(draft)
+    if ('error' in parsed) {
+      setError(parsed.error)
+      return
+    }
+    setError(null)
+    setDraft(null)
+    setTagReferences(id, parsed.ids)
+  }
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor="inspector-references">Framework references (OWASP LLM01..10, Agentic T1..T15, ATLAS AML.Txxxx, NIST AI RMF)</label>
+      <input id="inspector-references" className="input" spellCheck={false} value={draft ?? text} placeholder="e.g. LLM01, AML.T0051"
+        aria-invalid={error !== null} aria-describedby={error !== null ? 'inspector-references-error' : undefined}
+        onChange={(e) => { setDraft(e.target.value); setError(null) }} onBlur={commit}
+        onKeyDown={(e) => { if (e.key === 'Enter') commit(); if (e.key === 'Escape') { setDraft(null); setError(null) } }} />
+      {error !== null ? <p id="inspector-references-error" className="finding finding--error" role="alert">{error}</p> : null}
+      {value.length > 0 ? (
+        <ul className="muted" aria-label="References of this tag">
+          {value.map((r) => <li key={r}><code>{r}</code> {lookupReference(r)?.title ?? '(not in this version\'s list)'}</li>)}
+        </ul>
+      ) : null}
+    </div>
+  )
+}
+
 function OneTag({ id }: { id: TagId }) {
   const doc = useDesigner(selectDoc)
   const tag = tagIndex(doc.tags).get(id)!
@@ -50,6 +87,7 @@ function OneTag({ id }: { id: TagId }) {
       <CommitField key={`n-${id}`} id="inspector-name" label="Name (the capability, not a persona)" value={tag.name} onCommit={(v) => v.trim() && renameTag(id, v.trim())} />
       <CommitField key={`d-${id}`} id="inspector-description" label="Description (what holding it lets an attacker do)" value={tag.description}
         onCommit={(v) => describeTag(id, v)} multiline />
+      <ReferencesField key={`r-${id}`} id={id} value={tag.references ?? []} />
       <div className="field">
         <label className="field__label" htmlFor="inspector-parent">Parent (a parent includes its children)</label>
         <select id="inspector-parent" className="input" value={tag.parent ?? ''}

@@ -80,6 +80,11 @@ export function describeTag(id: TagId, description: string): boolean {
   return state().dispatch({ type: 'describeTag', id, description })
 }
 
+/** Sets a tag's framework references (checked ids; an empty list clears them). */
+export function setTagReferences(id: TagId, references: readonly string[]): boolean {
+  return state().dispatch({ type: 'setReferences', id, references })
+}
+
 /** Moves a tag left (-1) or right (+1) among its siblings. */
 export function moveAmongSiblings(id: TagId, delta: number): boolean {
   const place = placeOf(doc(), id)

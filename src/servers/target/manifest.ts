@@ -7,18 +7,22 @@ export interface ManifestInfo {
   readonly description?: string
   /** Tag descriptions by name (a SecurityDomain holds names only). */
   readonly tagDescriptions?: Readonly<Record<string, string>>
+  /** Tag framework references by name (optional in the manifest: a tag without any has no field). */
+  readonly tagReferences?: Readonly<Record<string, readonly string[]>>
   readonly concurrency: number
 }
 
 /** Reads a target's static surfaces. `content` must be JSON: it is sent as is. */
 export function manifestOf(target: Target, info: ManifestInfo): Manifest {
   const describe = info.tagDescriptions ?? {}
+  const refs = info.tagReferences ?? {}
   return {
     protocol: PROTOCOL_VERSION,
     name: info.name,
     description: info.description ?? '',
     security_domain: target.securityDomain.tags.map((t) => ({
       name: t.name, parent: t.parent?.name ?? null, description: describe[t.name] ?? '',
+      ...(refs[t.name]?.length ? { references: [...refs[t.name]] } : {}),
     })),
     controllables: target.getControllables().map((c) => ({
       name: c.name,

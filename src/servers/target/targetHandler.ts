@@ -21,6 +21,7 @@ export interface TargetServerOptions {
   readonly name: string
   readonly description?: string
   readonly tagDescriptions?: Readonly<Record<string, string>>
+  readonly tagReferences?: Readonly<Record<string, readonly string[]>>
   /** Sessions open at once; more get 503 `capacity`. Default 4. */
   readonly concurrency?: number
   /** When set, every request must carry `Authorization: Bearer <token>`. */
@@ -66,7 +67,7 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     manifest ??= (async () => {
       const probe = await options.create()
       try {
-        return manifestOf(probe, { name: options.name, description: options.description, tagDescriptions: options.tagDescriptions, concurrency })
+        return manifestOf(probe, { name: options.name, description: options.description, tagDescriptions: options.tagDescriptions, tagReferences: options.tagReferences, concurrency })
       } finally {
         await probe.teardown()
       }

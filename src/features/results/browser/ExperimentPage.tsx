@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Link, useParams } from 'wouter'
 import { ErrorBox } from '../common/ErrorBox'
 import { ForestAttach } from '../forest/ForestAttach'
+import { CompliancePanel } from './CompliancePanel'
 import { useExperimentForest } from '../forest/useExperimentForest'
 import { experimentQuery } from '../queries/experiment'
 import { SourceGate } from '../SourceGate'
@@ -61,6 +62,8 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         </p>
       )}
       <ForestAttach experiment={dir} state={forest} />
+      <CompliancePanel forest={forest.forest} label={data.threatModelName ?? e.scope_label ?? ''} scope={e.scope} readOnly={e.read_only}
+        tasks={data.manifest.tasks} taskReferences={data.taskReferences} />
       <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} unpriced={data.unpriced} src={src} experiment={dir} attacker={e.attacker}
         echoes={data.echoes ? { byTask: new Map(data.echoes.tasks.map((t) => [t.index, t.runs])), counted: data.echoes.count_echoes } : null} />
     </div>

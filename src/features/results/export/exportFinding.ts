@@ -30,7 +30,8 @@ export function findingOf(state: Ready, ref: RunRef, annotations: ReadonlyMap<nu
   const echo = echoOf(state.task, ref.run)
   return buildFinding(state.replay, {
     experiment: { dir: ref.experiment, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model ?? 'no-llm' },
-    task: { index: t.index, goal: t.goal, status: t.status, stopReason: t.stop_reason, config: state.experiment.taskConfigs.get(t.index), runs: t.n_runs },
+    task: { index: t.index, goal: t.goal, status: t.status, stopReason: t.stop_reason, config: state.experiment.taskConfigs.get(t.index), runs: t.n_runs,
+      success: t.success, references: state.experiment.taskReferences.get(t.index) ?? [] },
     run: { number: ref.run, score: it?.primary_score ?? null, success: it?.success ?? null, cumulativeCost: it?.usage_cumulative.cost ?? null, ...runWords(state, ref.run) },
     forest: state.forest.forest,
     evaluation: findingEvaluation(runEndEvaluation(state.replay.items)),

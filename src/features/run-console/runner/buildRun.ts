@@ -16,7 +16,9 @@ import {
 } from '../../../core/engine'
 import type { LiveLimits } from '../live/liveTypes'
 import { attackerClashText, derivedAttackerLabel, findAttackerClashes, readTrajectory, slugOf, type AttackerConfig } from '../../../core/results'
-import { scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
+import { referencesByTag, scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
+import { mergeTagReferences } from '../../../core/compliance'
+import { forestFromManifest } from '../../../protocol'
 import { setupAttackerConfig, tickedTemplates } from '../setup/attackerConfig'
 import { checkClaim } from '../setup/claimDraft'
 import { servedClaimMismatch } from '../setup/claimTarget'
@@ -181,6 +183,8 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   const target = await buildTarget(targetSetup, secrets, forest, env)
   const notes: string[] = []
   const controllers: Controller[] = []
+  // The tags' framework references for domain.json: the target's manifest's, then the designer's own (last word).
+  const domainReferences = mergeTagReferences(target.manifest ? referencesByTag(forestFromManifest(target.manifest)) : new Map(), referencesByTag(forest))
   for (const m of models) {
     const { scope, readOnly } = resolveNames(target.domain, m, notes)
     const judge = judgeLlm === null ? undefined : (): LLMClient => judgeClients(judgeLlm, costCap, env.signal)
@@ -193,7 +197,7 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
       targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
       llmConfig: attackerLlm, llmClientFactory: attackerLlm ? (served !== null ? servedLlmClientFactory : clients) : null,
       taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
-      countEchoes: t.countEchoes, storage: resultsWriter(), overwrite: t.overwrite, domain: target.domain,
+      countEchoes: t.countEchoes, storage: resultsWriter(), overwrite: t.overwrite, domain: target.domain, domainReferences,
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the
       // same attacker; a frontier's run k ≥ 2 of a threat model adds -repeat-k, which no derived label ends with.
       attackerLabel: repeatLabel(derivedAttackerLabel(attacker.config), m.repeat), targetLabel: target.label, claimLabel: claimFile.name,

@@ -13,10 +13,11 @@ const pairs = (record: Readonly<Record<string, string>> | undefined) =>
 export function draftFromClaimFile(file: ClaimFile, origin: string): ClaimDraft {
   return {
     name: file.name, description: file.description ?? '', target: file.target ?? '', origin,
+    ...(file.references?.length ? { references: [...file.references] } : {}),
     tasks: file.tasks.map((t): TaskDraft => {
       const e: Evaluator = t.evaluator
       return {
-        id: draftId('t'), goal: t.goal, config: pairs(t.config),
+        id: draftId('t'), goal: t.goal, config: pairs(t.config), ...(t.references?.length ? { references: [...t.references] } : {}),
         evaluator: {
           type: e.type,
           query: e.type === 'query_match' || e.type === 'query_evaluation' ? e.query : e.type === 'llm_judge' ? (e.query?.name ?? '') : '',
@@ -94,8 +95,10 @@ export function claimJson(draft: ClaimDraft, issues: Map<string, string> = new M
     name: draft.name,
     ...(draft.description ? { description: draft.description } : {}),
     ...(draft.target ? { target: draft.target } : {}),
+    ...(draft.references?.length ? { references: draft.references } : {}),
     tasks: draft.tasks.map((t, i) => ({
       goal: t.goal, config: parsePairs(t.config, `tasks.${i}.config`, issues),
+      ...(t.references?.length ? { references: t.references } : {}),
       ...(t.evaluator.type === 'served' ? { served_task: servedNumber(t.evaluator.servedTask ?? '', `tasks.${i}.evaluator.servedTask`, issues) } : {}),
       evaluator: evaluatorJson(t.evaluator, `tasks.${i}.evaluator`, issues),
     })),

@@ -73,10 +73,13 @@ export const TaskDraft = z.object({
     /** 'served': the number of the target's own claim task (its manifest's claim), as typed. */
     servedTask: z.string().optional().default(''),
   }),
+  /** Framework references the claim file gave the task: carried to the results as they were (not edited here). */
+  references: z.array(z.string()).optional(),
 })
 export type TaskDraft = z.infer<typeof TaskDraft>
 
-export const ClaimDraft = z.object({ name: z.string(), description: z.string(), target: z.string(), tasks: z.array(TaskDraft), origin: z.string() })
+export const ClaimDraft = z.object({ name: z.string(), description: z.string(), target: z.string(), tasks: z.array(TaskDraft), origin: z.string(),
+  references: z.array(z.string()).optional() })
 export type ClaimDraft = z.infer<typeof ClaimDraft>
 
 export const AttackerKind = z.enum(['template', 'llm', 'replay', 'human', 'served'])
