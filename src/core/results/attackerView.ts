@@ -73,18 +73,24 @@ export function deriveAttackerView<T extends PersistedItemLike>(items: readonly 
 }
 
 /**
- * Whether `deriveAttackerView` will give back exactly `view` from the run's file: the writer asks before it leaves
- * the run's attacker file out. It holds unless the engine's tags are not the forest's (a look-alike tag in the grant,
- * a domain.json other than the target's forest), where names cannot tell what identity did: then the file is kept.
+ * For one task: whether `deriveAttackerView` will give back exactly a run's `view` from the run's file. The writer
+ * asks before it leaves the run's attacker file out. It holds unless the engine's tags are not the forest's (a
+ * look-alike tag in the grant, a domain.json other than the target's forest), where names cannot tell what identity
+ * did: then the file is kept. Null when the grant names a tag the forest lacks (nothing can be derived).
  */
-export function derivesTo(items: readonly TrajectoryItem[], view: readonly TrajectoryItem[], domain: SecurityDomain,
-  grant: GrantNames): boolean {
+export function derivesTo(domain: SecurityDomain, grant: GrantNames):
+  ((items: readonly TrajectoryItem[], view: readonly TrajectoryItem[]) => boolean) | null {
   let visibility: Scope
   try {
     visibility = visibilityFor(domain, grant, '')
   } catch {
-    return false
+    return null
   }
+  return (items, view) => sameAsDerived(items, view, domain, visibility)
+}
+
+function sameAsDerived(items: readonly TrajectoryItem[], view: readonly TrajectoryItem[], domain: SecurityDomain,
+  visibility: Scope): boolean {
   let next = 0
   for (const item of items) {
     const tag = domain.get(domainOfItem(item)?.name ?? '')

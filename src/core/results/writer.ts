@@ -301,10 +301,10 @@ export class ExperimentSession {
     // Each run's trajectory, once: what the attacker saw of it is derived on read with the engine's filter
     // (attackerView.ts). Only a run whose view names cannot rebuild (see derivesTo) keeps its attacker file.
     const files: Array<{ path: string; run: number; items: readonly TrajectoryItem[] }> = []
-    const grant = { scope: scopeNames(tr.scope), readOnly: scopeNames(tr.readOnly) }
+    const derivable = this.domain === null ? null : derivesTo(this.domain, { scope: scopeNames(tr.scope), readOnly: scopeNames(tr.readOnly) })
     for (const [i, run] of tr.runs.entries()) {
       files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1)), run: i + 1, items: run.trajectory })
-      if (this.domain === null || !derivesTo(run.trajectory, run.attackerView, this.domain, grant)) {
+      if (derivable === null || !derivable(run.trajectory, run.attackerView)) {
         files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), run: i + 1, items: run.attackerView })
       }
     }
