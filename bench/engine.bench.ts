@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { NodeFsStorage } from '../src/adapters/storage/nodeFsStorage'
-import { ExperimentSession, listExperiments, readExperiment, readTasks, readTrajectory } from '../src/core/results'
+import { ExperimentSession, listExperiments, readAttackerView, readExperiment, readTasks, readTrajectory } from '../src/core/results'
 import { bareLoop as bare, controllerFor as controllerOf } from './controllerShape'
 import { heapMb, row, time } from './util'
 
@@ -46,7 +46,7 @@ export default async function (): Promise<void> {
         for (const t of await readTasks(storage, row.dir)) {
           for (const it of t.iterations?.runs ?? []) {
             items += (await readTrajectory(storage, t.dir, it.run_number))!.trajectory.length
-            items += (await readTrajectory(storage, t.dir, it.run_number, 'attacker'))!.trajectory.length
+            items += (await readAttackerView(storage, t.dir, it.run_number))!.file.trajectory.length
           }
         }
       }

@@ -106,6 +106,22 @@ test("when the run's attacker file exists, it is the attacker's view, and a disa
   await expect(panel).toContainText('Mismatch: the forest and the task\'s grant say the attacker should not have seen it.')
 })
 
+test("a redscope tree stores the run once: the attacker's view is derived with the engine's filter and its domain.json", async ({ page }, info) => {
+  const tree = copyFixture(info.outputPath('with-domain'))
+  writeFileSync(join(tree, EXP, 'domain.json'), readFileSync(STUB_FOREST, 'utf8'))
+  await openFolder(page, tree)
+  await openRun(page, 1)
+  await expect(page.getByText("derived with the engine's filter from the run")).toBeVisible()
+  const panel = page.getByRole('complementary', { name: 'Selected step' })
+  // system_prompt is under the read-only "system": the filter passes it; the inbox is granted to no one.
+  await expect(row(page, 0)).not.toHaveAttribute('data-hidden', 'true')
+  await row(page, 0).click()
+  await expect(panel).toContainText("The engine's filter, applied to this run with the experiment's forest (domain.json), passes this item")
+  await expect(row(page, 5)).toHaveAttribute('data-hidden', 'true')
+  await row(page, 5).click()
+  await expect(panel).toContainText('holds this item back: the optimizer never saw it.')
+})
+
 test('opens the tree from a zip built from the fixture files', async ({ page }, info) => {
   const zip = info.outputPath('results.zip')
   writeFileSync(zip, zipFolder(FIXTURE, 'superred-results-example'))

@@ -93,3 +93,42 @@ def recording(cls: type[Optimizer], *args: Any, **kwargs: Any) -> tuple[Any, dic
 
 def read(path: Path) -> Any:
     return json.loads(path.read_text("utf-8"))
+
+
+def attacker_view(task_dir: Path, run: int) -> list[dict[str, Any]]:
+    """What the attacker saw of a run in redscope's tree, as redscope reads it (src/core/results/attackerView.ts).
+
+    The tree stores each run once: an older tree's run_NNNNN.attacker.json is read when present; otherwise the view
+    is derived from the run, the task's grant (attacker.json, else task.json) and the experiment's domain.json with
+    superred's rule: an item is seen when a granted tag (scope or read_only) is its domain or an ancestor of it, a
+    response when its event is.
+    """
+    name = f"run_{run:05d}"
+    recorded = task_dir / "trajectories" / f"{name}.attacker.json"
+    if recorded.exists():
+        return list(read(recorded)["trajectory"])
+    parents = {t["name"]: t["parent"] for t in read(task_dir.parent.parent / "domain.json")["tags"]}
+    grant_file = task_dir / "attacker.json"
+    grant = read(grant_file if grant_file.exists() else task_dir / "task.json")
+    granted = set(grant["scope"]) | set(grant["read_only"])
+
+    def seen(tag: str | None) -> bool:
+        while tag is not None:
+            if tag in granted:
+                return True
+            tag = parents.get(tag)
+        return False
+
+    view: list[dict[str, Any]] = []
+    pending: dict[str, list[str | None]] = {}
+    for item in read(task_dir / "trajectories" / f"{name}.json")["trajectory"]:
+        if item["kind"] == "event":
+            domain = item.get("security_domain")
+            if item["type"] in ("ControllablePreCallEvent", "ControllablePostCallEvent"):
+                pending.setdefault(item["controllable"]["name"], []).append(domain)
+        else:
+            stack = pending.get(item.get("controllable") or "", [])
+            domain = stack.pop() if stack else None
+        if seen(domain):
+            view.append(item)
+    return view

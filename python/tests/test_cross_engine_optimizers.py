@@ -38,7 +38,7 @@ from redscope_bridge.llm import LlmSettings
 from redscope_bridge.optimizer_host import OptimizerHost
 from redscope_bridge.optimizer_loader import load_optimizer
 from redscope_bridge.remote_target import RemoteTarget, remote_target_factory
-from tests.cross_engine import REPO, masked, read, recording, redscope
+from tests.cross_engine import REPO, attacker_view, masked, read, recording, redscope
 
 MODEL = "openai/gpt-4o-mini"
 LABELS = {"attacker": "served", "claim": "demo-secret-leak"}
@@ -122,7 +122,7 @@ def compare(sr: Path, seen: dict[str, Any], rs: Path, visibility: set[str]) -> i
         full_a = read(sr / sr_task.dir / "trajectories" / f"{name}.json")["trajectory"]
         full_b = read(rs / rs_task.dir / "trajectories" / f"{name}.json")["trajectory"]
         assert masked(full_b, visibility) == masked(full_a, visibility), f"trajectory of run {n}"
-        view_b = read(rs / rs_task.dir / "trajectories" / f"{name}.attacker.json")["trajectory"]
+        view_b = attacker_view(rs / rs_task.dir, n)
         assert masked(view_b, visibility) == masked(seen["views"][n - 1], visibility), f"attacker view of run {n}"
     offered = read(rs / rs_task.dir / "attacker.json")
     assert offered["controllables"] == seen["controllables"]

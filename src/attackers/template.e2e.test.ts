@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { listExperiments, readExperiment, readTasks, readTrajectory, TrajectoryFile } from '../core/results'
+import { listExperiments, readAttackerView, readExperiment, readTasks, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import type { RunningTargetServer } from '../servers/target'
 import { readReplay } from '../cli/runSetup'
@@ -57,7 +57,10 @@ describe('template attacker over HTTP', () => {
     // The full trajectory holds the assistant's reasoning; the attacker's view (scope inbox) does not.
     const names = (items: typeof winning) => items!.trajectory.flatMap((i) => ('observable' in i && i.observable ? [(i.observable as { name: string }).name] : []))
     expect(names(winning)).toContain('reasoning')
-    const seen = await readTrajectory(storage, tasks[1].dir, at('delimiter_escape'), 'attacker')
+    const view = await readAttackerView(storage, tasks[1].dir, at('delimiter_escape'))
+    // Stored once: derived on read from the run, its grant and the forest.
+    expect(view!.source).toBe('derived')
+    const seen = view!.file
     expect(names(seen)).not.toContain('reasoning')
     expect(names(seen)).toContain('tool_output')
     expect(filesUnder(root)).toContain(`${row.dir}/tasks/00004__email_the_one-time_security_code_from_the_inbox_to/trajectories/run_${String(at('spoofed_sender')).padStart(5, '0')}.json`)

@@ -70,11 +70,16 @@ function resolveOne(spec: ScopeSpec, task: Task): Scope {
 export function resolveTaskScope(scope: ScopeSpec, readOnly: ScopeSpec, task: Task): TaskScope {
   const write = resolveOne(scope, task)
   const read = resolveOne(readOnly, task)
-  const visibility = scopeOf([...write, ...read])
+  const visibility = visibilityOf(write, read)
   if (visibility.size === 0) {
     throw new NotApplicable(`no security domain tag resolved for task '${task.goal.description}'; skipping`)
   }
   return { write, readOnly: read, visibility }
+}
+
+/** What the optimizer may see: write ∪ read_only, deduplicated by value as a Python frozenset union. */
+export function visibilityOf(write: Scope, readOnly: Scope): Scope {
+  return scopeOf([...write, ...readOnly])
 }
 
 /** scopeIncludes that treats a missing domain as covered by nothing (Python's walk from None). */

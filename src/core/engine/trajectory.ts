@@ -6,10 +6,19 @@
  * first item it may not see, before that item is added (one list per run in
  * the common case, as thousands of runs are kept).
  */
-import { scopeIncludes, type Scope } from '../tags'
+import { scopeIncludes, type Scope, type SecurityDomainTag } from '../tags'
 import { EngineRuntimeError } from './errors'
 import { domainOf, type ReadableTrajectory, type TrajectoryItem } from './events'
 import { EngineValueError } from './types'
+
+/**
+ * The optimizer's filter: an item reaches its view iff the task's visibility (scope ∪ read_only) covers the item's
+ * domain (a response's is its event's). One function, so that what the recorder sends and what results derive on
+ * read (src/core/results/attackerView.ts) cannot drift apart.
+ */
+export function attackerSees(visibility: Scope, domain: SecurityDomainTag): boolean {
+  return scopeIncludes(visibility, domain)
+}
 
 /** Moves a log onto a copy of its list and returns it (set by ItemLog: its private list, reachable from this module only). */
 let detachLog: (log: ItemLog) => TrajectoryItem[]
@@ -80,7 +89,7 @@ export class Trajectory extends ItemLog {
     const domain = domainOf(item)
     if (domain === null) throw new EngineValueError(`Cannot persist ${item.type} without a security_domain`)
     if (this.#filtered !== null) {
-      const visible = scopeIncludes(this.#filterScope!, domain)
+      const visible = attackerSees(this.#filterScope!, domain)
       if (this.#filteredEntries !== this.#entries) {
         if (visible) this.#filteredEntries.push(item)
       } else if (!visible) {

@@ -1,7 +1,7 @@
 import { complianceSummary, threatModelWords, type ComplianceSummary } from '../compliance/summary'
 import type { Forest } from '../tags'
 import type { ItemMark, PersistedItemLike } from '../replay/items'
-import type { Replay } from '../replay/replay'
+import type { Replay, ViewSource } from '../replay/replay'
 import { declinedByWords, plainKind, stepNumber } from '../replay/wording'
 import { learnedWords } from '../replay/learned'
 
@@ -76,7 +76,7 @@ export interface Finding {
   readonly scope: readonly string[]
   readonly readOnly: readonly string[]
   readonly coverageMode: 'forest' | 'names-only'
-  readonly viewSource: 'attacker-file' | 'recomputed'
+  readonly viewSource: ViewSource
   readonly forest: Forest | null
   readonly evaluation: FindingEvaluation | null
   /** Null when the run was not an echo (or the tree records none). */

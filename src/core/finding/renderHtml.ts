@@ -3,6 +3,13 @@ import type { Forest } from '../tags'
 import type { Finding, FindingStep } from './finding'
 import { taskHeld } from '../results/summary'
 import { rateWords } from '../stats'
+import type { ViewSource } from '../replay/replay'
+
+const VIEW_SOURCE_WORDS: Readonly<Record<ViewSource, string>> = {
+  'attacker-file': 'recorded (attacker file)',
+  derived: "derived with the engine's filter from the run and its forest",
+  recomputed: 'recomputed from the grant',
+}
 
 /**
  * The finding as one self-contained HTML page: no script, no external
@@ -140,7 +147,7 @@ ${configRow(Object.entries(f.task.config ?? {}))}<tr><th>run score</th><td>${e(f
 ${f.run.ended ? `<tr><th>run ended</th><td>${e(f.run.ended)}</td></tr>\n` : ''}
 <tr><th>scope (read &amp; write)</th><td>${list(f.scope)}</td></tr>
 <tr><th>read only</th><td>${list(f.readOnly)}</td></tr>
-<tr><th>attacker view</th><td>${f.viewSource === 'attacker-file' ? 'recorded (attacker file)' : 'recomputed from the grant'} · coverage ${f.coverageMode === 'forest' ? 'through the forest' : 'by tag names only'}</td></tr>
+<tr><th>attacker view</th><td>${VIEW_SOURCE_WORDS[f.viewSource]} · coverage ${f.coverageMode === 'forest' ? 'through the forest' : 'by tag names only'}</td></tr>
 </table></div>
 <h2>Forest</h2>
 <div class="card">${f.forest ? forestHtml(f.forest, scope, readOnly) : '<p class="meta">No forest known for this run.</p>'}</div>

@@ -1,4 +1,5 @@
 import type { CoverageModel } from './coverage'
+import type { ViewSource } from './replay'
 import type { ItemMark, PersistedItemLike } from './items'
 import { surfaceName } from './items'
 import { stepKind, stepWords, type StepWords } from './wording'
@@ -27,7 +28,7 @@ export interface ExplainInput {
   readonly coverage: CoverageModel
   /** Whether the attacker's view has this row, and where that view came from. */
   readonly attackerSaw: boolean
-  readonly viewSource: 'attacker-file' | 'recomputed'
+  readonly viewSource: ViewSource
   /** What of a hidden item reached the attacker through the evaluation's feedback (learned.ts). */
   readonly learned?: Learned | null
 }
@@ -66,7 +67,7 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource,
   const declinedBy = mark === 'declined-optimizer' ? 'optimizer' : mark === 'declined-scope' ? 'scope' : null
   const words = stepWords({
     kind: stepKind(item),
-    visible: viewSource === 'attacker-file' ? attackerSaw : predicted,
+    visible: viewSource !== 'recomputed' ? attackerSaw : predicted,
     access: c.writeBy !== null ? 'scope' : c.visibleBy !== null ? 'read-only' : 'none',
     writeBy: c.writeBy, declinedBy, learnedVia: learned?.via ?? null,
   })
@@ -75,14 +76,18 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource,
     lines.push('This tree (schema 4) does not record who declined; it is inferred from whether the scope covers the surface.')
   }
 
-  const mismatch = viewSource === 'attacker-file' && coverage.mode === 'forest' && predicted !== attackerSaw
+  const mismatch = viewSource !== 'recomputed' && coverage.mode === 'forest' && predicted !== attackerSaw
   if (viewSource === 'attacker-file') {
     lines.push(attackerSaw
       ? 'The attacker file records that the optimizer saw this item.'
       : 'The attacker file does not contain this item: the optimizer never saw it.')
-    if (mismatch) {
-      lines.push(`Mismatch: the forest and the task's grant say the attacker ${predicted ? 'should have seen' : 'should not have seen'} it.`)
-    }
+  } else if (viewSource === 'derived') {
+    lines.push(attackerSaw
+      ? "The engine's filter, applied to this run with the experiment's forest (domain.json), passes this item: the optimizer saw it."
+      : "The engine's filter, applied to this run with the experiment's forest (domain.json), holds this item back: the optimizer never saw it.")
+  }
+  if (mismatch) {
+    lines.push(`Mismatch: the forest and the task's grant say the attacker ${predicted ? 'should have seen' : 'should not have seen'} it.`)
   }
   if (learned) {
     lines.push(`Yet the attacker learned it at the end of the run, ${learnedWords(learned)}: the RunEndEvent it received carries the ` +
@@ -91,5 +96,5 @@ export function explain({ item, domain, mark, coverage, attackerSaw, viewSource,
   if (coverage.mode === 'names-only') {
     lines.push('Names only: no forest is attached, so a tag counts as covered only when its own name is granted. A child of a granted tag is shown as hidden here although superred would let the attacker see it. Attach the forest to check ancestry.')
   }
-  return { domain, visible: viewSource === 'attacker-file' ? attackerSaw : predicted, writable: words.writable, words, lines, tags: [...tags], mismatch }
+  return { domain, visible: viewSource !== 'recomputed' ? attackerSaw : predicted, writable: words.writable, words, lines, tags: [...tags], mismatch }
 }

@@ -4,7 +4,7 @@ export { forestCoverage, namesOnlyCoverage, coverageFor, type Coverage, type Cov
 export { alignByVisibility, alignWithAttackerFile, itemKeys, type Alignment } from './align'
 export { markOf, MARK_LABELS } from './marks'
 export { explain, type Explanation } from './explain'
-export { buildReplay, type Replay } from './replay'
+export { buildReplay, type Replay, type ViewSource } from './replay'
 export { diffRuns, textDelta, payloadOf, type DiffRow, type DiffStatus, type RunDiff } from './diff'
 export { chartGeometry, type ChartGeometry, type RunPoint } from './chart'
 export { markBins, BIN } from './minimap'

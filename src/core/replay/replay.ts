@@ -16,7 +16,7 @@ import { learnedThroughFeedback, type Learned } from './learned'
 export interface Replay {
   readonly items: readonly PersistedItemLike[]
   readonly attackerItems: readonly PersistedItemLike[]
-  readonly viewSource: 'attacker-file' | 'recomputed'
+  readonly viewSource: ViewSource
   readonly coverage: CoverageModel
   readonly alignment: Alignment
   readonly rows: number
@@ -42,11 +42,20 @@ export interface Replay {
   find(from: number, dir: 1 | -1, pred: (row: number) => boolean): number
 }
 
+/**
+ * Where the attacker's side comes from: its run's attacker file (older redscope trees), derived with the engine's
+ * filter from the run and the experiment's own forest (redscope trees since), or recomputed from a coverage model
+ * (a superred tree, or a forest the user attached): only the last is a prediction.
+ */
+export type ViewSource = 'attacker-file' | 'derived' | 'recomputed'
+
 export function buildReplay(
   items: readonly PersistedItemLike[],
   attackerFileItems: readonly PersistedItemLike[] | null,
   coverage: CoverageModel,
+  recordedAs: 'attacker-file' | 'derived' = 'attacker-file',
 ): Replay {
+  const viewSource: ViewSource = attackerFileItems === null ? 'recomputed' : recordedAs
   const resolved = resolveDomains(items)
   let alignment: Alignment
   let attackerItems: readonly PersistedItemLike[]
@@ -96,7 +105,7 @@ export function buildReplay(
   return {
     items,
     attackerItems,
-    viewSource: attackerFileItems === null ? 'recomputed' : 'attacker-file',
+    viewSource,
     coverage,
     alignment,
     rows: alignment.rows,
@@ -111,7 +120,7 @@ export function buildReplay(
       item: itemAt(row), domain: domain(row), mark: mark(row), coverage,
       attackerSaw: alignment.attacker[row] >= 0,
       learned: learned(row),
-      viewSource: attackerFileItems === null ? 'recomputed' : 'attacker-file',
+      viewSource,
     }),
     rowOfItem(index) {
       if (alignment.attackerOnly === 0) return Math.max(0, Math.min(index, alignment.rows - 1))

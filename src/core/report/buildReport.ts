@@ -11,6 +11,7 @@ import { buildFinding, DEFAULT_FINDING_OPTIONS, type FindingStep } from '../find
 import { buildReplay, coverageFor, MARK_LABELS } from '../replay'
 import type { PersistedItemLike } from '../replay/items'
 import { readExperiment, readTasks, readTrajectory, type ExperimentRecord, type TaskRecord } from '../results/reader'
+import { readAttackerView, type AttackerView } from '../results/attackerView'
 import type { IterationJson } from '../results/format'
 import { costWords, sumUnpriced } from '../results/cost'
 import { runEndsSummary, runEndWords } from '../results/runEndWords'
@@ -99,16 +100,17 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
     cost: best.usage_cumulative.cost, seconds: best.timing.duration_s, ...runWords(task, best),
   }
   let full: Awaited<ReturnType<typeof readTrajectory>>
-  let attacker: Awaited<ReturnType<typeof readTrajectory>> = null
+  let attacker: AttackerView | null = null
   try {
     full = await readTrajectory(storage, task.dir, best.run_number, 'full')
-    attacker = await readTrajectory(storage, task.dir, best.run_number, 'attacker').catch(() => null)
+    attacker = await readAttackerView(storage, task.dir, best.run_number).catch(() => null)
   } catch (e) {
     return { ...base, keySteps: [], otherSteps: 0, missing: `its trajectory could not be read: ${(e as Error).message}` }
   }
   if (full === null) return { ...base, keySteps: [], otherSteps: 0, missing: 'its trajectory file is missing' }
   const grant = { scope: task.task.scope, readOnly: task.task.read_only }
-  const replay = buildReplay(full.trajectory as PersistedItemLike[], (attacker?.trajectory ?? null) as PersistedItemLike[] | null, coverageFor(forest, grant))
+  const replay = buildReplay(full.trajectory as PersistedItemLike[], (attacker?.file.trajectory ?? null) as PersistedItemLike[] | null,
+    coverageFor(forest, grant), attacker?.source)
   const finding = buildFinding(replay, {
     experiment: { dir: '', attacker: '', target: '', claim: '', model: '' },
     task: { index: task.task.index, goal: task.task.goal, status: task.task.status, stopReason: task.task.stop_reason },

@@ -5,6 +5,7 @@ export {
   readTaskConfigs, readUnpriced, configText,
   type ExperimentRecord, type TaskRecord,
 } from './reader'
+export { deriveAttackerView, readAttackerView, type AttackerView, type AttackerViewSource, type GrantNames } from './attackerView'
 export { experimentDirName, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 export { experimentSlug, goalHash, goalSlug, slugSegment, taskDirName, runFileName } from './slug'
 export { joinPath, parentOf, linkTree, StorageNotFoundError, type Storage, type StorageEntry } from './storage'

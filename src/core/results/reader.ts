@@ -200,7 +200,10 @@ export async function readTasks(storage: Storage, experimentDir: string, echoes?
   return out.sort((a, b) => a.task.index - b.task.index)
 }
 
-/** One run's trajectory: the full one, or (redscope extra) what the attacker saw; null if absent. */
+/**
+ * One run's trajectory file: the full one, or the attacker file older redscope trees hold beside it
+ * (run_NNNNN.attacker.json); null if absent. What the attacker saw of any redscope tree: readAttackerView.
+ */
 export async function readTrajectory(storage: Storage, taskDir: string, runNumber: number,
   view: 'full' | 'attacker' = 'full'): Promise<z.infer<typeof TrajectoryFile> | null> {
   const name = runFileName(runNumber, view === 'attacker' ? '.attacker' : '')

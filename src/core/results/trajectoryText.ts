@@ -1,11 +1,11 @@
 /**
- * Trajectory files (`run_NNNNN.json`, `run_NNNNN.attacker.json`) printed
+ * Trajectory files (`run_NNNNN.json`, and the rare `run_NNNNN.attacker.json`: attackerView.ts) printed
  * straight from the engine's items, as json.dumps(indent=2,
  * ensure_ascii=False) prints superred's: the same text that building each
  * item's JSON shape (semantics §6) and printing it through pyDumps gives.
  *
  * Why a printer of its own: trajectories are most of a results tree's bytes,
- * and a sweep prints one per run twice (the truth and the attacker's view).
+ * and a sweep prints one per run.
  * Going through the shapes built an object per item and per descriptor,
  * scanned them for floats, and ran JSON.stringify with a gap over them; this
  * prints the fixed keys directly.

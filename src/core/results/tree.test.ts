@@ -6,6 +6,7 @@ import { fixtureEvaluation, ScriptedOptimizer, ScriptedTask, StubTarget, stubFor
 import { MemoryStorage } from './memoryStorage'
 import { listExperiments, readExperiment, readTasks, readTrajectory } from './reader'
 import { joinPath } from './storage'
+import { readAttackerView } from './attackerView'
 
 function controllerFor(storage: MemoryStorage, judges: Array<(run: number) => ReturnType<typeof fixtureEvaluation>>,
   extra: Partial<ControllerOptions> = {}, forest: StubForest = stubForest()) {
@@ -55,9 +56,10 @@ describe('write then read a whole tree', () => {
 
     for (const [i, run] of result.taskResults[0].runs.entries()) {
       const full = await readTrajectory(storage, first.dir, i + 1)
-      const seen = await readTrajectory(storage, first.dir, i + 1, 'attacker')
+      const seen = await readAttackerView(storage, first.dir, i + 1)
       expect(full!.trajectory.map((x) => x.type)).toEqual(run.trajectory.map((x) => x.type))
-      expect(seen!.trajectory.map((x) => x.type)).toEqual(run.attackerView.map((x) => x.type))
+      expect(seen!.source).toBe('derived')
+      expect(seen!.file.trajectory.map((x) => x.type)).toEqual(run.attackerView.map((x) => x.type))
       expect(full!.trajectory.filter((x) => x.kind === 'event').map((x) => (x as { event_id: string }).event_id))
         .toEqual(run.trajectory.filter((x) => 'eventId' in x).map((x) => (x as { eventId: string }).eventId))
     }

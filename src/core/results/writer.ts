@@ -4,7 +4,8 @@
  * each task as it lands, rewrite the manifest, finalize with result.json last.
  */
 import type { z } from 'zod'
-import { forestOf, type SecurityDomain } from '../tags'
+import { forestOf, scopeNames, type SecurityDomain } from '../tags'
+import type { TrajectoryItem } from '../engine/events'
 import type { TaskResult } from '../engine/outcomes'
 import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
@@ -27,6 +28,7 @@ import { trajectoryJob, trajectoryTexts } from './trajectoryText'
 import { goalHash, runFileName, taskDirName } from './slug'
 import { joinPath, linkTree, type Storage } from './storage'
 import { computeSummary, isKept, taskViewOf, type TaskView } from './summary'
+import { derivesTo } from './attackerView'
 import { AttackerClashError, readAttackerConfig, sameAttackerConfig } from './attackerConfig'
 
 /** Files as superred writes them: indent 2, non-ASCII kept. */
@@ -117,6 +119,8 @@ export class ExperimentSession {
   /** Task folders this session wrote: a second write of one replaces the first. */
   private readonly published = new Set<number>()
   private domainWritten = false
+  /** The forest domain.json holds, once written: what a reader derives the attacker's view with. */
+  private domain: SecurityDomain | null = null
   /** The saved threat model's name (threat_model.json), repeated in the index row. */
   private threatModelName: string | null = null
   /** Tasks landed since the last in-progress manifest write started (see MANIFEST_REWRITE_SHARE). */
@@ -261,6 +265,7 @@ export class ExperimentSession {
     if (this.domainWritten) return
     this.domainWritten = true
     await this.storage.writeTextAtomic(joinPath(this.dir, 'domain.json'), dumpFile(forestOf(domain, new Map(), references)))
+    this.domain = domain
   }
 
   /** redscope extra: the name the threat model was saved under (threat_model.json); the index row repeats it. */
@@ -297,10 +302,18 @@ export class ExperimentSession {
     // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
     const write = (path: string, text: string) =>
       this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
-    // Each run's truth and the attacker's view of it, which holds the truth's own items: each is taken and printed once.
-    const paths = tr.runs.flatMap((_, i) => [
-      joinPath(taskDir, 'trajectories', runFileName(i + 1)), joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker'))])
-    const job = trajectoryJob(tr.runs.flatMap((run, i) => [{ run: i + 1, items: run.trajectory }, { run: i + 1, items: run.attackerView }]), this.schema)
+    // Each run's trajectory, once: what the attacker saw of it is derived on read with the engine's filter
+    // (attackerView.ts). Only a run whose view names cannot rebuild (see derivesTo) keeps its attacker file.
+    const files: Array<{ path: string; run: number; items: readonly TrajectoryItem[] }> = []
+    const derivable = this.domain === null ? null : derivesTo(this.domain, { scope: scopeNames(tr.scope), readOnly: scopeNames(tr.readOnly) })
+    for (const [i, run] of tr.runs.entries()) {
+      files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1)), run: i + 1, items: run.trajectory })
+      if (derivable === null || !derivable(run.trajectory, run.attackerView)) {
+        files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), run: i + 1, items: run.attackerView })
+      }
+    }
+    const paths = files.map((f) => f.path)
+    const job = trajectoryJob(files, this.schema)
     const printed = this.storage.writeTrajectoriesUnpublished?.(paths, job) ?? null
     const writes: Array<[string, string]> = printed === null ? trajectoryTexts(job).map((text, i) => [paths[i], text]) : []
     writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])

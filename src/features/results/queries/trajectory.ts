@@ -4,8 +4,9 @@ import type { OpenSource } from '../sourcesStore'
 import { resultsKeys } from '../../../queries/resultsKeys'
 
 /**
- * One run's trajectory file: the full one, or what the attacker saw
- * (run_NNNNN.attacker.json, a redscope extra; null when absent). Big files
+ * One run's trajectory file: the full one, or the attacker file an older
+ * redscope tree keeps beside it (run_NNNNN.attacker.json; null when absent:
+ * the viewer then derives the view, see useRunReplay). Big files
  * are kept while in use only: gcTime is short so a 100k-event run does not
  * stay in memory after the viewer leaves it.
  */

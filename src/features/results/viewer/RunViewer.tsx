@@ -128,7 +128,9 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
         <span data-testid="hidden-facts">{replay.rows.toLocaleString('en-US')} events · {replay.hiddenCount.toLocaleString('en-US')} hidden from the attacker
           {learned > 0 && <>, of which {learned.toLocaleString('en-US')} reached it at the run’s end through the evaluation’s feedback</>}</span>
         <span>
-          Attacker view: {replay.viewSource === 'attacker-file' ? 'recorded in the run\'s attacker file' : `recomputed from ${state.grantFrom}'s grant`}
+          Attacker view: {replay.viewSource === 'attacker-file' ? 'recorded in the run\'s attacker file'
+            : replay.viewSource === 'derived' ? `derived with the engine's filter from the run, ${state.grantFrom}'s grant and the experiment's forest`
+              : `recomputed from ${state.grantFrom}'s grant`}
           {' '}(scope <code>{replay.coverage.grant.scope.join(', ') || '∅'}</code>, read only <code>{replay.coverage.grant.readOnly.join(', ') || '∅'}</code>)
         </span>
         {evaluation?.rationale && <span className="run-viewer__rationale">Rationale: {evaluation.rationale}</span>}

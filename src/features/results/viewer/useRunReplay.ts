@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { buildReplay, coverageFor, type Grant, type Replay } from '../../../core/replay'
-import type { ExperimentRecord, TaskRecord } from '../../../core/results'
+import { deriveAttackerView, type ExperimentRecord, type TaskRecord } from '../../../core/results'
 import { useExperimentForest, type ExperimentForest } from '../forest/useExperimentForest'
 import { experimentQuery } from '../queries/experiment'
 import { taskQuery } from '../queries/task'
@@ -18,7 +18,8 @@ export type RunReplayState =
 /**
  * Everything one run's viewer needs, each file read once through the query
  * cache: the experiment (forest), the task (grant, runs), the full
- * trajectory and, when present, the attacker's. The replay is derived, never stored.
+ * trajectory and, in older trees, the attacker's file. The replay, and in
+ * newer trees the attacker's view, are derived, never stored.
  */
 export function useRunReplay(source: OpenSource, src: string, ref: RunRef): RunReplayState {
   const taskDir = taskDirOf(ref.experiment, ref.task)
@@ -33,14 +34,19 @@ export function useRunReplay(source: OpenSource, src: string, ref: RunRef): RunR
   const scope = attackerFile?.scope ?? taskFile?.scope
   const readOnly = attackerFile?.read_only ?? taskFile?.read_only
   const built = useMemo((): { replay: Replay } | { error: unknown } | null => {
-    if (!full.data || attacker.isPending || scope === undefined || readOnly === undefined) return null
+    if (!full.data || attacker.isPending || !experiment.data || scope === undefined || readOnly === undefined) return null
     const grant: Grant = { scope, readOnly }
     try {
-      return { replay: buildReplay(full.data.trajectory, attacker.data?.trajectory ?? null, coverageFor(forest.forest, grant)) }
+      const coverage = coverageFor(forest.forest, grant)
+      if (attacker.data) return { replay: buildReplay(full.data.trajectory, attacker.data.trajectory, coverage) }
+      // A redscope tree stores what the attacker saw once: derived here with the engine's filter and the experiment's own forest.
+      const own = experiment.data?.domain ?? null
+      const derived = own === null ? null : deriveAttackerView(full.data.trajectory, own, grant, taskDir)
+      return { replay: buildReplay(full.data.trajectory, derived, coverage, 'derived') }
     } catch (error) {
       return { error }
     }
-  }, [full.data, attacker.data, attacker.isPending, scope, readOnly, forest.forest])
+  }, [full.data, attacker.data, attacker.isPending, scope, readOnly, forest.forest, experiment.data, taskDir])
 
   if (experiment.error) return { status: 'error', title: `Could not open the experiment ${ref.experiment}`, error: experiment.error }
   if (task.error) return { status: 'error', title: `Could not open the task ${ref.task}`, error: task.error }
