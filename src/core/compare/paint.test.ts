@@ -45,10 +45,10 @@ describe('paintChanges', () => {
     expect(paint.get('drive')).toMatchObject({ models: 1, fixed: 1, fixes: 1, change: 'fix' })
     expect(paint.get('user')).toMatchObject({ models: 1, change: 'unchanged' })
     expect(paint.get('bank')).toMatchObject({ models: 1, oneSide: 1, change: 'one-side' })
-    expect(changeWords(paint.get('inbox')!).lines).toEqual(['regressed: 1 of 2', 'fixed: 0 of 2', 'regression (held→breached)'])
+    expect(changeWords(paint.get('inbox')!).lines).toEqual(['regressed: 1 of 2', 'fixed: 0 of 2', 'regression'])
     expect(changeWords(paint.get('inbox')!).title).toBe('Threat models that grant it: 2; 1 with a regression (2 tasks held→breached), 0 with a fix (0 tasks breached→held). ' +
       'Where the changes are, not what caused them: the list names each threat model.')
-    expect(changeWords(paint.get('policy')!).lines[2]).toBe('granted by none compared')
+    expect(changeWords(paint.get('policy')!).lines[2]).toBe('granted by none')
     // Every colour painted is in the legend, and named there in words.
     const fills = new Set([...paint.values()].map(changeFill))
     expect(fills.size).toBe(5)

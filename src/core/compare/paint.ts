@@ -77,7 +77,7 @@ const CHANGE_FILL: Record<TagChange, string> = {
 
 /** The word under a tag, beside its colour: never the colour alone. */
 const CHANGE_WORD: Record<TagChange, string> = {
-  regression: 'regression (held→breached)', fix: 'fix (breached→held)', 'one-side': 'in one result only', unchanged: 'unchanged', none: 'granted by none compared',
+  regression: 'regression', fix: 'fix', 'one-side': 'in one result only', unchanged: 'unchanged', none: 'granted by none',
 }
 
 export const changeFill = (p: ChangeTagPaint): string => CHANGE_FILL[p.change]
@@ -85,7 +85,7 @@ export const changeFill = (p: ChangeTagPaint): string => CHANGE_FILL[p.change]
 const tasks = (n: number) => `${n} task${n === 1 ? '' : 's'}`
 
 export function changeWords(p: ChangeTagPaint): TagPaintWords {
-  if (p.models === 0) return { lines: ['no compared threat model', 'grants it', CHANGE_WORD.none], title: 'No compared threat model grants it: nothing to paint.' }
+  if (p.models === 0) return { lines: ['no compared threat', 'model grants it', CHANGE_WORD.none], title: 'No compared threat model grants it: nothing to paint.' }
   const parts = [
     `${p.regressed} with a regression (${tasks(p.regressions)} held→breached)`,
     `${p.fixed} with a fix (${tasks(p.fixes)} breached→held)`,

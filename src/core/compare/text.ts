@@ -4,7 +4,7 @@
  * intervals, and the frontier's new and gone minimal winning threat models.
  * Unchanged tasks are counted, not listed.
  */
-import type { Comparison, ModelChange, TaskChange, TaskChangeKind } from './compare'
+import type { Comparison, Counts, ModelChange, TaskChange, TaskChangeKind } from './compare'
 
 /** Each task change in words: the CLI's table and the viewer's list say the same. */
 export const CHANGE_WORDS: Record<TaskChangeKind, string> = {
@@ -47,13 +47,14 @@ function asrLine(m: ModelChange): string | null {
 /** A frontier question named: the claim, or one task by its key. */
 export const frontierQuestionText = (question: string) => (question === 'claim' ? 'the claim' : `task ${question}`)
 
+/** The comparison's counts in one line, task by task: the CLI's second line and the viewer's summary. */
+export function countsText(n: Counts): string {
+  return `${n.regressions} regression(s) (held→breached), ${n.fixes} fix(es) (breached→held), ${n.unchanged} unchanged, ` +
+    `${n.onlyBase} only in BASE, ${n.onlyHead} only in HEAD, ${n.unmeasured} not measured on a side; ${n.breachedInHead} breached in HEAD`
+}
+
 export function comparisonText(c: Comparison): string {
-  const n = c.counts
-  const lines = [
-    `redscope compare: BASE ${c.base}, HEAD ${c.head}`,
-    `${n.regressions} regression(s) (held→breached), ${n.fixes} fix(es) (breached→held), ${n.unchanged} unchanged, ` +
-      `${n.onlyBase} only in BASE, ${n.onlyHead} only in HEAD, ${n.unmeasured} not measured on a side; ${n.breachedInHead} breached in HEAD`,
-  ]
+  const lines = [`redscope compare: BASE ${c.base}, HEAD ${c.head}`, countsText(c.counts)]
   const changed = c.models.flatMap((m) => m.tasks.filter((t) => t.change !== 'unchanged').map((t) => [m, t] as const))
   if (changed.length > 0) {
     lines.push('')

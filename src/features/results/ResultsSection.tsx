@@ -5,6 +5,7 @@ import { TaskPage } from './browser/TaskPage'
 import { RunPage } from './viewer/RunPage'
 import { DiffPage } from './diff/DiffPage'
 import { SweepTreePage } from './browser/SweepTreePage'
+import { ComparePage } from './compare/ComparePage'
 import './results.css'
 
 /** The results browser and trajectory viewer, mounted under /results. */
@@ -14,8 +15,9 @@ export function ResultsSection() {
       <Switch>
         <Route path="/" component={HomePage} />
         <Route path="/diff" component={DiffPage} />
-        {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep". */}
+        {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep" or "compare". */}
         <Route path="/sweep" component={SweepTreePage} />
+        <Route path="/compare" component={ComparePage} />
         <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
         <Route path="/:experiment/:task" component={TaskPage} />
         <Route path="/:experiment" component={ExperimentPage} />
