@@ -16,6 +16,7 @@ import { countsText, paintChanges, type Comparison } from '../src/core/compare'
 import { writeTree } from '../src/core/compare/testTrees'
 import type { Forest } from '../src/core/tags'
 import { CliProcesses } from '../src/testing/cliProcesses'
+import { startView } from './support/viewServer'
 
 const CLAIM = 'public/claims/assistant-exfiltration.json'
 const ATTACKER = ['--claim', CLAIM, '--template', 'naive', '--max-runs', '1']
@@ -127,6 +128,29 @@ test('two sweeps compared: the regressions painted and listed are those redscope
   await pick(page, 'base', 'base')
   await pick(page, 'head', 'head')
   await expect(page.getByTestId('compare-summary')).toHaveText(countsText(c.counts))
+})
+
+test('the folder redscope view serves is BASE from its own link and reopens by itself after a reload; a folder is HEAD', async ({ page }) => {
+  test.setTimeout(120_000)
+  const c = await compareJson('base', 'head')
+  const view = await startView([at('base'), '--port', '0'])
+  try {
+    await page.goto(`${view.origin}/results`)
+    await expect(page).toHaveURL(/\?src=served%3Abase$/)
+    await page.getByRole('link', { name: 'Compare two results…' }).click()
+    await expect(page.getByTestId('compare-side-base')).toContainText('served: base')
+    // The served folder is offered for HEAD too, as the other side.
+    await expect(page.getByRole('combobox', { name: 'HEAD from the open results' })).toContainText('served: base (the other side)')
+    await pick(page, 'head', 'head')
+    await expect(page.getByTestId('compare-summary')).toHaveText(countsText(c.counts))
+    await page.reload()
+    await expect(page.getByTestId('compare-side-base')).toContainText('served: base')
+    await expect(page.getByTestId('compare-choose-head')).toContainText('This link points into the folder "head" as HEAD.')
+    await pick(page, 'head', 'head')
+    await expect(page.getByTestId('compare-summary')).toHaveText(countsText(c.counts))
+  } finally {
+    await view.stop()
+  }
 })
 
 test('two frontier searches compared: the minimal winning threat models new in HEAD are the CLI\'s', async ({ page }) => {

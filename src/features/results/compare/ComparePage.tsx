@@ -6,13 +6,14 @@
  * the comparison says of them.
  */
 import { useState } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { servedResultsLabel } from '../../../adapters/storage/servedStorage'
 import { Link } from 'wouter'
 import { isCompareOf, resultsKeys } from '../../../queries/resultsKeys'
 import { compareHref } from '../paths'
 import { SourcePicker } from '../sources/SourcePicker'
-import { useResolvedSource } from '../sources/openSource'
-import { parseSourceKey, useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
+import { sourceFromServed, useResolvedSource } from '../sources/openSource'
+import { parseSourceKey, sourceKey as keyOf, useSourceActions, useSourcesStore, type OpenSource } from '../sourcesStore'
 import { useResultsLocation } from '../useResultsLocation'
 import { ComparisonView } from './ComparisonView'
 
@@ -58,7 +59,10 @@ function SideChooser({ which, sourceKey, source, otherKey, onChoose }: ChooserPr
   const sources = useSourcesStore((s) => s.sources)
   const { add } = useSourceActions()
   const client = useQueryClient()
+  // The folder `redscope view` serves is open whether or not the Results tab has shown it yet.
+  const served = useQuery({ queryKey: ['results', 'served-label'], queryFn: () => servedResultsLabel(), staleTime: Infinity }).data ?? null
   const open = Object.values(sources).filter((s) => s.kind !== 'site')
+  if (served !== null && !open.some((s) => s.key === keyOf('served', served))) open.unshift(sourceFromServed(served))
   const [picked, setPicked] = useState('')
   if (source && sourceKey) {
     return (
