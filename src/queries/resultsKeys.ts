@@ -11,6 +11,11 @@ export const resultsKeys = {
   sweepManifests: (source: string) => ['results', source, 'sweep', 'manifests'] as const,
   experiment: (source: string, dir: string) => ['results', source, 'experiment', dir] as const,
   task: (source: string, taskDir: string) => ['results', source, 'task', taskDir] as const,
+  /** Two results compared: under BASE's key, so reopening BASE drops it; HEAD's reopening drops it by `isCompareOf`. */
+  compare: (base: string, head: string) => ['results', base, 'compare', head] as const,
   trajectory: (source: string, taskDir: string, run: number, view: 'full' | 'attacker') =>
     ['results', source, 'trajectory', taskDir, run, view] as const,
 }
+
+/** Whether a query key is a comparison that reads `source` on either side. */
+export const isCompareOf = (key: readonly unknown[], source: string) => key[0] === 'results' && key[2] === 'compare' && (key[1] === source || key[3] === source)

@@ -6,5 +6,7 @@ export { changesOf, compareSides, grantsText, type AsrSide, type Comparison, typ
 export { FAIL_ON_FORMS, failOnText, gateFailures, modelLabel, parseFailOn, type FailOn } from './gate'
 export { junitXml, xmlEscape } from './junit'
 export { FINGERPRINT_KEY, fingerprintOf, ruleIdOf, SARIF_SCHEMA, sarifLog, type SarifOptions } from './sarif'
-export { comparisonText } from './text'
+export { asrChangeText, CHANGE_WORDS, comparisonText, countsText, frontierQuestionText, outcomeText } from './text'
+export { CHANGE_LEGEND, changeFill, changeWords, paintChanges, type ChangeTagPaint, type TagChange } from './paint'
 
+export { compareStorages, ComparisonError, type LabelledStorage, type OpenedComparison, type SideName } from './storages'

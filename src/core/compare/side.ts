@@ -22,6 +22,8 @@ export interface TaskOutcome {
   /** Judged runs behind the outcome (a breached task stopped at its first success). */
   readonly runs: number
   readonly status: string
+  /** Its folder relative to the experiment's ("tasks/00001__goal"), where one was written: the viewer links to it. */
+  readonly dir: string | null
 }
 
 export interface ThreatModelResult {
@@ -129,6 +131,7 @@ async function readModel(storage: Storage, dir: string): Promise<ThreatModelResu
     nSuccess: manifest.summary.n_success, nCompleted: manifest.summary.n_completed,
     tasks: manifest.tasks.map((t) => ({
       key: keys.get(t.index)!, index: t.index, goal: t.goal, outcome: outcomeOf(t.status, t.success, t.n_runs), runs: t.n_runs, status: t.status,
+      dir: t.dir,
     })),
   }
 }
@@ -165,7 +168,7 @@ function evaluatedModels(f: FrontierFile): ThreatModelResult[] {
       tasks: breached.map((b, i) => {
         const t = tasks[i]
         const index = t?.index ?? i + 1
-        return { key: t ? keys.get(t.index)! : `task ${index}`, index, goal: t?.goal ?? `task ${index}`, outcome: b ? 'breached' : 'held', runs: ev.outcomes.length, status: b ? 'success' : 'failed' }
+        return { key: t ? keys.get(t.index)! : `task ${index}`, index, goal: t?.goal ?? `task ${index}`, outcome: b ? 'breached' : 'held', runs: ev.outcomes.length, status: b ? 'success' : 'failed', dir: null }
       }),
     }
   })

@@ -6,6 +6,7 @@ import { RunPage } from './viewer/RunPage'
 import { DiffPage } from './diff/DiffPage'
 import { SweepTreePage } from './browser/SweepTreePage'
 import { FrontierPage } from './browser/FrontierPage'
+import { ComparePage } from './compare/ComparePage'
 import './results.css'
 
 /** The results browser and trajectory viewer, mounted under /results. */
@@ -15,9 +16,10 @@ export function ResultsSection() {
       <Switch>
         <Route path="/" component={HomePage} />
         <Route path="/diff" component={DiffPage} />
-        {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep" or "frontier". */}
+        {/* An experiment folder is always `{slug}-{hash8}`, so it can never be named "sweep", "frontier" or "compare". */}
         <Route path="/sweep" component={SweepTreePage} />
         <Route path="/frontier" component={FrontierPage} />
+        <Route path="/compare" component={ComparePage} />
         <Route path="/:experiment/:task/:run/:event?" component={RunPage} />
         <Route path="/:experiment/:task" component={TaskPage} />
         <Route path="/:experiment" component={ExperimentPage} />

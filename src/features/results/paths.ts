@@ -9,6 +9,7 @@
  *   /<experiment>/<task>                  runs of a task, with the cost chart
  *   /<experiment>/<task>/<run>[/<step>]   the trajectory viewer (?present=1: presenter)
  *   /diff?a=<exp>/<task>/<run>&b=...      two runs side by side
+ *   /compare?base=<source>&head=<source>  two results compared (either may be missing: it is asked for)
  */
 import { stepNumber } from '../../core/replay'
 
@@ -52,3 +53,9 @@ export const taskDirOf = (experiment: string, task: string) => `${experiment}/ta
 
 /** The last path segment of a manifest task's `dir` ("tasks/00001__goal" → "00001__goal"). */
 export const taskSegment = (dir: string) => dir.split('/').filter(Boolean).pop() ?? dir
+
+/** Two results compared: each side is a source key (`folder:`, `zip:`, `url:`, `served:`, `idb:`), null while not chosen. */
+export function compareHref(base: string | null, head: string | null): string {
+  const q = [base === null ? null : `base=${seg(base)}`, head === null ? null : `head=${seg(head)}`].filter((x) => x !== null)
+  return `/compare${q.length > 0 ? `?${q.join('&')}` : ''}`
+}

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { landingSourceQuery } from '../queries/landing'
+import { compareHref } from '../paths'
 import { resultsKeys } from '../../../queries/resultsKeys'
 import { SourcePicker } from '../sources/SourcePicker'
 import { useResolvedSource } from '../sources/openSource'
@@ -34,6 +35,12 @@ export function HomePage() {
   return (
     <div className="results-page">
       {site ? <ExperimentList source={site} src={site.key} /> : source && src && <ExperimentList source={source} src={src} />}
+      {!site && (
+        <p className="compare-entry">
+          <Link href={compareHref(src, null)}>Compare two results…</Link>{' '}
+          <span className="results-note">BASE against HEAD: regressions, fixes and the frontier's new minimal winners, painted on the forest.</span>
+        </p>
+      )}
       {!site && <SourcePicker onOpened={onOpened} />}
       {!site && Object.keys(sources).length > 0 && (
         <nav className="source-tabs" aria-label="Open sources">
