@@ -11,12 +11,18 @@ import { readdirSync } from 'node:fs'
 // framework, no DOM and no network stack may leak into it.
 const coreForbiddenImports = {
   patterns: [
-    { group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@xyflow/*', 'zustand', 'zustand/*', '@tanstack/*'],
-      message: 'src/core is framework-free: no React or UI state here.' },
-    { group: ['openai', 'openai/*', 'node:http', 'node:https', 'node:net', 'http', 'https', 'net', 'undici'],
-      message: 'src/core makes no network calls: put network code in an adapter and pass it in as a port.' },
-    { group: ['**/app/**', '**/features/**', '**/adapters/**', '**/protocol/**', '**/servers/**', '**/cli/**', '**/stores/**'],
-      message: 'src/core may not import from outer layers.' },
+    {
+      group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@xyflow/*', 'zustand', 'zustand/*', '@tanstack/*'],
+      message: 'src/core is framework-free: no React or UI state here.',
+    },
+    {
+      group: ['openai', 'openai/*', 'node:http', 'node:https', 'node:net', 'http', 'https', 'net', 'undici'],
+      message: 'src/core makes no network calls: put network code in an adapter and pass it in as a port.',
+    },
+    {
+      group: ['**/app/**', '**/features/**', '**/adapters/**', '**/protocol/**', '**/servers/**', '**/cli/**', '**/stores/**'],
+      message: 'src/core may not import from outer layers.',
+    },
   ],
 }
 // The app's rooms (Bulletproof React's rule): a feature is composed by src/app and never imports another
@@ -24,27 +30,41 @@ const coreForbiddenImports = {
 // moves down into src/core, src/lib, src/components or src/queries. Paths are resolved, so a relative
 // import cannot slip past the rule the way a string pattern would let it.
 const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
-  .filter((e) => e.isDirectory()).map((e) => e.name)
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
 const roomZones = [
   ...features.map((name) => ({
-    target: `./src/features/${name}`, from: './src/features', except: [`./${name}`],
+    target: `./src/features/${name}`,
+    from: './src/features',
+    except: [`./${name}`],
     message: 'features never import each other: move what both need into src/core, src/lib, src/components or src/queries.',
   })),
   ...['stores', 'queries', 'components', 'lib', 'adapters', 'protocol', 'servers'].map((room) => ({
-    target: `./src/${room}`, from: ['./src/features', './src/app'],
+    target: `./src/${room}`,
+    from: ['./src/features', './src/app'],
     message: `src/${room} is shared: it never imports a feature or the app shell.`,
   })),
 ]
 
-const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'fetch', 'XMLHttpRequest',
-  'WebSocket', 'indexedDB', 'location', 'HTMLElement']
+const domGlobals = [
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'indexedDB',
+  'location',
+  'HTMLElement',
+]
 
 export default defineConfig([
   globalIgnores(['.venv', '.venv-deploy', 'python', 'dist', 'dist-cli', 'playwright-report', 'test-results', 'reports', 'node_modules']),
   {
     files: ['**/*.{ts,tsx}'],
-    extends: [js.configs.recommended, tseslint.configs.recommended, reactHooks.configs.flat.recommended,
-      reactRefresh.configs.vite],
+    extends: [js.configs.recommended, tseslint.configs.recommended, reactHooks.configs.flat.recommended, reactRefresh.configs.vite],
     languageOptions: { ecmaVersion: 2023, globals: { ...globals.browser, ...globals.node } },
   },
   {
@@ -58,8 +78,10 @@ export default defineConfig([
     ignores: ['src/core/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', coreForbiddenImports],
-      'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name,
-        message: 'src/core runs without a DOM or network: receive this capability as a parameter.' }))],
+      'no-restricted-globals': [
+        'error',
+        ...domGlobals.map((name) => ({ name, message: 'src/core runs without a DOM or network: receive this capability as a parameter.' })),
+      ],
     },
   },
   {

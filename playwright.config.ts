@@ -19,22 +19,38 @@ export default defineConfig({
   // JSON lands in reports/, which Playwright does not wipe (it clears test-results/ at start).
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
-    baseURL: `http://127.0.0.1:${appPort}`, trace: 'retain-on-failure', screenshot: 'only-on-failure',
+    baseURL: `http://127.0.0.1:${appPort}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
     // The live view's pace for a demo run (src/features/run-console/runner/livePace.ts) is for people: none in tests.
-    storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${appPort}`, localStorage: [{ name: 'redscope.livePaceMs', value: '0' }] }] },
+    storageState: {
+      cookies: [],
+      origins: [{ origin: `http://127.0.0.1:${appPort}`, localStorage: [{ name: 'redscope.livePaceMs', value: '0' }] }],
+    },
   },
-  projects: [{
-    name: 'chromium',
-    use: {
-      ...devices['Desktop Chrome'],
-      launchOptions: {
-        // Debian's chromium: Playwright must never download a browser of its own here.
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-          '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          // Debian's chromium: Playwright must never download a browser of its own here.
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-dev-shm-usage',
+          ],
+        },
       },
     },
-  }],
+  ],
   webServer: [
     {
       // A build directory per port: two checkouts (or engineers) running e2e at once never serve each other's half-written dist/.

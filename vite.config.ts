@@ -39,7 +39,9 @@ function demoTargets(): Plugin {
   const mount = async (server: Mountable, hosts: Hosts | undefined) => {
     if (process.env.VITEST) return
     const { tsImport } = await import('tsx/esm/api')
-    const mod = (await tsImport('./src/reference-targets/vitePlugin.ts', import.meta.url)) as { mountDemoTargets(s: Mountable, h: Hosts): void }
+    const mod = (await tsImport('./src/reference-targets/vitePlugin.ts', import.meta.url)) as {
+      mountDemoTargets(s: Mountable, h: Hosts): void
+    }
     mod.mountDemoTargets(server, hosts ?? [])
   }
   return {
@@ -74,11 +76,23 @@ function siteViewer(react: () => Plugin[]): Plugin {
       process.env.REDSCOPE_SITE_VIEWER_BUILD = '1'
       try {
         await build({
-          configFile: false, root, logLevel: 'warn', plugins: [react()],
+          configFile: false,
+          root,
+          logLevel: 'warn',
+          plugins: [react()],
           define: { 'process.env.NODE_ENV': JSON.stringify('production') },
           build: {
-            outDir: out, emptyOutDir: true, copyPublicDir: false, target: 'es2022',
-            lib: { entry: join(root, 'src/app/site/main.tsx'), formats: ['iife'], name: 'redscopeSiteViewer', fileName: () => 'viewer.js', cssFileName: 'viewer' },
+            outDir: out,
+            emptyOutDir: true,
+            copyPublicDir: false,
+            target: 'es2022',
+            lib: {
+              entry: join(root, 'src/app/site/main.tsx'),
+              formats: ['iife'],
+              name: 'redscopeSiteViewer',
+              fileName: () => 'viewer.js',
+              cssFileName: 'viewer',
+            },
           },
         })
       } finally {
@@ -116,18 +130,24 @@ function siteIndexHtml(): string {
  * `redscope view` and `npm start` rebuild a dist/ older than its sources
  * instead of serving old code (see scripts/buildApp.mjs).
  */
-const appBuildStamp = () => buildStampPlugin({
-  root,
-  stampFile: 'build-inputs.json',
-  extraInputs: () => [
-    'index.html', 'vite.config.ts', 'package-lock.json', 'src/servers/app/contentSecurityPolicy.ts',
-    ...filesUnder(root, 'public'),
-    // The site viewer is a second build (siteViewer): its own modules are not among the app's.
-    ...filesUnder(root, 'src/app/site'), 'src/adapters/storage/bundleStorage.ts', 'src/core/bundle/format.ts',
-    // Stylesheets are not chunk modules: listed here so that a change of one also rebuilds.
-    ...filesUnder(root, 'src').filter((f) => f.endsWith('.css')),
-  ],
-})
+const appBuildStamp = () =>
+  buildStampPlugin({
+    root,
+    stampFile: 'build-inputs.json',
+    extraInputs: () => [
+      'index.html',
+      'vite.config.ts',
+      'package-lock.json',
+      'src/servers/app/contentSecurityPolicy.ts',
+      ...filesUnder(root, 'public'),
+      // The site viewer is a second build (siteViewer): its own modules are not among the app's.
+      ...filesUnder(root, 'src/app/site'),
+      'src/adapters/storage/bundleStorage.ts',
+      'src/core/bundle/format.ts',
+      // Stylesheets are not chunk modules: listed here so that a change of one also rebuilds.
+      ...filesUnder(root, 'src').filter((f) => f.endsWith('.css')),
+    ],
+  })
 
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy(), demoTargets(), appBuildStamp(), siteViewer(react)],

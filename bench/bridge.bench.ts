@@ -15,9 +15,17 @@ export default async function bridgeBench(): Promise<void> {
     console.log('bridge: no .venv (run bash scripts/test-all.sh once to make it); nothing measured')
     return
   }
-  const r = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.bench'], { cwd: REPO_ROOT, env: pythonEnv(), stdio: 'inherit' })
+  const r = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.bench'], {
+    cwd: REPO_ROOT,
+    env: pythonEnv(),
+    stdio: 'inherit',
+  })
   if (r.status !== 0) throw new Error(`redscope_bridge.testing.bench exited ${r.status}`)
   // One AgentDojo task through the bridge against the same task in process (issue 12).
-  const a = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.agentdojo_bench'], { cwd: REPO_ROOT, env: pythonEnv(), stdio: 'inherit' })
+  const a = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.agentdojo_bench'], {
+    cwd: REPO_ROOT,
+    env: pythonEnv(),
+    stdio: 'inherit',
+  })
   if (a.status !== 0) throw new Error(`redscope_bridge.testing.agentdojo_bench exited ${a.status}`)
 }

@@ -48,8 +48,10 @@ async function serveStatic(root: string): Promise<{ url: string; server: Server 
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
     const file = join(root, path === '/' ? 'index.html' : path)
     if (!file.startsWith(root) || path.includes('..')) return void res.writeHead(404).end()
-    readFile(file).then((body) => res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' }).end(body),
-      () => res.writeHead(404).end())
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end(),
+    )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, server }
@@ -72,7 +74,10 @@ async function openTime(browser: Browser, url: string, ready: (page: Page) => Pr
 }
 
 const sweepPainted = async (page: Page) => {
-  await page.getByTestId('sweep-summary').filter({ hasText: `of ${MODELS.toLocaleString('en-US')} threat models complete` }).waitFor({ timeout: 60_000 })
+  await page
+    .getByTestId('sweep-summary')
+    .filter({ hasText: `of ${MODELS.toLocaleString('en-US')} threat models complete` })
+    .waitFor({ timeout: 60_000 })
   await page.getByTestId('sweep-row').first().waitFor({ timeout: 60_000 })
 }
 const listPainted = async (page: Page) => {
@@ -89,8 +94,14 @@ export default async function bundleBench(): Promise<void> {
     const models = threatModels(REFERENCE_TARGETS.assistant.factory()().securityDomain, MODELS)
     const swept = await sweep(models, new NodeFsStorage(tree))
     const record: SweepRecord = {
-      v: 1, id: 'bench-sweep', createdAt: Date.now(), title: `Sweep of ${MODELS} threat models`, target: 'redscope-assistant',
-      claim: 'assistant-exfiltration', attacker: 'template', forest: ASSISTANT_FOREST,
+      v: 1,
+      id: 'bench-sweep',
+      createdAt: Date.now(),
+      title: `Sweep of ${MODELS} threat models`,
+      target: 'redscope-assistant',
+      claim: 'assistant-exfiltration',
+      attacker: 'template',
+      forest: ASSISTANT_FOREST,
       models: swept.results.map((r, i) => ({ dir: r.resultsDir!, index: '', scope: models[i].scope, readOnly: models[i].readOnly })),
     }
     writeFileSync(join(tree, 'sweep.json'), sweepRecordText(record))
@@ -103,8 +114,17 @@ export default async function bundleBench(): Promise<void> {
         const site = join(dir, redact ? 'site' : 'site-plain')
         mkdirSync(join(site, 'data'), { recursive: true })
         for (const f of SITE_VIEWER_FILES) cpSync(join(outDir, 'site-viewer', f), join(site, f))
-        const t = await time(() => buildBundle(new NodeFsStorage(tree), { title: 'bench', createdAt: new Date(), madeBy: 'bench', redact },
-          (path, text) => new Promise<void>((resolve) => { writeFileSync(join(site, path), text); resolve() })))
+        const t = await time(() =>
+          buildBundle(
+            new NodeFsStorage(tree),
+            { title: 'bench', createdAt: new Date(), madeBy: 'bench', redact },
+            (path, text) =>
+              new Promise<void>((resolve) => {
+                writeFileSync(join(site, path), text)
+                resolve()
+              }),
+          ),
+        )
         made[redact ? 'redacted' : 'plain'] = t.ms
         if (redact) {
           const all = bytesUnder(site)

@@ -16,9 +16,10 @@ import { med, row } from './util'
 const ROUNDS = 15
 
 const fromSource = (args: string[]) => [
-  '--input-type=module', '-e',
+  '--input-type=module',
+  '-e',
   "import { register } from 'tsx/esm/api'; register(); const { main } = await import('./src/cli/main.ts'); " +
-  `process.exitCode = await main(${JSON.stringify(args)}, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) })`,
+    `process.exitCode = await main(${JSON.stringify(args)}, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) })`,
 ]
 
 function wallMs(args: string[]): number {

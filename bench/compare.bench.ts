@@ -44,16 +44,31 @@ export default async function compareBench(): Promise<void> {
         await writeTree(new NodeFsStorage(join(dir, `${side}-${n}`)), { goals: GOALS, models: models(n, side === 'head') }, '', true)
       }
     }
-    const args = (n: number) => ['compare', join(dir, `base-${n}`), join(dir, `head-${n}`), '--json',
-      '--junit', join(dir, `r-${n}.xml`), '--sarif', join(dir, `r-${n}.sarif`)]
+    const args = (n: number) => [
+      'compare',
+      join(dir, `base-${n}`),
+      join(dir, `head-${n}`),
+      '--json',
+      '--junit',
+      join(dir, `r-${n}.xml`),
+      '--sarif',
+      join(dir, `r-${n}.sarif`),
+    ]
     for (const n of sizes) wallMs(args(n)) // warm the disk cache
     const samples = new Map(sizes.map((n) => [n, [] as number[]]))
     for (let i = 0; i < ROUNDS; i++) for (const n of sizes) samples.get(n)!.push(wallMs(args(n)))
     console.log(`whole-process wall time, ${ROUNDS} rounds of each, ${GOALS.length} tasks per threat model`)
-    for (const n of sizes) row(`compare ${n.toLocaleString('en-US')} × ${GOALS.length} vs ${n.toLocaleString('en-US')} × ${GOALS.length}, median ms`, med(samples.get(n)!))
+    for (const n of sizes)
+      row(
+        `compare ${n.toLocaleString('en-US')} × ${GOALS.length} vs ${n.toLocaleString('en-US')} × ${GOALS.length}, median ms`,
+        med(samples.get(n)!),
+      )
     const [floor, a, b] = sizes.map((n) => samples.get(n)!)
     row('compare 1,000 / compare 500 (pairwise median; 2.0 is linear)', med(b.map((x, i) => x / a[i])))
-    row('the same above the 1 × 4 floor: (1,000 − 1) / (500 − 1), pairwise median', med(b.map((x, i) => (x - floor[i]) / (a[i] - floor[i]))))
+    row(
+      'the same above the 1 × 4 floor: (1,000 − 1) / (500 − 1), pairwise median',
+      med(b.map((x, i) => (x - floor[i]) / (a[i] - floor[i]))),
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -7,8 +7,27 @@
  */
 import { SecurityDomain, SecurityDomainTag, scopeOf } from '../src/core/tags'
 import {
-  BaseOptimizer, Controller, SecurityClaim, controllable, evaluationResult, injection, plainResponse, preCallEvent, runEndEvent, runEndResponse,
-  runStartEvent, score, targetFactory, type Controllable, type Emit, type Event, type EventResponse, type ReadableTrajectory, type SendEvent, type Target, type Task,
+  BaseOptimizer,
+  Controller,
+  SecurityClaim,
+  controllable,
+  evaluationResult,
+  injection,
+  plainResponse,
+  preCallEvent,
+  runEndEvent,
+  runEndResponse,
+  runStartEvent,
+  score,
+  targetFactory,
+  type Controllable,
+  type Emit,
+  type Event,
+  type EventResponse,
+  type ReadableTrajectory,
+  type SendEvent,
+  type Target,
+  type Task,
 } from '../src/core/engine'
 
 const user = new SecurityDomainTag('user')
@@ -20,9 +39,15 @@ class BenchTarget implements Target {
   readonly querySpecs = []
   constructor(private readonly surfaces: readonly Controllable[]) {}
   setConfig(): void {}
-  query(): string { return '' }
-  getControllables() { return this.surfaces }
-  getObservables() { return [] }
+  query(): string {
+    return ''
+  }
+  getControllables() {
+    return this.surfaces
+  }
+  getObservables() {
+    return []
+  }
   async run(_emit: Emit, sendEvent: SendEvent): Promise<void> {
     for (const c of this.surfaces) await sendEvent(preCallEvent(c, 'request'))
   }
@@ -48,9 +73,14 @@ export function surfacesOf(count: number): Controllable[] {
 export function controllerFor(runs: number, tasks: number, controllables: number): Controller {
   const surfaces = surfacesOf(controllables)
   return new Controller({
-    optimizerFactory: () => new EchoOptimizer(), targetFactory: targetFactory(() => new BenchTarget(surfaces)),
+    optimizerFactory: () => new EchoOptimizer(),
+    targetFactory: targetFactory(() => new BenchTarget(surfaces)),
     securityClaim: SecurityClaim.fromTasks(Array.from({ length: tasks }, (_, i) => task(`bench goal ${i + 1}`))),
-    scope: scopeOf([user]), maxRunsPerTask: runs, attackerLabel: 'bench', targetLabel: 'bench-target', claimLabel: 'bench',
+    scope: scopeOf([user]),
+    maxRunsPerTask: runs,
+    attackerLabel: 'bench',
+    targetLabel: 'bench-target',
+    claimLabel: 'bench',
   })
 }
 

@@ -29,7 +29,7 @@ const CLICKS = 9
 /** A deterministic forest: a few roots, each tag under an earlier one, 2-6 children per inner tag. */
 export function forestOf(size: number): Forest {
   let s = size
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
   const tags = Array.from({ length: size }, (_, i) => {
     const parent = i < 3 ? null : `t${Math.floor((i - 3) / (2 + Math.floor(rand() * 2)))}`
     return { name: `t${i}`, parent, description: `capability number ${i}` }
@@ -37,16 +37,18 @@ export function forestOf(size: number): Forest {
   return { tags }
 }
 
-
-
 /** navigation start → the first tag node painted, in the page's own clock. */
 async function firstRender(page: Page, url: string): Promise<{ ms: number; inDom: number }> {
   await page.goto(url)
-  const ms = await page.waitForFunction(
-    `(() => { const n = document.querySelector('.react-flow__node[data-access]'); return n && n.getBoundingClientRect().width > 0 ? performance.now() : null })()`,
-    undefined, { polling: 'raf', timeout: 120_000 }).then((h) => h.jsonValue() as Promise<number>)
+  const ms = await page
+    .waitForFunction(
+      `(() => { const n = document.querySelector('.react-flow__node[data-access]'); return n && n.getBoundingClientRect().width > 0 ? performance.now() : null })()`,
+      undefined,
+      { polling: 'raf', timeout: 120_000 },
+    )
+    .then((h) => h.jsonValue() as Promise<number>)
   // One more frame, so the measured frame is the painted one.
-  const painted = await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(performance.now())))') as number
+  const painted = (await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(performance.now())))')) as number
   return { ms: Math.max(ms, painted), inDom: await page.locator('.react-flow__node').count() }
 }
 
@@ -56,17 +58,20 @@ async function firstRender(page: Page, url: string): Promise<{ ms: number; inDom
  * only (covered by scope), not granted (no finding). Times each click until
  * the node shows its new state and finding, plus one painted frame.
  */
-export async function clickToValidated(page: Page, clicks = CLICKS,
-  cpu?: { readonly reader: RendererCpu; readonly samples: number[] }): Promise<number[]> {
+export async function clickToValidated(
+  page: Page,
+  clicks = CLICKS,
+  cpu?: { readonly reader: RendererCpu; readonly samples: number[] },
+): Promise<number[]> {
   await page.getByRole('radio', { name: 'Pick scope' }).click()
-  const pair = await page.evaluate(`(() => {
+  const pair = (await page.evaluate(`(() => {
     const rendered = new Set([...document.querySelectorAll('.react-flow__node')].map((n) => n.dataset.id))
     for (const e of document.querySelectorAll('.react-flow__edge')) {
       const [parent, child] = (e.dataset.id || '').split('->')
       if (rendered.has(parent) && rendered.has(child)) return { parent, child }
     }
     return null
-  })()`) as { parent: string; child: string } | null
+  })()`)) as { parent: string; child: string } | null
   if (!pair) throw new Error('no parent and child on screen together')
   const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
   await node(pair.parent).click()
@@ -77,7 +82,8 @@ export async function clickToValidated(page: Page, clicks = CLICKS,
     // With `cpu`, each click's renderer main-thread CPU ms go to cpu.samples too.
     const before = cpu ? await cpu.reader.read() : null
     // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
-    samples.push(await page.evaluate(`new Promise((resolve, reject) => {
+    samples.push(
+      (await page.evaluate(`new Promise((resolve, reject) => {
       const want = ${JSON.stringify(want)}
       const el = document.querySelector('.react-flow__node[data-id="' + CSS.escape(${JSON.stringify(pair.child)}) + '"]')
       const click = () => {
@@ -93,7 +99,8 @@ export async function clickToValidated(page: Page, clicks = CLICKS,
       }
       requestAnimationFrame(() => setTimeout(click, ${PHASES[i % PHASES.length]}))
       setTimeout(() => reject(new Error('no ' + want + ' after 20 s')), 20000)
-    })`) as number)
+    })`)) as number,
+    )
     if (cpu && before) cpu.samples.push((await cpu.reader.read()).thread - before.thread)
   }
   return samples
@@ -111,7 +118,7 @@ export async function openForest(browser: Browser, base: string, size: number) {
 
 /** The page's idle frame interval (rAF to rAF, nothing to do): the same-run baseline of the browser figures. */
 export async function idleFrameMs(page: Page, frames = 60): Promise<number> {
-  const samples = await page.evaluate(`new Promise((resolve) => {
+  const samples = (await page.evaluate(`new Promise((resolve) => {
     const out = []
     let last = performance.now()
     const tick = () => {
@@ -122,18 +129,29 @@ export async function idleFrameMs(page: Page, frames = 60): Promise<number> {
       else resolve(out)
     }
     requestAnimationFrame(tick)
-  })`) as number[]
+  })`)) as number[]
   return med(samples.slice(1))
 }
 
 export default async function bench(): Promise<void> {
   // In Node: what one click costs the engine and the reducers, without React.
-  const big = docFromForest(forestOf(5_000), ((n) => () => tagIdOf(`b${n++}`))(0))
+  const big = docFromForest(
+    forestOf(5_000),
+    (
+      (n) => () =>
+        tagIdOf(`b${n++}`)
+    )(0),
+  )
   const parent = big.tags[3]
   const child = big.tags.find((t) => t.parent === parent.id)!
   let doc: DesignDoc = applyEdit(big, { type: 'setAccess', ids: [parent.id], access: 'scope' })
   row('in Node, 5,000 tags', 'ms (median)')
-  row('  click: setAccess edit', await median(20, () => { doc = applyEdit(doc, { type: 'setAccess', ids: [child.id], access: doc.scope.includes(child.id) ? 'none' : 'scope' }) }))
+  row(
+    '  click: setAccess edit',
+    await median(20, () => {
+      doc = applyEdit(doc, { type: 'setAccess', ids: [child.id], access: doc.scope.includes(child.id) ? 'none' : 'scope' })
+    }),
+  )
   row('  coverage of every tag', await median(20, () => coverage(doc.tags, doc)))
   row('  scope findings (engine validateScope)', await median(20, () => scopeFindings(doc)))
   row('  tidy-tree layout (d3-hierarchy)', await median(5, () => layoutTree(doc.tags)))
@@ -143,12 +161,28 @@ export default async function bench(): Promise<void> {
     const warm = await browser.newContext({ bypassCSP: true })
     await firstRender(await warm.newPage(), `${base}/`)
     await warm.close()
-    row('in Chromium (vite preview of a production build)', 'first render ms', 'tags in DOM', 'click→validated ms (median)', 'p95', 'min', 'max')
+    row(
+      'in Chromium (vite preview of a production build)',
+      'first render ms',
+      'tags in DOM',
+      'click→validated ms (median)',
+      'p95',
+      'min',
+      'max',
+    )
     for (const size of SIZES) {
       const { page, first, close } = await openForest(browser, base, size)
       try {
         const clicks = await clickToValidated(page)
-        row(`  forest of ${size.toLocaleString('en-US')} tags`, first.ms, first.inDom, med(clicks), quantile(clicks, 0.95), Math.min(...clicks), Math.max(...clicks))
+        row(
+          `  forest of ${size.toLocaleString('en-US')} tags`,
+          first.ms,
+          first.inDom,
+          med(clicks),
+          quantile(clicks, 0.95),
+          Math.min(...clicks),
+          Math.max(...clicks),
+        )
       } finally {
         await close()
       }

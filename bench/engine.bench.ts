@@ -23,8 +23,12 @@ export default async function (): Promise<void> {
   await bareLoop()
   const controlled = await time(() => controllerFor(RUNS, 1).run())
   const bare = await time(bareLoop)
-  row('Controller: 10,000 runs × 10 controllables', `${controlled.ms.toFixed(0)} ms`, `${(events / controlled.ms * 1000).toFixed(0)} events/s`)
-  row('bare loop, same awaits', `${bare.ms.toFixed(0)} ms`, `${(bare.value / bare.ms * 1000).toFixed(0)} events/s`)
+  row(
+    'Controller: 10,000 runs × 10 controllables',
+    `${controlled.ms.toFixed(0)} ms`,
+    `${((events / controlled.ms) * 1000).toFixed(0)} events/s`,
+  )
+  row('bare loop, same awaits', `${bare.ms.toFixed(0)} ms`, `${((bare.value / bare.ms) * 1000).toFixed(0)} events/s`)
   row('Controller overhead (time ratio vs bare loop)', `${(controlled.ms / bare.ms).toFixed(1)}×`)
   row('heap after', `${heapMb().toFixed(0)} MB`)
 
@@ -35,7 +39,12 @@ export default async function (): Promise<void> {
     const storage = new NodeFsStorage(dir)
     const controller = controllerFor(100, 10)
     const written = await time(async () => {
-      const session = await ExperimentSession.open(storage, '', controller.meta(10), result.taskResults.map((t) => t.task.goal.description))
+      const session = await ExperimentSession.open(
+        storage,
+        '',
+        controller.meta(10),
+        result.taskResults.map((t) => t.task.goal.description),
+      )
       for (const tr of result.taskResults) await session.publishTask(tr.index, tr)
       await session.finalize(result.startedAt, result.endedAt)
     })
@@ -52,7 +61,7 @@ export default async function (): Promise<void> {
       }
       return items
     })
-    row('results tree, 1,000 runs: write (node fs)', `${written.ms.toFixed(0)} ms`, `${(1000 / written.ms * 1000).toFixed(0)} runs/s`)
+    row('results tree, 1,000 runs: write (node fs)', `${written.ms.toFixed(0)} ms`, `${((1000 / written.ms) * 1000).toFixed(0)} runs/s`)
     row('results tree, 1,000 runs: read back + parse', `${read.ms.toFixed(0)} ms`, `${read.value} items`)
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -46,7 +46,7 @@ async function importAndFit(browser: Browser, base: string, url: string, tags: n
     const details = page.locator('details', { has: page.locator('summary', { hasText: 'Import' }) }).first()
     await details.locator('summary').click()
     await page.getByLabel('Target URL (GET /manifest)').fill(url)
-    return await page.evaluate(`new Promise((resolve, reject) => {
+    return (await page.evaluate(`new Promise((resolve, reject) => {
       const button = [...document.querySelectorAll('form.menu__form button[type=submit]')][0]
       let last = '', still = 0, painted = 0
       const t0 = performance.now()
@@ -76,7 +76,7 @@ async function importAndFit(browser: Browser, base: string, url: string, tags: n
       let settledAt = 0
       button.click()
       requestAnimationFrame(check)
-    })`) as Timing
+    })`)) as Timing
   } finally {
     await context.close()
   }
@@ -106,12 +106,29 @@ export default async function forestFitBench(): Promise<void> {
       const fitted = (ts: Timing[]) => ts.map((t) => t.fitted)
       const painted = (ts: Timing[]) => ts.map((t) => t.painted)
       row(`designer, 1280x720, ${ROUNDS} rounds: Import ▸ Target URL →`, 'painted ms', 'fitted ms (median)', 'fitted min', 'max')
-      row(`  baseline: demo chatbot, ${demoTags} tags (serve-target)`, med(painted(baseline)), med(fitted(baseline)), Math.min(...fitted(baseline)), Math.max(...fitted(baseline)))
-      row(`  AgentDojoTarget, ${agentTags} tags (redscope-bridge)`, med(painted(agentdojo)), med(fitted(agentdojo)), Math.min(...fitted(agentdojo)), Math.max(...fitted(agentdojo)))
-      const legibility = (ts: Timing[]) => `zoom ${med(ts.map((t) => t.zoom)).toFixed(2)}, names ${med(ts.map((t) => t.namePx)).toFixed(1)} px, ${Math.max(...ts.map((t) => t.cut))} cut`
+      row(
+        `  baseline: demo chatbot, ${demoTags} tags (serve-target)`,
+        med(painted(baseline)),
+        med(fitted(baseline)),
+        Math.min(...fitted(baseline)),
+        Math.max(...fitted(baseline)),
+      )
+      row(
+        `  AgentDojoTarget, ${agentTags} tags (redscope-bridge)`,
+        med(painted(agentdojo)),
+        med(fitted(agentdojo)),
+        Math.min(...fitted(agentdojo)),
+        Math.max(...fitted(agentdojo)),
+      )
+      const legibility = (ts: Timing[]) =>
+        `zoom ${med(ts.map((t) => t.zoom)).toFixed(2)}, names ${med(ts.map((t) => t.namePx)).toFixed(1)} px, ${Math.max(...ts.map((t) => t.cut))} cut`
       row('  fitted legibility: baseline', legibility(baseline))
       row('  fitted legibility: AgentDojo', legibility(agentdojo))
-      row('  ratio AgentDojo / baseline', `${(med(painted(agentdojo)) / med(painted(baseline))).toFixed(2)}x`, `${(med(fitted(agentdojo)) / med(fitted(baseline))).toFixed(2)}x`)
+      row(
+        '  ratio AgentDojo / baseline',
+        `${(med(painted(agentdojo)) / med(painted(baseline))).toFixed(2)}x`,
+        `${(med(fitted(agentdojo)) / med(fitted(baseline))).toFixed(2)}x`,
+      )
     })
   } finally {
     await bridge?.close()

@@ -46,8 +46,13 @@ function processMs(command: string, args: readonly string[], env: NodeJS.Process
     const start = performance.now()
     const child = spawn(command, args, { stdio: ['ignore', devNull, 'pipe'], env })
     let err = ''
-    child.stderr?.on('data', (d: Buffer) => { err += d.toString() })
-    child.on('error', (e) => { closeSync(devNull); reject(e) })
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString()
+    })
+    child.on('error', (e) => {
+      closeSync(devNull)
+      reject(e)
+    })
     child.on('close', (code) => {
       closeSync(devNull)
       if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${err.trim().slice(0, 300)}`))
@@ -103,9 +108,13 @@ async function enumeration(dir: string): Promise<void> {
       if (python) theirs.push(await processMs(python, [join(SUPERRED_SCRIPTS, 'combinations.py'), forestPath, '--print'], env))
     }
     const bareNode = med(await Promise.all([0, 1, 2].map(() => processMs(process.execPath, ['-e', '']))))
-    row('1. AgentDojo, 351,974 combinations printed, whole process', ms(med(ours)),
+    row(
+      '1. AgentDojo, 351,974 combinations printed, whole process',
+      ms(med(ours)),
       python ? ms(med(theirs)) : `no superred (node alone starts in ${ms(bareNode)})`,
-      python ? `${times(med(ours) / med(theirs))} superred's time` : '', 'at most 0.30x')
+      python ? `${times(med(ours) / med(theirs))} superred's time` : '',
+      'at most 0.30x',
+    )
   }
   if (wanted(2)) {
     // Like with like: both sides build every combination as a collection of tag objects (superred has no
@@ -115,9 +124,20 @@ async function enumeration(dir: string): Promise<void> {
     const built = await inProcess(() => buildAll(domain))
     const walked = await inProcess(() => walkAll(domain))
     const theirs = python ? await runSuperredScript<{ count: number; ms: number[] }>('combinations.py', [forestPath, '--time', '5']) : null
-    row('2. the same combinations built in process, after warm-up', ms(built),
-      theirs ? ms(med(theirs.ms)) : 'no superred', theirs ? `${times(med(theirs.ms) / built)} faster` : '', 'at least 10x faster')
-    row('   the same visited by a cursor, none built (no superred equivalent)', ms(walked), ms(built), `${times(walked / built)} the built list's time`, 'reference')
+    row(
+      '2. the same combinations built in process, after warm-up',
+      ms(built),
+      theirs ? ms(med(theirs.ms)) : 'no superred',
+      theirs ? `${times(med(theirs.ms) / built)} faster` : '',
+      'at least 10x faster',
+    )
+    row(
+      '   the same visited by a cursor, none built (no superred equivalent)',
+      ms(walked),
+      ms(built),
+      `${times(walked / built)} the built list's time`,
+      'reference',
+    )
   }
 }
 
@@ -145,19 +165,38 @@ async function controller(): Promise<void> {
   const python = superredPython()
   const theirs = python ? await runSuperredScript<{ runs: number; ms: number }>('controller.py', [String(RUNS), String(N)]) : null
   const theirsPerS = theirs ? (theirs.runs / theirs.ms) * 1000 : 0
-  row('3. Controller, 2,000 runs x 4 controllables (runs/s)', Math.round(runsPerS), theirs ? Math.round(theirsPerS) : 'no superred',
-    theirs ? `${times(runsPerS / theirsPerS)} superred's rate` : '', 'at least 10x')
+  row(
+    '3. Controller, 2,000 runs x 4 controllables (runs/s)',
+    Math.round(runsPerS),
+    theirs ? Math.round(theirsPerS) : 'no superred',
+    theirs ? `${times(runsPerS / theirsPerS)} superred's rate` : '',
+    'at least 10x',
+  )
   // The original row, kept as it was: its bare loop builds a trajectory stand-in per run, whose two
   // named arrows cost it ~2.4 µs a run under tsx; the two rows below use a loop without that cost.
   row('   the same against a bare loop (time)', ms(ours), ms(bare), `${times(ours / bare)} the bare loop's time`, 'at most 1.5x')
-  row('   ... a bare loop without its per-run __name cost (time)', ms(ours), ms(lean), `${times(ours / lean)} that loop's time`, 'at most 1.5x')
-  row('   ... that loop also awaiting RunStart/RunEnd (time)', ms(ours), ms(lifecycle), `${times(ours / lifecycle)} that loop's time`, 'at most 1.5x')
+  row(
+    '   ... a bare loop without its per-run __name cost (time)',
+    ms(ours),
+    ms(lean),
+    `${times(ours / lean)} that loop's time`,
+    'at most 1.5x',
+  )
+  row(
+    '   ... that loop also awaiting RunStart/RunEnd (time)',
+    ms(ours),
+    ms(lifecycle),
+    `${times(ours / lifecycle)} that loop's time`,
+    'at most 1.5x',
+  )
 }
 
 async function protocol(): Promise<void> {
   const running = await createTargetServer(referenceTargetOptions('assistant')).listen(0)
   let connections = 0
-  running.server.on('connection', () => { connections++ })
+  running.server.on('connection', () => {
+    connections++
+  })
   try {
     // Until the JIT is done with both sides: the first ~150 runs cost about twice the steady state's (V8 optimises
     // undici, node:http and the protocol's code as they get hot), and a shorter warm-up timed that, not a step.
@@ -171,10 +210,21 @@ async function protocol(): Promise<void> {
       ratios.push(plainMs / p.ms)
       last = { trips: p.trips, ms: p.ms, plainMs }
     }
-    row('4. one protocol step, client + server over loopback (round trips/s)', Math.round((last.trips / last.ms) * 1000),
-      Math.round((last.trips / last.plainMs) * 1000), `${times(med(ratios))} plain loopback's rate`, 'at least 0.8x')
+    row(
+      '4. one protocol step, client + server over loopback (round trips/s)',
+      Math.round((last.trips / last.ms) * 1000),
+      Math.round((last.trips / last.plainMs) * 1000),
+      `${times(med(ratios))} plain loopback's rate`,
+      'at least 0.8x',
+    )
     // Each timed pass is a new factory (a manifest GET, a session POST): undici may open a socket for each; steps reuse it.
-    row(`   connections opened by 3 timed passes of ${last.trips.toLocaleString('en-US')} round trips`, connections - warm, '', '', 'keep-alive')
+    row(
+      `   connections opened by 3 timed passes of ${last.trips.toLocaleString('en-US')} round trips`,
+      connections - warm,
+      '',
+      '',
+      'keep-alive',
+    )
   } finally {
     await running.close()
   }
@@ -202,7 +252,10 @@ const SWEEP_PAIRS = 3
  */
 function fileSystemOf(folder: string): string {
   try {
-    const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((line) => line.split(' ')).filter((f) => f.length >= 4)
+    const mounts = readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter((f) => f.length >= 4)
     const under = (at: string) => folder === at || folder.startsWith(at.endsWith('/') ? at : `${at}/`)
     const mount = mounts.filter((f) => under(f[1])).sort((a, b) => b[1].length - a[1].length)[0]
     if (mount === undefined) return 'unknown'
@@ -241,8 +294,11 @@ interface PairFigures {
  * against the engine alone in alternated pairs as above; then the same writes made again from ready bytes, the
  * file system's own part (on a tmpfs where there is one). Measured before, printed after row 6's sweeps.
  */
-async function treeAlone(models: Parameters<typeof sweep>[0], pairs: (storageFor: (i: number) => Storage) => Promise<PairFigures>,
-  where: string): Promise<() => void> {
+async function treeAlone(
+  models: Parameters<typeof sweep>[0],
+  pairs: (storageFor: (i: number) => Storage) => Promise<PairFigures>,
+  where: string,
+): Promise<() => void> {
   const texts = await pairs(() => new DiscardingStorage())
   const recorder = new DiscardingStorage(true)
   await sweep(models, recorder)
@@ -252,9 +308,13 @@ async function treeAlone(models: Parameters<typeof sweep>[0], pairs: (storageFor
   const writes = recorder.writes.length
   return () => {
     row('   the texts alone: the same sweep, its files printed, none kept', ms(texts.ms), ms(texts.engineMs), texts.wall, 'reference')
-    row(`   the files alone: its ${writes.toLocaleString('en-US')} writes from ready bytes (${fileSystemOf(where)})`, ms(wall),
-      ms(texts.engineMs), `${times(wall / texts.engineMs)} the engine alone (median of ${made.length}; CPU ${ms(med(made.map((m) => m.cpuMs)))})`,
-      'reference')
+    row(
+      `   the files alone: its ${writes.toLocaleString('en-US')} writes from ready bytes (${fileSystemOf(where)})`,
+      ms(wall),
+      ms(texts.engineMs),
+      `${times(wall / texts.engineMs)} the engine alone (median of ${made.length}; CPU ${ms(med(made.map((m) => m.cpuMs)))})`,
+      'reference',
+    )
   }
 }
 
@@ -292,11 +352,16 @@ async function sweeps(dir: string): Promise<void> {
         alone.push(engine.ms)
       }
       const spread = (xs: number[]) => `median of ${xs.length} pairs; ${times(Math.min(...xs))}-${times(Math.max(...xs))}`
-      const stealText = steal.disk.length === 0 ? 'not readable here'
-        : `per sweep, with trees ${steal.disk.map((x) => ms(x)).join(', ')}; engine alone ${steal.alone.map((x) => ms(x)).join(', ')}`
+      const stealText =
+        steal.disk.length === 0
+          ? 'not readable here'
+          : `per sweep, with trees ${steal.disk.map((x) => ms(x)).join(', ')}; engine alone ${steal.alone.map((x) => ms(x)).join(', ')}`
       return {
-        wall: `${times(med(wall))} the engine alone (${spread(wall)})`, cpu: `${times(med(cpu))} the engine alone (${spread(cpu)})`,
-        ms: med(disk), engineMs: med(alone), steal: stealText,
+        wall: `${times(med(wall))} the engine alone (${spread(wall)})`,
+        cpu: `${times(med(cpu))} the engine alone (${spread(cpu)})`,
+        ms: med(disk),
+        engineMs: med(alone),
+        steal: stealText,
       }
     }
     // Before the 1,000-model trees: measured after them, the same replay took 2.2-2.8x as long (in two runs).
@@ -309,20 +374,38 @@ async function sweeps(dir: string): Promise<void> {
     }
     const onDisk = await pairs(trees(dir))
     perModel[1000] = onDisk.ms / 1000
-    row(`6. sweep of 1,000 threat models x 4 tasks, trees on disk (${fileSystemOf(dir)})`, ms(onDisk.ms), ms(onDisk.engineMs), onDisk.wall, 'at most 2x')
+    row(
+      `6. sweep of 1,000 threat models x 4 tasks, trees on disk (${fileSystemOf(dir)})`,
+      ms(onDisk.ms),
+      ms(onDisk.engineMs),
+      onDisk.wall,
+      'at most 2x',
+    )
     row('   the same, CPU time of the process', '', '', onDisk.cpu, 'at most 2x')
-    row('   host steal time (others ran on this VM\'s CPUs)', onDisk.steal)
+    row("   host steal time (others ran on this VM's CPUs)", onDisk.steal)
     if (shm !== null) {
       const inMemory = await pairs(trees(shm))
-      row('   the same, trees on a tmpfs (the file system\'s cost left out)', ms(inMemory.ms), ms(inMemory.engineMs), inMemory.wall, 'at most 2x')
+      row(
+        "   the same, trees on a tmpfs (the file system's cost left out)",
+        ms(inMemory.ms),
+        ms(inMemory.engineMs),
+        inMemory.wall,
+        'at most 2x',
+      )
       row('   the same, CPU time of the process', '', '', inMemory.cpu, 'at most 2x')
-      row('   host steal time (others ran on this VM\'s CPUs)', inMemory.steal)
+      row("   host steal time (others ran on this VM's CPUs)", inMemory.steal)
     }
     printTreeAlone()
   } finally {
     if (shm !== null) rmSync(shm, { recursive: true, force: true })
   }
-  row('   cost per threat model, 1,000 against 250 (linear = 1x)', ms(perModel[1000]), ms(perModel[250]), times(perModel[1000] / perModel[250]), 'linear')
+  row(
+    '   cost per threat model, 1,000 against 250 (linear = 1x)',
+    ms(perModel[1000]),
+    ms(perModel[250]),
+    times(perModel[1000] / perModel[250]),
+    'linear',
+  )
 }
 
 async function browser(dir: string): Promise<void> {
@@ -339,11 +422,21 @@ async function browser(dir: string): Promise<void> {
         const cpu: number[] = []
         const clicks = await clickToValidated(page, 45, { reader, samples: cpu })
         await reader.close()
-        row('5. click to validated scope, 5,000 tags (Chromium)', `median ${ms(med(clicks))}, p95 ${ms(quantile(clicks, 0.95))}`,
-          `idle frame ${ms(idle)}`, `${times(med(clicks) / idle)} a frame`, 'median < 16 ms, p95 < 33 ms')
+        row(
+          '5. click to validated scope, 5,000 tags (Chromium)',
+          `median ${ms(med(clicks))}, p95 ${ms(quantile(clicks, 0.95))}`,
+          `idle frame ${ms(idle)}`,
+          `${times(med(clicks) / idle)} a frame`,
+          'median < 16 ms, p95 < 33 ms',
+        )
         // CPU time is what the load does not inflate: a click that waits for a core shows in wall-clock only.
-        row('   the same clicks, renderer main-thread CPU time', `median ${ms(med(cpu))}, p95 ${ms(quantile(cpu, 0.95))}`,
-          `idle frame ${ms(idle)}`, `${times(med(cpu) / idle)} a frame`, 'median < 16 ms, p95 < 33 ms')
+        row(
+          '   the same clicks, renderer main-thread CPU time',
+          `median ${ms(med(cpu))}, p95 ${ms(quantile(cpu, 0.95))}`,
+          `idle frame ${ms(idle)}`,
+          `${times(med(cpu) / idle)} a frame`,
+          'median < 16 ms, p95 < 33 ms',
+        )
       } finally {
         await close()
       }
@@ -359,12 +452,22 @@ async function browser(dir: string): Promise<void> {
         const { frames } = await scrollThrough(page)
         const after = await reader.read()
         await reader.close()
-        row('7. scroll a 100,000-event trajectory (frame interval)', `median ${ms(med(frames))}, p99 ${ms(quantile(frames, 0.99))}`,
-          `idle frame ${ms(idle)}`, `${times(quantile(frames, 0.99) / idle)} a frame at p99`, 'p99 < 33 ms')
+        row(
+          '7. scroll a 100,000-event trajectory (frame interval)',
+          `median ${ms(med(frames))}, p99 ${ms(quantile(frames, 0.99))}`,
+          `idle frame ${ms(idle)}`,
+          `${times(quantile(frames, 0.99) / idle)} a frame at p99`,
+          'p99 < 33 ms',
+        )
         // Per frame on average (CDP gives totals, not per frame): main thread, then the whole renderer process.
         const perFrame = (x: number) => x / frames.length
-        row('   the same pass, renderer CPU time a frame (mean)', `main thread ${ms(perFrame(after.thread - before.thread))}, process ${ms(perFrame(after.process - before.process))}`,
-          `idle frame ${ms(idle)}`, `${times(perFrame(after.thread - before.thread) / idle)} a frame`, 'under a frame')
+        row(
+          '   the same pass, renderer CPU time a frame (mean)',
+          `main thread ${ms(perFrame(after.thread - before.thread))}, process ${ms(perFrame(after.process - before.process))}`,
+          `idle frame ${ms(idle)}`,
+          `${times(perFrame(after.thread - before.thread) / idle)} a frame`,
+          'under a frame',
+        )
       } finally {
         await page.close()
       }
@@ -374,7 +477,11 @@ async function browser(dir: string): Promise<void> {
 
 export default async function goals(): Promise<void> {
   const python = superredPython()
-  console.log(python ? `superred baseline: ${python}` : 'superred not found (set REDSCOPE_PYTHON to a python with superred 0.3.0): bare baselines only')
+  console.log(
+    python
+      ? `superred baseline: ${python}`
+      : 'superred not found (set REDSCOPE_PYTHON to a python with superred 0.3.0): bare baselines only',
+  )
   header()
   const dir = mkdtempSync(join(tmpdir(), 'redscope-bench-goals-'))
   try {

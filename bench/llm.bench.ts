@@ -30,7 +30,14 @@ async function streamed(baseURL: string, seed: number): Promise<Answer> {
   const res = await fetch(`${baseURL}/chat/completions`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ messages: PROMPT, max_tokens: MAX_TOKENS, temperature: 0.8, seed, stream: true, stream_options: { include_usage: true } }),
+    body: JSON.stringify({
+      messages: PROMPT,
+      max_tokens: MAX_TOKENS,
+      temperature: 0.8,
+      seed,
+      stream: true,
+      stream_options: { include_usage: true },
+    }),
   })
   if (!res.ok || !res.body) throw new Error(`serve-llm answered ${res.status}: ${await res.text()}`)
   let first: number | null = null
@@ -118,20 +125,33 @@ export default async function llmBench(): Promise<void> {
       for (const sessions of SESSIONS) {
         const rs = get(threads, sessions)
         const cpu = rs.map((x) => x.cpuMsPerToken).filter((x): x is number => x !== null)
-        row(`threads ${threads}, ${sessions} session${sessions === 1 ? '' : 's'}: TTFT / tok/s all / tok/s each / CPU ms per token`,
-          `${Math.round(med(rs.map((x) => x.ttftMs)))} ms`, med(rs.map((x) => x.aggregateTokS)), med(rs.map((x) => x.perSessionTokS)),
-          cpu.length > 0 ? med(cpu) : '-')
+        row(
+          `threads ${threads}, ${sessions} session${sessions === 1 ? '' : 's'}: TTFT / tok/s all / tok/s each / CPU ms per token`,
+          `${Math.round(med(rs.map((x) => x.ttftMs)))} ms`,
+          med(rs.map((x) => x.aggregateTokS)),
+          med(rs.map((x) => x.perSessionTokS)),
+          cpu.length > 0 ? med(cpu) : '-',
+        )
       }
     }
     // Pairwise ratios: each round's 2-thread figure over the same round's 1-thread one.
     const ratio = (sessions: number, pick: (x: Round) => number) => med(get(2, sessions).map((x, i) => pick(x) / pick(get(1, sessions)[i])))
     for (const sessions of SESSIONS) {
-      row(`${sessions} session${sessions === 1 ? '' : 's'}: 2 threads / 1 thread, tok/s all (pairwise median)`, ratio(sessions, (x) => x.aggregateTokS))
-      row(`${sessions} session${sessions === 1 ? '' : 's'}: 2 threads / 1 thread, TTFT (pairwise median)`, ratio(sessions, (x) => x.ttftMs))
+      row(
+        `${sessions} session${sessions === 1 ? '' : 's'}: 2 threads / 1 thread, tok/s all (pairwise median)`,
+        ratio(sessions, (x) => x.aggregateTokS),
+      )
+      row(
+        `${sessions} session${sessions === 1 ? '' : 's'}: 2 threads / 1 thread, TTFT (pairwise median)`,
+        ratio(sessions, (x) => x.ttftMs),
+      )
     }
     for (const sessions of SESSIONS.slice(1)) {
       const one = get(1, 1)
-      row(`threads 1: ${sessions} sessions / 1 session, tok/s all (pairwise median)`, med(get(1, sessions).map((x, i) => x.aggregateTokS / one[i].aggregateTokS)))
+      row(
+        `threads 1: ${sessions} sessions / 1 session, tok/s all (pairwise median)`,
+        med(get(1, sessions).map((x, i) => x.aggregateTokS / one[i].aggregateTokS)),
+      )
     }
     console.log(`1-minute load average at end ${load()}`)
   } finally {

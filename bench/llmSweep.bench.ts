@@ -26,7 +26,22 @@ interface Swept {
 /** One sweep, every threat model of the chatbot's forest, one run a task, the naive payload. */
 async function sweep(target: string, out: string): Promise<Swept> {
   const started = performance.now()
-  const r = await runCli(['sweep', '--target', target, '--claim', CLAIM, '--all', '--template', 'naive', '--max-runs', '1', '--parallel', '2', '--out', out])
+  const r = await runCli([
+    'sweep',
+    '--target',
+    target,
+    '--claim',
+    CLAIM,
+    '--all',
+    '--template',
+    'naive',
+    '--max-runs',
+    '1',
+    '--parallel',
+    '2',
+    '--out',
+    out,
+  ])
   const seconds = (performance.now() - started) / 1000
   if (r.code !== 0 && r.code !== 1) throw new Error(`redscope sweep exited ${r.code}: ${r.stderr.slice(-400)}`)
   let runs = 0
@@ -34,7 +49,9 @@ async function sweep(target: string, out: string): Promise<Swept> {
   let threatModels = 0
   for (const e of readdirSync(out, { withFileTypes: true })) {
     if (!e.isDirectory()) continue
-    const manifest = JSON.parse(readFileSync(join(out, e.name, 'manifest.json'), 'utf8')) as { tasks: Array<{ n_runs: number; success: boolean }> }
+    const manifest = JSON.parse(readFileSync(join(out, e.name, 'manifest.json'), 'utf8')) as {
+      tasks: Array<{ n_runs: number; success: boolean }>
+    }
     threatModels += 1
     runs += manifest.tasks.reduce((n, t) => n + t.n_runs, 0)
     if (manifest.tasks.some((t) => t.success)) broke += 1
@@ -43,7 +60,14 @@ async function sweep(target: string, out: string): Promise<Swept> {
 }
 
 function report(label: string, s: Swept): void {
-  row(`${label}: wall s / threat models / runs / s a run / broke the claim`, s.seconds, s.threatModels, s.runs, s.seconds / Math.max(1, s.runs), s.broke)
+  row(
+    `${label}: wall s / threat models / runs / s a run / broke the claim`,
+    s.seconds,
+    s.threatModels,
+    s.runs,
+    s.seconds / Math.max(1, s.runs),
+    s.broke,
+  )
 }
 
 export default async function llmSweepBench(): Promise<void> {
@@ -63,8 +87,11 @@ export default async function llmSweepBench(): Promise<void> {
     report('deterministic chatbot (baseline)', baseline)
     const real = await sweep(modelUrl, join(dir, 'model'))
     report('chatbot on SmolLM2-135M', real)
-    row('on the model / deterministic: wall time, s a run', real.seconds / baseline.seconds,
-      (real.seconds / Math.max(1, real.runs)) / (baseline.seconds / Math.max(1, baseline.runs)))
+    row(
+      'on the model / deterministic: wall time, s a run',
+      real.seconds / baseline.seconds,
+      real.seconds / Math.max(1, real.runs) / (baseline.seconds / Math.max(1, baseline.runs)),
+    )
   } finally {
     await processes.stopAll()
     rmSync(dir, { recursive: true, force: true })

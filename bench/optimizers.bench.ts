@@ -29,7 +29,8 @@ const EVENTS_PER_RUN = 4
 
 function never(i: number): Task {
   return {
-    goal: { description: `bench task ${i}` }, configureTarget: () => {},
+    goal: { description: `bench task ${i}` },
+    configureTarget: () => {},
     evaluate: async () => evaluationResult({ success: false, primaryScore: score(0) }),
   }
 }
@@ -38,9 +39,12 @@ async function workload(optimizerFactory: OptimizerFactory): Promise<number> {
   const create = probeFactory()
   const domain = create().securityDomain
   const controller = new Controller({
-    optimizerFactory, targetFactory: targetFactory(create, TASKS),
+    optimizerFactory,
+    targetFactory: targetFactory(create, TASKS),
     securityClaim: SecurityClaim.fromTasks(Array.from({ length: TASKS }, (_, i) => never(i))),
-    scope: scopeOf([domain.get('user')!, domain.get('inbox')!]), maxRunsPerTask: RUNS, storage: new MemoryStorage(),
+    scope: scopeOf([domain.get('user')!, domain.get('inbox')!]),
+    maxRunsPerTask: RUNS,
+    storage: new MemoryStorage(),
   })
   const start = performance.now()
   const result = await controller.run()
@@ -55,13 +59,18 @@ export default async function optimizersBench(): Promise<void> {
     console.log('optimizers: no .venv (run bash scripts/test-all.sh once to make it); nothing measured')
     return
   }
-  const py = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.optimizer_bench'], { cwd: REPO_ROOT, env: pythonEnv(), stdio: 'inherit' })
+  const py = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.optimizer_bench'], {
+    cwd: REPO_ROOT,
+    env: pythonEnv(),
+    stdio: 'inherit',
+  })
   if (py.status !== 0) throw new Error(`redscope_bridge.testing.optimizer_bench exited ${py.status}`)
 
   const bridge = await spawnBridgeOptimizers(['--optimizer', 'scripted=redscope_bridge.testing.bench:Scripted'])
   try {
     const served = await connectServedOptimizer(bridge.url, 'scripted', {})
-    const local: OptimizerFactory = () => new ScriptedOptimizer({ inject: (e) => (e.type === 'ControllablePreCallEvent' ? 'payload' : null) })
+    const local: OptimizerFactory = () =>
+      new ScriptedOptimizer({ inject: (e) => (e.type === 'ControllablePreCallEvent' ? 'payload' : null) })
     await workload(local)
     await workload(served.optimizerFactory)
     const a: number[] = []
@@ -72,9 +81,15 @@ export default async function optimizersBench(): Promise<void> {
     }
     const events = TASKS * RUNS * EVENTS_PER_RUN
     const ratios = a.map((x, i) => b[i] / x).sort((x, y) => x - y)
-    row(`redscope Controller, scripted, ${TASKS} tasks x ${RUNS} runs, in process`, `${med(a).toFixed(0)} ms for ${events} events (median of ${ROUNDS})`)
-    row('  the same script served, over loopback HTTP', `${med(b).toFixed(0)} ms: ${((med(b) - med(a)) / events).toFixed(2)} ms more per event`,
-      `ratio ${(med(b) / med(a)).toFixed(2)}x (per round ${ratios[0].toFixed(2)}x to ${ratios.at(-1)!.toFixed(2)}x; baseline: in process)`)
+    row(
+      `redscope Controller, scripted, ${TASKS} tasks x ${RUNS} runs, in process`,
+      `${med(a).toFixed(0)} ms for ${events} events (median of ${ROUNDS})`,
+    )
+    row(
+      '  the same script served, over loopback HTTP',
+      `${med(b).toFixed(0)} ms: ${((med(b) - med(a)) / events).toFixed(2)} ms more per event`,
+      `ratio ${(med(b) / med(a)).toFixed(2)}x (per round ${ratios[0].toFixed(2)}x to ${ratios.at(-1)!.toFixed(2)}x; baseline: in process)`,
+    )
   } finally {
     await bridge.close()
   }

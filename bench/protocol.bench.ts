@@ -50,7 +50,10 @@ export async function protocolSteps(url: string, runs: number) {
   timing = true
   const start = performance.now()
   for (let i = 0; i < runs; i++) {
-    await target.run(() => {}, async (e) => (e.controllable.name === 'inbox_email' ? injection(e, PAYLOAD) : noInjection(e, 'scope')))
+    await target.run(
+      () => {},
+      async (e) => (e.controllable.name === 'inbox_email' ? injection(e, PAYLOAD) : noInjection(e, 'scope')),
+    )
     await target.resetEphemeralState()
   }
   const ms = performance.now() - start
@@ -72,7 +75,8 @@ export async function plainRoundTrips(count: number, requestSize: number, respon
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`
   const body = JSON.stringify({ pad: 'y'.repeat(Math.max(0, requestSize - 10)) })
-  const once = async () => JSON.parse(await (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).text())
+  const once = async () =>
+    JSON.parse(await (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).text())
   for (let i = 0; i < 50; i++) await once()
   const start = performance.now()
   for (let i = 0; i < count; i++) await once()
@@ -90,8 +94,20 @@ export default async function bench(): Promise<void> {
     const tripsPerS = (p.trips / p.ms) * 1000
     const plainPerS = (p.trips / plainMs) * 1000
     row('measure', 'per second', 'µs each', 'req B', 'resp B')
-    row(`assistant round trips (${p.steps} steps, ${p.trips - p.steps} resets)`, Math.round(tripsPerS), (p.ms / p.trips) * 1000, Math.round(p.requestBytes), Math.round(p.responseBytes))
-    row('plain loopback HTTP round trips, same sizes', Math.round(plainPerS), (plainMs / p.trips) * 1000, Math.round(p.requestBytes), Math.round(p.responseBytes))
+    row(
+      `assistant round trips (${p.steps} steps, ${p.trips - p.steps} resets)`,
+      Math.round(tripsPerS),
+      (p.ms / p.trips) * 1000,
+      Math.round(p.requestBytes),
+      Math.round(p.responseBytes),
+    )
+    row(
+      'plain loopback HTTP round trips, same sizes',
+      Math.round(plainPerS),
+      (plainMs / p.trips) * 1000,
+      Math.round(p.requestBytes),
+      Math.round(p.responseBytes),
+    )
     row('ratio protocol / plain', `${(tripsPerS / plainPerS).toFixed(2)}x`)
   } finally {
     await running.close()

@@ -31,7 +31,16 @@ import { ScriptedOptimizer, ScriptedTask, StubTarget, fixtureEvaluation, stubFor
 import { coverage, docFromForest, scopeFindings, tagIdOf } from '../src/core/model'
 import { buildReplay, coverageFor } from '../src/core/replay'
 import { listExperiments, readTrajectory } from '../src/core/results'
-import { buildDomain, combinationAt, countCombinations, scopeOf, subtreeCounts, validateScope, type Forest, type SecurityDomain } from '../src/core/tags'
+import {
+  buildDomain,
+  combinationAt,
+  countCombinations,
+  scopeOf,
+  subtreeCounts,
+  validateScope,
+  type Forest,
+  type SecurityDomain,
+} from '../src/core/tags'
 import { layoutForest } from '../src/core/layout/forestLayout'
 import { forestToJson, parseForestJson } from '../src/lib/forestJson'
 import { decodePermalink, encodePermalink } from '../src/lib/permalink'
@@ -77,30 +86,63 @@ async function measured<T>(fn: () => T | Promise<T>): Promise<{ ms: number; valu
 }
 
 const show = (label: string, m: { ms: number; rssMb: number; heapMb: number; retainedMb: number }, ...extra: Array<string | number>) =>
-  row(label, `${m.ms.toFixed(0)} ms`, `peak RSS ${m.rssMb.toFixed(0)} MB`, `peak heap ${m.heapMb.toFixed(0)} MB`,
-    `kept after GC ${m.retainedMb.toFixed(0)} MB`, ...extra)
+  row(
+    label,
+    `${m.ms.toFixed(0)} ms`,
+    `peak RSS ${m.rssMb.toFixed(0)} MB`,
+    `peak heap ${m.heapMb.toFixed(0)} MB`,
+    `kept after GC ${m.retainedMb.toFixed(0)} MB`,
+    ...extra,
+  )
 
 // ---------------------------------------------------------------------------
 // Forests of 5,000 tags
 
 function bushyForest(size: number): Forest {
-  return { tags: Array.from({ length: size }, (_, i) => ({ name: `tag_${i}`, parent: i < 4 ? null : `tag_${Math.floor((i - 4) / 4)}`, description: `capability ${i}` })) }
+  return {
+    tags: Array.from({ length: size }, (_, i) => ({
+      name: `tag_${i}`,
+      parent: i < 4 ? null : `tag_${Math.floor((i - 4) / 4)}`,
+      description: `capability ${i}`,
+    })),
+  }
 }
 function chainForest(size: number): Forest {
-  return { tags: Array.from({ length: size }, (_, i) => ({ name: `tag_${i}`, parent: i === 0 ? null : `tag_${i - 1}`, description: `capability ${i}` })) }
+  return {
+    tags: Array.from({ length: size }, (_, i) => ({
+      name: `tag_${i}`,
+      parent: i === 0 ? null : `tag_${i - 1}`,
+      description: `capability ${i}`,
+    })),
+  }
 }
 
 async function forests(): Promise<void> {
   row('## forest of 5,000 tags (Node)', 'wall', 'peak RSS', 'peak heap')
-  for (const [shape, forest] of [['bushy (4 roots, 4 children each)', bushyForest(5_000)], ['one chain 5,000 deep', chainForest(5_000)]] as const) {
+  for (const [shape, forest] of [
+    ['bushy (4 roots, 4 children each)', bushyForest(5_000)],
+    ['one chain 5,000 deep', chainForest(5_000)],
+  ] as const) {
     const m = await measured(() => {
       const t: Record<string, number> = {}
-      const lap = (k: string, f: () => unknown) => { const s = performance.now(); const v = f(); t[k] = performance.now() - s; return v }
+      const lap = (k: string, f: () => unknown) => {
+        const s = performance.now()
+        const v = f()
+        t[k] = performance.now() - s
+        return v
+      }
       const domain = lap('build', () => buildDomain(forest)) as SecurityDomain
       const count = lap('count', () => countCombinations(domain)) as bigint
       const names = forest.tags.map((x) => x.name)
       lap('validate', () => validateScope(domain, names.slice(100, 200), names.slice(300, 310)))
-      const doc = docFromForest(forest, (() => { let i = 0; return () => tagIdOf(`id${i++}`) })(), { scope: names.slice(100, 200), readOnly: names.slice(300, 310) })
+      const doc = docFromForest(
+        forest,
+        (() => {
+          let i = 0
+          return () => tagIdOf(`id${i++}`)
+        })(),
+        { scope: names.slice(100, 200), readOnly: names.slice(300, 310) },
+      )
       lap('coverage', () => coverage(doc.tags, doc))
       lap('findings', () => scopeFindings(doc))
       lap('layout', () => layoutForest(forest))
@@ -132,15 +174,27 @@ async function trajectory100k(dir: string): Promise<string> {
   }
   const forest = stubForest()
   const storage = new NodeFsStorage(dir)
-  const run = await measured(() => new Controller({
-    optimizerFactory: () => new ScriptedOptimizer({ done: () => true }), targetFactory: targetFactory(() => new StubTarget(forest, () => steps), 1),
-    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('a very long run', () => fixtureEvaluation(forest, true, 1))], 'bench'),
-    scope: scopeOf([forest.user]), readOnly: scopeOf([forest.model]), maxRunsPerTask: 1, storage, domain: forest.domain,
-  }).run())
+  const run = await measured(() =>
+    new Controller({
+      optimizerFactory: () => new ScriptedOptimizer({ done: () => true }),
+      targetFactory: targetFactory(() => new StubTarget(forest, () => steps), 1),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('a very long run', () => fixtureEvaluation(forest, true, 1))], 'bench'),
+      scope: scopeOf([forest.user]),
+      readOnly: scopeOf([forest.model]),
+      maxRunsPerTask: 1,
+      storage,
+      domain: forest.domain,
+    }).run(),
+  )
   const resultsDir = run.value.resultsDir!
   const file = join(dir, resultsDir, 'tasks', readdirSync(join(dir, resultsDir, 'tasks'))[0], 'trajectories', 'run_00001.json')
   const items = run.value.taskResults[0].runs[0].trajectory.length
-  show('run it through the Controller and write it', run, `${items.toLocaleString('en-US')} items`, `${(statSync(file).size / MB).toFixed(1)} MB on disk`)
+  show(
+    'run it through the Controller and write it',
+    run,
+    `${items.toLocaleString('en-US')} items`,
+    `${(statSync(file).size / MB).toFixed(1)} MB on disk`,
+  )
   const read = await measured(() => readTrajectory(storage, join(resultsDir, 'tasks', readdirSync(join(dir, resultsDir, 'tasks'))[0]), 1))
   show('read it back (zod-validated)', read)
   const grant = { scope: ['user'], readOnly: ['model'] }
@@ -153,7 +207,8 @@ async function trajectory100k(dir: string): Promise<string> {
 // ---------------------------------------------------------------------------
 // 1,000 tasks, and 1,000 threat models, against the demo assistant
 
-const exfiltration = (): ClaimFile => parseClaimFile(readFileSync('public/claims/assistant-exfiltration.json', 'utf8'), 'assistant-exfiltration.json')
+const exfiltration = (): ClaimFile =>
+  parseClaimFile(readFileSync('public/claims/assistant-exfiltration.json', 'utf8'), 'assistant-exfiltration.json')
 const TEMPLATES = ['naive', 'important_instructions', 'spoofed_sender'].map((n) => payloadNamed(n)!.template)
 
 async function withDemoTarget<T>(fn: (url: string) => Promise<T>): Promise<T> {
@@ -169,16 +224,33 @@ async function experiment1000(dir: string): Promise<void> {
   row('## experiment of 1,000 tasks (demo assistant, template attacker)', 'wall', 'peak RSS', 'peak heap')
   const base = exfiltration()
   // The four defences, 250 times each: every task a distinct goal.
-  const file: ClaimFile = { ...base, tasks: Array.from({ length: 1_000 }, (_, i) => ({ ...base.tasks[i % 4], goal: `${base.tasks[i % 4].goal} (#${i + 1})` })) }
+  const file: ClaimFile = {
+    ...base,
+    tasks: Array.from({ length: 1_000 }, (_, i) => ({ ...base.tasks[i % 4], goal: `${base.tasks[i % 4].goal} (#${i + 1})` })),
+  }
   const go = async (factory: TargetFactory, domain: SecurityDomain, storage: NodeFsStorage | null) => {
     let runs = 0
     // As the CLI does: 1,000 tasks queue on one cancel signal (Node would warn past 10 listeners).
     const cancel = new AbortController()
     setMaxListeners(0, cancel.signal)
-    const m = await measured(() => new Controller({
-      optimizerFactory: templateOptimizerFactory({ templates: TEMPLATES }), targetFactory: factory, securityClaim: claimFromFile(file),
-      scope: scopeOf([domain.get('inbox')!]), maxRunsPerTask: TEMPLATES.length, storage, domain,
-    }).run({ reporter: { runComplete: () => { runs += 1 } }, signal: cancel.signal }))
+    const m = await measured(() =>
+      new Controller({
+        optimizerFactory: templateOptimizerFactory({ templates: TEMPLATES }),
+        targetFactory: factory,
+        securityClaim: claimFromFile(file),
+        scope: scopeOf([domain.get('inbox')!]),
+        maxRunsPerTask: TEMPLATES.length,
+        storage,
+        domain,
+      }).run({
+        reporter: {
+          runComplete: () => {
+            runs += 1
+          },
+        },
+        signal: cancel.signal,
+      }),
+    )
     return { m, runs, ok: m.value.taskResults.filter((t) => t.success).length }
   }
   const make = REFERENCE_TARGETS.assistant.factory()
@@ -215,29 +287,61 @@ async function sweep1000(dir: string): Promise<void> {
     const cancel = new AbortController()
     setMaxListeners(0, cancel.signal)
     let runs = 0
-    const m = await measured(() => runAll(models.map((t) => new Controller({
-      optimizerFactory: templateOptimizerFactory({ templates: TEMPLATES }), targetFactory: factory, securityClaim: claimFromFile(file),
-      scope: scopeOf(t.scope.map((x) => domain.get(x)!)), readOnly: scopeOf(t.readOnly.map((x) => domain.get(x)!)),
-      maxRunsPerTask: TEMPLATES.length, storage, domain, attackerLabel: 'template', targetLabel: 'redscope-assistant', claimLabel: file.name,
-    })), { concurrency: 8, signal: cancel.signal, reporter: { runComplete: () => { runs += 1 } } }))
+    const m = await measured(() =>
+      runAll(
+        models.map(
+          (t) =>
+            new Controller({
+              optimizerFactory: templateOptimizerFactory({ templates: TEMPLATES }),
+              targetFactory: factory,
+              securityClaim: claimFromFile(file),
+              scope: scopeOf(t.scope.map((x) => domain.get(x)!)),
+              readOnly: scopeOf(t.readOnly.map((x) => domain.get(x)!)),
+              maxRunsPerTask: TEMPLATES.length,
+              storage,
+              domain,
+              attackerLabel: 'template',
+              targetLabel: 'redscope-assistant',
+              claimLabel: file.name,
+            }),
+        ),
+        {
+          concurrency: 8,
+          signal: cancel.signal,
+          reporter: {
+            runComplete: () => {
+              runs += 1
+            },
+          },
+        },
+      ),
+    )
     const complete = (await listExperiments(storage)).filter((e) => e.status === 'complete').length
     return { m, runs, models: models.length, complete }
   }
   const make = REFERENCE_TARGETS.assistant.factory()
   const inProcess = await go(targetFactory(make, 4), make().securityDomain, new NodeFsStorage(join(dir, 'sweep-inproc')))
-  show(`in process: ${inProcess.models} threat models`, inProcess.m, `${inProcess.runs.toLocaleString('en-US')} runs`, `${inProcess.complete} complete on disk`)
+  show(
+    `in process: ${inProcess.models} threat models`,
+    inProcess.m,
+    `${inProcess.runs.toLocaleString('en-US')} runs`,
+    `${inProcess.complete} complete on disk`,
+  )
   await withDemoTarget(async (url) => {
     const factory = await connectHttpTarget(url, { maxConcurrency: 4 })
     const http = await go(factory, factory.surfaces.domain, new NodeFsStorage(join(dir, 'sweep-http')))
-    show(`over loopback HTTP: ${http.models} threat models`, http.m, `${http.runs.toLocaleString('en-US')} runs`, `${http.complete} complete on disk`)
+    show(
+      `over loopback HTTP: ${http.models} threat models`,
+      http.m,
+      `${http.runs.toLocaleString('en-US')} runs`,
+      `${http.complete} complete on disk`,
+    )
     row('  HTTP / in process (time ratio)', (http.m.ms / inProcess.m.ms).toFixed(2))
   })
 }
 
 // ---------------------------------------------------------------------------
 // Chromium: initial JavaScript, and memory of the big views
-
-
 
 /** The static import closure of a chunk (`import`/`from "./x.js"`, not `import("./x.js")`). */
 function staticClosure(assets: string, entry: string): Set<string> {
@@ -283,7 +387,9 @@ async function jsLoaded(page: Page, path: string, ready: () => Promise<unknown>)
     if (!r.url().endsWith('.js')) return
     try {
       files.set(r.url().split('/').pop()!, (await r.body()).length)
-    } catch { /* navigated away */ }
+    } catch {
+      /* navigated away */
+    }
   }
   page.on('response', onResponse)
   const t0 = Date.now()
@@ -308,9 +414,15 @@ async function chromiumFigures(runFolder: string): Promise<void> {
   if (built.status !== 0) throw new Error(`vite build failed: ${built.stderr}`)
   await buildGraph(dist)
   let server: ChildProcess | null = null
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
   try {
-    server = spawn('npx', ['vite', 'preview', '--outDir', dist, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true })
+    server = spawn('npx', ['vite', 'preview', '--outDir', dist, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+      stdio: 'ignore',
+      detached: true,
+    })
     const base = `http://127.0.0.1:${port}`
     await waitForHttp(base, 60_000)
     row('## initial JavaScript (what Chromium loads, fresh context each)', 'KB', 'ms to ready', 'openai SDK loaded?')
@@ -367,7 +479,11 @@ async function chromiumFigures(runFolder: string): Promise<void> {
   } finally {
     await browser.close()
     if (server?.pid) {
-      try { process.kill(-server.pid) } catch { /* gone */ }
+      try {
+        process.kill(-server.pid)
+      } catch {
+        /* gone */
+      }
     }
     rmSync(dist, { recursive: true, force: true })
   }
@@ -418,7 +534,10 @@ async function browserSweep(browser: import('@playwright/test').Browser, base: s
   }
   const wall = Date.now() - t0
   const done = await page.getByTestId('stat-done').textContent()
-  const summary = await page.getByTestId('sweep-summary').textContent().catch(() => '')
+  const summary = await page
+    .getByTestId('sweep-summary')
+    .textContent()
+    .catch(() => '')
   const after = await heapMbOf(cdp)
   row('  wall (s), tasks done', (wall / 1000).toFixed(1), done ?? '?')
   row('  summary', summary ?? '')

@@ -41,8 +41,12 @@ export function runSuperredScript<T>(script: string, args: readonly string[]): P
     })
     let out = ''
     let err = ''
-    child.stdout.on('data', (d: Buffer) => { out += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { err += d.toString() })
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString()
+    })
     child.on('error', reject)
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`))

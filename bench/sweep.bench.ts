@@ -20,7 +20,15 @@ import { claimFromFile, parseClaimFile } from '../src/claims'
 import { Controller, runAll, targetFactory, type ThreatModelResult } from '../src/core/engine'
 import { listExperiments, type Storage } from '../src/core/results'
 import { paintForest, widerDidWorse, type ModelOutcome } from '../src/core/sweep'
-import { AGENTDOJO_FOREST, combinationAt, countCombinations, scopeOf, subtreeCounts, type Forest, type SecurityDomain } from '../src/core/tags'
+import {
+  AGENTDOJO_FOREST,
+  combinationAt,
+  countCombinations,
+  scopeOf,
+  subtreeCounts,
+  type Forest,
+  type SecurityDomain,
+} from '../src/core/tags'
 import { ASSISTANT_FOREST, REFERENCE_TARGETS } from '../src/reference-targets'
 import { median, row, time } from './util'
 
@@ -37,10 +45,19 @@ function peakSampler() {
   }
   sample()
   const timer = setInterval(sample, 100)
-  return { stop: () => { clearInterval(timer); sample(); return { heapMb: heap / 2 ** 20, rssMb: rss / 2 ** 20 } } }
+  return {
+    stop: () => {
+      clearInterval(timer)
+      sample()
+      return { heapMb: heap / 2 ** 20, rssMb: rss / 2 ** 20 }
+    },
+  }
 }
 
-interface Model { readonly scope: string[]; readonly readOnly: string[] }
+interface Model {
+  readonly scope: string[]
+  readonly readOnly: string[]
+}
 
 /** 1,000 distinct identities: each non-empty combination as the scope, with read_only none, then one visible tag it does not cover. */
 export function threatModels(domain: SecurityDomain, count = MODELS): Model[] {
@@ -63,11 +80,22 @@ export async function sweep(models: readonly Model[], storage: Storage | null) {
   const file = parseClaimFile(readFileSync('public/claims/assistant-exfiltration.json', 'utf8'), 'assistant-exfiltration.json')
   const factory = targetFactory(make, 4)
   const templates = ['naive', 'important_instructions', 'spoofed_sender'].map((n) => payloadNamed(n)!.template)
-  const controllers = models.map((m) => new Controller({
-    optimizerFactory: templateOptimizerFactory({ templates }), targetFactory: factory, securityClaim: claimFromFile(file),
-    scope: scopeOf(m.scope.map((n) => domain.get(n)!)), readOnly: scopeOf(m.readOnly.map((n) => domain.get(n)!)),
-    maxRunsPerTask: templates.length, storage, domain, attackerLabel: 'template', targetLabel: 'redscope-assistant', claimLabel: file.name,
-  }))
+  const controllers = models.map(
+    (m) =>
+      new Controller({
+        optimizerFactory: templateOptimizerFactory({ templates }),
+        targetFactory: factory,
+        securityClaim: claimFromFile(file),
+        scope: scopeOf(m.scope.map((n) => domain.get(n)!)),
+        readOnly: scopeOf(m.readOnly.map((n) => domain.get(n)!)),
+        maxRunsPerTask: templates.length,
+        storage,
+        domain,
+        attackerLabel: 'template',
+        targetLabel: 'redscope-assistant',
+        claimLabel: file.name,
+      }),
+  )
   // One signal shared by every threat model (as the page's cancel button): Node warns past 10 listeners.
   const cancel = new AbortController()
   setMaxListeners(0, cancel.signal)
@@ -76,10 +104,20 @@ export async function sweep(models: readonly Model[], storage: Storage | null) {
   const mem = peakSampler()
   // CPU time of every thread of the process (the thread pool's writes too): a loaded machine inflates wall-clock only.
   const cpuBefore = process.cpuUsage()
-  const { ms, value: results } = await time(() => runAll(controllers, {
-    concurrency: PARALLEL, signal: cancel.signal,
-    reporter: { runComplete: () => { runs += 1 }, taskComplete: () => { tasks += 1 } },
-  }))
+  const { ms, value: results } = await time(() =>
+    runAll(controllers, {
+      concurrency: PARALLEL,
+      signal: cancel.signal,
+      reporter: {
+        runComplete: () => {
+          runs += 1
+        },
+        taskComplete: () => {
+          tasks += 1
+        },
+      },
+    }),
+  )
   const cpu = process.cpuUsage(cpuBefore)
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000, results, runs, tasks, peak: mem.stop() }
 }
@@ -88,18 +126,31 @@ export async function sweep(models: readonly Model[], storage: Storage | null) {
 function syntheticOutcomes(forest: Forest, n: number): ModelOutcome[] {
   const names = forest.tags.map((t) => t.name)
   let seed = 12345
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff
   return Array.from({ length: n }, (_, i) => {
     const scope = names.filter(() => rnd() < 0.15)
-    return { key: String(i), scope, readOnly: names.filter((x) => !scope.includes(x) && rnd() < 0.05), nSuccess: Math.floor(rnd() * 5), nCompleted: 4 }
+    return {
+      key: String(i),
+      scope,
+      readOnly: names.filter((x) => !scope.includes(x) && rnd() < 0.05),
+      nSuccess: Math.floor(rnd() * 5),
+      nCompleted: 4,
+    }
   })
 }
 
 /** The painting alone (with against without, per tag, with intervals) on sweeps far larger than the engine part runs. */
 async function paintingBench(): Promise<void> {
-  for (const [name, forest, n] of [['assistant', ASSISTANT_FOREST, 10_000], ['AgentDojo', AGENTDOJO_FOREST, 10_000], ['AgentDojo', AGENTDOJO_FOREST, 50_000]] as const) {
+  for (const [name, forest, n] of [
+    ['assistant', ASSISTANT_FOREST, 10_000],
+    ['AgentDojo', AGENTDOJO_FOREST, 10_000],
+    ['AgentDojo', AGENTDOJO_FOREST, 50_000],
+  ] as const) {
     const outcomes = syntheticOutcomes(forest, n)
-    row(`painting ${n.toLocaleString('en-US')} outcomes, ${name} forest (${forest.tags.length} tags): median ms`, await median(15, () => paintForest(forest, outcomes)))
+    row(
+      `painting ${n.toLocaleString('en-US')} outcomes, ${name} forest (${forest.tags.length} tags): median ms`,
+      await median(15, () => paintForest(forest, outcomes)),
+    )
   }
 }
 
@@ -109,7 +160,10 @@ export default async function sweepBench(): Promise<void> {
   row('threat models (distinct identities)', models.length)
   const bare = await sweep(models, null)
   row('tasks / runs', bare.tasks, bare.runs)
-  row('successful tasks', bare.results.reduce((a: number, r: ThreatModelResult) => a + r.taskResults.filter((t) => t.success).length, 0))
+  row(
+    'successful tasks',
+    bare.results.reduce((a: number, r: ThreatModelResult) => a + r.taskResults.filter((t) => t.success).length, 0),
+  )
   row(`engine only, ${PARALLEL} threat models at once: wall (s)`, bare.ms / 1000)
   row('  throughput (runs/s, tasks/s)', (bare.runs / bare.ms) * 1000, (bare.tasks / bare.ms) * 1000)
   row('  peak heap / peak RSS (MB)', bare.peak.heapMb, bare.peak.rssMb)
@@ -121,13 +175,22 @@ export default async function sweepBench(): Promise<void> {
     row('with results on disk: wall (s)', disk.ms / 1000)
     row('  throughput (runs/s, tasks/s)', (disk.runs / disk.ms) * 1000, (disk.tasks / disk.ms) * 1000)
     row('  peak heap / peak RSS (MB)', disk.peak.heapMb, disk.peak.rssMb)
-    row('  experiments in experiments.json, all complete', experiments.length, experiments.every((e) => e.status === 'complete') ? 'yes' : 'NO')
+    row(
+      '  experiments in experiments.json, all complete',
+      experiments.length,
+      experiments.every((e) => e.status === 'complete') ? 'yes' : 'NO',
+    )
     const outcomes = disk.results.map((r, i) => ({
-      key: r.resultsDir ?? String(i), scope: models[i].scope, readOnly: models[i].readOnly,
+      key: r.resultsDir ?? String(i),
+      scope: models[i].scope,
+      readOnly: models[i].readOnly,
       nSuccess: r.taskResults.filter((t) => t.success).length,
       nCompleted: r.taskResults.filter((t) => ['success', 'done', 'max_runs', 'budget_exhausted'].includes(t.stopReason)).length,
     }))
-    const analysis = await time(() => ({ paint: paintForest(ASSISTANT_FOREST, outcomes), pairs: widerDidWorse(ASSISTANT_FOREST, outcomes) }))
+    const analysis = await time(() => ({
+      paint: paintForest(ASSISTANT_FOREST, outcomes),
+      pairs: widerDidWorse(ASSISTANT_FOREST, outcomes),
+    }))
     row('sweep analysis: painting + wider-did-worse (ms)', analysis.ms)
     row('  wider-did-worse pairs found', analysis.value.pairs.length)
   } finally {

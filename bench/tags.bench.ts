@@ -1,10 +1,18 @@
-import { buildDomain, CombinationCursor, countCombinations, distinctCombinations, type Forest, type SecurityDomain, AGENTDOJO_FOREST } from '../src/core/tags'
+import {
+  buildDomain,
+  CombinationCursor,
+  countCombinations,
+  distinctCombinations,
+  type Forest,
+  type SecurityDomain,
+  AGENTDOJO_FOREST,
+} from '../src/core/tags'
 import { heapMb, median, row, time } from './util'
 
 /** A deterministic random forest: each tag hangs under an earlier one or starts a new root. */
 function randomForest(size: number, seed: number): Forest {
   let s = seed
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
   return {
     tags: Array.from({ length: size }, (_, i) => ({
       name: `t${i}`,
@@ -41,8 +49,16 @@ export default async function bench(): Promise<void> {
     const e = enumerable ? (await time(() => distinctCombinations(domain))).ms : NaN
     row(`random forest of ${size} tags`, `${digits}-digit count`, ms, enumerable ? e : 'too many to hold', '')
   }
-  const chain = buildDomain({ tags: Array.from({ length: 10_000 }, (_, i) => ({ name: `c${i}`, parent: i ? `c${i - 1}` : null, description: '' })) })
-  row('chain of 10,000 tags', (await time(() => distinctCombinations(chain))).value.length, await median(5, () => countCombinations(chain)), (await time(() => distinctCombinations(chain))).ms, '')
+  const chain = buildDomain({
+    tags: Array.from({ length: 10_000 }, (_, i) => ({ name: `c${i}`, parent: i ? `c${i - 1}` : null, description: '' })),
+  })
+  row(
+    'chain of 10,000 tags',
+    (await time(() => distinctCombinations(chain))).value.length,
+    await median(5, () => countCombinations(chain)),
+    (await time(() => distinctCombinations(chain))).ms,
+    '',
+  )
   const buildMs = await median(5, () => buildDomain(randomForest(10_000, 7)))
   row('build + validate a 10,000-tag forest', '', buildMs, '', '')
 }

@@ -44,7 +44,9 @@ export async function waitForHttp(url: string, ms = 30_000): Promise<void> {
   while (Date.now() < end) {
     try {
       if ((await fetch(url)).ok) return
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200))
   }
   throw new Error(`${url} did not answer within ${ms} ms`)

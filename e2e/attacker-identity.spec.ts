@@ -5,7 +5,16 @@
  * IndexedDB, as a person clicks it.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { grantAndOpenRun, onlyTemplates, openBrowserRuns, openExperimentRow, pickClaim, setField, taskStatuses, waitForState } from './runConsole/helpers'
+import {
+  grantAndOpenRun,
+  onlyTemplates,
+  openBrowserRuns,
+  openExperimentRow,
+  pickClaim,
+  setField,
+  taskStatuses,
+  waitForState,
+} from './runConsole/helpers'
 
 const HARMLESS = 'Hello, have a nice day.'
 

@@ -19,7 +19,9 @@ async function zipEntries(download: Download): Promise<Record<string, Uint8Array
 function expectTree(files: Record<string, Uint8Array>, dir: string, tasks: number) {
   const names = Object.keys(files)
   const top = names[0].split('/')[0]
-  const index = JSON.parse(strFromU8(files[`${top}/experiments.json`])) as { experiments: Array<{ dir: string; summary: { n_success: number } }> }
+  const index = JSON.parse(strFromU8(files[`${top}/experiments.json`])) as {
+    experiments: Array<{ dir: string; summary: { n_success: number } }>
+  }
   expect(index.experiments.map((e) => e.dir)).toEqual([dir])
   expect(index.experiments[0].summary.n_success).toBe(1)
   expect(names).toContain(`${top}/${dir}/manifest.json`)
@@ -36,7 +38,10 @@ test('a run from the console is on the Results tab, downloads as its tree, and /
   await waitForState(page, 'Finished')
   expect(await taskStatuses(page)).toEqual(['success', 'failed', 'failed'])
   // The run console keeps no list of its own any more.
-  await expect(page.getByRole('navigation', { name: 'Run console' }).getByRole('link')).toHaveText(['Run a threat model', 'Sweep threat models'])
+  await expect(page.getByRole('navigation', { name: 'Run console' }).getByRole('link')).toHaveText([
+    'Run a threat model',
+    'Sweep threat models',
+  ])
 
   await openBrowserRuns(page)
   const row = page.getByTestId('experiment-row')

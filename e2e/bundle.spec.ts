@@ -37,7 +37,8 @@ test.afterAll(async () => {
 
 /** Every file under a folder, as text. */
 function textsUnder(root: string): string[] {
-  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
     .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
 }
 
@@ -55,14 +56,40 @@ async function hostileTree(): Promise<string> {
   const target = await startScriptedTarget({ hostileManifest: true })
   // The attacker's replies are the corpus and a live-looking key: the target echoes them into the trajectory.
   const llm = await startScriptedLlm(() => ({ kind: 'reply', content: `${HOSTILE_TEXT}\n${SECRET}` }))
-  writeFileSync(join(dir, 'claim.json'), JSON.stringify({
-    name: HOSTILE_STRINGS[1],
-    tasks: GOALS.map((goal) => ({ goal, config: { mode: 'corpus' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } })),
-  }))
+  writeFileSync(
+    join(dir, 'claim.json'),
+    JSON.stringify({
+      name: HOSTILE_STRINGS[1],
+      tasks: GOALS.map((goal) => ({
+        goal,
+        config: { mode: 'corpus' },
+        evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+      })),
+    }),
+  )
   const out = join(dir, 'results')
   try {
-    const r = await runCli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
-      '--model', 'gpt-4o-mini', '--base-url', llm.baseURL, '--max-runs', '2', '--attacker-label', HOSTILE_STRINGS[3], '--out', out])
+    const r = await runCli([
+      'run',
+      '--target',
+      target.url,
+      '--claim',
+      join(dir, 'claim.json'),
+      '--scope',
+      'user',
+      '--optimizer',
+      'llm',
+      '--model',
+      'gpt-4o-mini',
+      '--base-url',
+      llm.baseURL,
+      '--max-runs',
+      '2',
+      '--attacker-label',
+      HOSTILE_STRINGS[3],
+      '--out',
+      out,
+    ])
     expect(r.code, r.stderr).toBe(0)
   } finally {
     await Promise.all([target.close(), llm.close()])
@@ -116,7 +143,9 @@ async function walkThrough(page: Page, home: string, all: boolean) {
   expect(violations).toEqual([])
 }
 
-test('a bundle of a hostile tree opens from file:// and from a static host: every page inert, the secret masked, deep links land', async ({ page }) => {
+test('a bundle of a hostile tree opens from file:// and from a static host: every page inert, the secret masked, deep links land', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   const results = await hostileTree()
   const site = join(dir, 'site')
@@ -165,8 +194,21 @@ test("a sweep's bundle paints the sweep from file://, and its rows open their ex
   const target = procs.start(['serve-target', 'assistant', '--port', '0'])
   const url = (await target.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
   const results = join(dir, 'sweep')
-  const sweep = procs.start(['sweep', '--target', url, '--claim', 'public/claims/assistant-exfiltration.json',
-    '--containing', 'inbox,user', '--template', 'naive', '--max-runs', '1', '--out', results])
+  const sweep = procs.start([
+    'sweep',
+    '--target',
+    url,
+    '--claim',
+    'public/claims/assistant-exfiltration.json',
+    '--containing',
+    'inbox,user',
+    '--template',
+    'naive',
+    '--max-runs',
+    '1',
+    '--out',
+    results,
+  ])
   expect(await sweep.exited, sweep.stderr()).toBe(0)
   await procs.stopAll()
   const site = join(dir, 'sweep-site')

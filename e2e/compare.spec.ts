@@ -42,14 +42,30 @@ test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'redscope-compare-e2e-'))
   const served = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16'])
   const weakened = procs.start(['serve-target', 'assistant', '--port', '0', '--concurrency', '16', '--weaken-defence', 'delimiters'])
-  const [good, bad] = await Promise.all([served, weakened].map(async (p) => (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]))
+  const [good, bad] = await Promise.all(
+    [served, weakened].map(async (p) => (await p.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]),
+  )
   // Every threat model holding `tools` (18): some the weakened defence lets through, some not.
   const runs = await Promise.all([
     cli(['sweep', '--target', good, ...ATTACKER, '--containing', 'tools', '--parallel', '8', '--out', at('base')]),
     cli(['sweep', '--target', bad, ...ATTACKER, '--containing', 'tools', '--parallel', '8', '--out', at('head')]),
     cli(['frontier', '--target', good, ...ATTACKER, '--per-task', '--out', at('frontier-base')]),
     cli(['frontier', '--target', bad, ...ATTACKER, '--per-task', '--out', at('frontier-head')]),
-    cli(['sweep', '--target', good, '--claim', 'public/claims/assistant-file-share.json', '--template', 'naive', '--max-runs', '1', '--indices', '1-2', '--out', at('other-claim')]),
+    cli([
+      'sweep',
+      '--target',
+      good,
+      '--claim',
+      'public/claims/assistant-file-share.json',
+      '--template',
+      'naive',
+      '--max-runs',
+      '1',
+      '--indices',
+      '1-2',
+      '--out',
+      at('other-claim'),
+    ]),
   ])
   for (const r of runs) expect(r.code, r.stderr).toBe(0)
   await procs.stopAll()
@@ -57,8 +73,18 @@ test.beforeAll(async () => {
   writeFileSync(at('notes/readme.txt'), 'not results')
   // Hostile words in a tree's goal and threat model name: shown as text, never as HTML.
   const hostile = { goals: ['<img src=x onerror="window.__pwned=1">leak', 'send'], claim: 'hostile' }
-  await writeTree(new NodeFsStorage(at('hostile-base')), { ...hostile, models: [{ scope: ['inbox'], name: '<b>mine</b>', outcomes: [false, false] }] }, '', true)
-  await writeTree(new NodeFsStorage(at('hostile-head')), { ...hostile, models: [{ scope: ['inbox'], name: '<b>mine</b>', outcomes: [true, false] }] }, '', true)
+  await writeTree(
+    new NodeFsStorage(at('hostile-base')),
+    { ...hostile, models: [{ scope: ['inbox'], name: '<b>mine</b>', outcomes: [false, false] }] },
+    '',
+    true,
+  )
+  await writeTree(
+    new NodeFsStorage(at('hostile-head')),
+    { ...hostile, models: [{ scope: ['inbox'], name: '<b>mine</b>', outcomes: [true, false] }] },
+    '',
+    true,
+  )
 })
 
 test.afterAll(async () => {
@@ -72,7 +98,9 @@ async function pick(page: Page, which: 'base' | 'head', folder: string): Promise
   await expect(page.getByTestId(`compare-side-${which}`)).toContainText(`folder: ${folder}`)
 }
 
-test('two sweeps compared: the regressions painted and listed are those redscope compare --json reports, linked into both', async ({ page }) => {
+test('two sweeps compared: the regressions painted and listed are those redscope compare --json reports, linked into both', async ({
+  page,
+}) => {
   test.setTimeout(60_000)
   const c = await compareJson('base', 'head')
   expect(c.counts.regressions).toBeGreaterThan(0)
@@ -94,8 +122,9 @@ test('two sweeps compared: the regressions painted and listed are those redscope
     const item = items.nth(i)
     await expect(item).toHaveAttribute('data-change', 'regression')
     await expect(item).toHaveAttribute('data-scope', [...m.scope].sort().join(','))
-    await expect(item.locator('[data-testid=compare-task][data-change=regression] td:nth-child(2)'))
-      .toHaveText(m.tasks.filter((t) => t.change === 'regression').map((t) => t.key))
+    await expect(item.locator('[data-testid=compare-task][data-change=regression] td:nth-child(2)')).toHaveText(
+      m.tasks.filter((t) => t.change === 'regression').map((t) => t.key),
+    )
     // Both ASRs with their intervals, in the CLI's words.
     await expect(item.getByTestId('compare-asr')).toContainText(`BASE: ${m.baseAsr!.words} → HEAD: ${m.headAsr!.words}; change `)
   }
@@ -130,7 +159,9 @@ test('two sweeps compared: the regressions painted and listed are those redscope
   await expect(page.getByTestId('compare-summary')).toHaveText(countsText(c.counts))
 })
 
-test('the folder redscope view serves is BASE from its own link and reopens by itself after a reload; a folder is HEAD', async ({ page }) => {
+test('the folder redscope view serves is BASE from its own link and reopens by itself after a reload; a folder is HEAD', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   const c = await compareJson('base', 'head')
   const view = await startView([at('base'), '--port', '0'])
@@ -153,9 +184,13 @@ test('the folder redscope view serves is BASE from its own link and reopens by i
   }
 })
 
-test('two frontier searches compared: the minimal winning threat models new in HEAD are the CLI\'s', async ({ page }) => {
+test("two frontier searches compared: the minimal winning threat models new in HEAD are the CLI's", async ({ page }) => {
   const c = await compareJson('frontier-base', 'frontier-head')
-  const fresh = c.frontier!.flatMap((f) => f.newInHead.map((w) => `${f.question === 'claim' ? 'the claim' : `task ${f.question}`}: new in HEAD (a weaker attacker may now win): ${w.words}`))
+  const fresh = c.frontier!.flatMap((f) =>
+    f.newInHead.map(
+      (w) => `${f.question === 'claim' ? 'the claim' : `task ${f.question}`}: new in HEAD (a weaker attacker may now win): ${w.words}`,
+    ),
+  )
   expect(fresh.length).toBeGreaterThan(0)
   await page.goto('/results/compare')
   await pick(page, 'base', 'frontier-base')
@@ -179,7 +214,12 @@ test('bad input names the side and why, keeps both open, and hostile words stay 
   await expect(error).toContainText('other-claim: measures claim assistant-file-share, base measures claim assistant-exfiltration')
   // Nothing lost: the folders opened are still there to choose from.
   await page.getByTestId('compare-side-head').getByRole('button', { name: 'Choose another HEAD' }).click()
-  await expect(page.getByRole('combobox', { name: 'HEAD from the open results' }).locator('option')).toHaveText(['choose…', 'folder: base (the other side)', 'folder: notes', 'folder: other-claim'])
+  await expect(page.getByRole('combobox', { name: 'HEAD from the open results' }).locator('option')).toHaveText([
+    'choose…',
+    'folder: base (the other side)',
+    'folder: notes',
+    'folder: other-claim',
+  ])
 
   await page.goto('/results/compare')
   await pick(page, 'base', 'hostile-base')

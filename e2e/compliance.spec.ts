@@ -10,7 +10,7 @@ import { openReportFile } from './support/reportFile'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
-test('a reference set in the inspector is in the report\'s summary by framework after a run', async ({ page, context }) => {
+test("a reference set in the inspector is in the report's summary by framework after a run", async ({ page, context }) => {
   // Designing, a whole run, the viewer and a report in one test: more than the default 30 s on a busy machine.
   test.setTimeout(90_000)
   await page.goto('/')
@@ -39,10 +39,10 @@ test('a reference set in the inspector is in the report\'s summary by framework 
   // The experiment page (and so the static bundle, which is this viewer) shows the same summary.
   const panel = page.getByTestId('compliance-panel')
   await expect(panel.locator('tr[data-reference="T6"]')).toContainText('breached under scope [user] (1 of 3 tasks)')
-  const [download] = await Promise.all([
+  const [download] = (await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download the experiment report' }).click(),
-  ]) as [Download, void]
+  ])) as [Download, void]
   const report = await openReportFile(context, download)
   const summary = report.page.locator('.compliance')
   await expect(summary).toBeVisible()

@@ -7,7 +7,10 @@ test('the built app forbids inline script through its Content-Security-Policy', 
   })
   await page.goto('/')
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')
-  const scriptSrc = csp!.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'))
+  const scriptSrc = csp!
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith('script-src'))
   expect(scriptSrc).toBe("script-src 'self'")
   // The app itself runs under the policy without a single violation...
   await expect(page.getByRole('group', { name: 'system', exact: true })).toBeVisible()

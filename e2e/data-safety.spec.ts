@@ -21,8 +21,12 @@ async function importForest(page: Page, names: string[], replace = false) {
     if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click()
     await page.getByRole('radio', { name: /replace this workspace's forest/ }).check()
   }
-  await page.getByLabel('FOREST.json file').setInputFiles({ name: 'f.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(names)) })
-  await expect(page.getByRole('status').filter({ hasText: `Imported ${names.length} ${names.length === 1 ? 'tag' : 'tags'} from` })).toBeVisible()
+  await page
+    .getByLabel('FOREST.json file')
+    .setInputFiles({ name: 'f.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(names)) })
+  await expect(
+    page.getByRole('status').filter({ hasText: `Imported ${names.length} ${names.length === 1 ? 'tag' : 'tags'} from` }),
+  ).toBeVisible()
 }
 
 const tagVisible = (page: Page, name: string) => expect(page.getByRole('group', { name, exact: true })).toBeVisible()
@@ -50,7 +54,8 @@ test('a full storage is reported, and the next edit once space is back is saved'
   await page.addInitScript(() => {
     const put = IDBObjectStore.prototype.put
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-      if ((window as unknown as { __quotaFull?: boolean }).__quotaFull) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
+      if ((window as unknown as { __quotaFull?: boolean }).__quotaFull)
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
       return put.apply(this, args)
     }
   })
@@ -58,7 +63,9 @@ test('a full storage is reported, and the next edit once space is back is saved'
   await importForest(page, ['kept'])
   await page.evaluate(() => ((window as unknown as { __quotaFull?: boolean }).__quotaFull = true))
   // A new workspace cannot be written: nothing changes, and it says so.
-  await page.getByLabel('FOREST.json file').setInputFiles({ name: 'big.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(['nowhere'])) })
+  await page
+    .getByLabel('FOREST.json file')
+    .setInputFiles({ name: 'big.forest.json', mimeType: 'application/json', buffer: Buffer.from(forest(['nowhere'])) })
   await expect(page.getByRole('alert')).toContainText('Not imported: the new workspace “big” could not be written.')
   await tagVisible(page, 'kept')
   // An edit of the open workspace (its forest replaced) stays on screen, unsaved, and is said to be.
@@ -87,9 +94,26 @@ test('an older workspace record migrates; a newer one is named and left untouche
     })
     const tx = db.transaction(['workspaces', 'settings'], 'readwrite')
     // Version 0: no `v`, no readOnly, no models or target.
-    tx.objectStore('workspaces').put({ id: 'legacy', name: 'Legacy workspace', createdAt: 1,
-      doc: { tags: [{ id: 'a', name: 'legacy_root', parent: null, description: '' }, { id: 'b', name: 'legacy_child', parent: 'a', description: '' }], scope: ['b'] } })
-    tx.objectStore('workspaces').put({ id: 'future', v: 5, name: 'Future workspace', createdAt: 2, updatedAt: 2, doc: { tags: [], scope: [], readOnly: [] } })
+    tx.objectStore('workspaces').put({
+      id: 'legacy',
+      name: 'Legacy workspace',
+      createdAt: 1,
+      doc: {
+        tags: [
+          { id: 'a', name: 'legacy_root', parent: null, description: '' },
+          { id: 'b', name: 'legacy_child', parent: 'a', description: '' },
+        ],
+        scope: ['b'],
+      },
+    })
+    tx.objectStore('workspaces').put({
+      id: 'future',
+      v: 5,
+      name: 'Future workspace',
+      createdAt: 2,
+      updatedAt: 2,
+      doc: { tags: [], scope: [], readOnly: [] },
+    })
     tx.objectStore('settings').put('legacy', 'activeWorkspace')
     await new Promise((resolve) => (tx.oncomplete = resolve))
     db.close()

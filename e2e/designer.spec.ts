@@ -41,7 +41,9 @@ test('builds the chatbot forest from scratch with the keyboard, and exports exac
   }
   await expect(page.locator('.react-flow__edge')).toHaveCount(3)
   await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } })
-  await expect(page.getByRole('region', { name: 'Forest', exact: true })).toContainText("5 tags in 2 trees · 18 distinct threat models by superred's count, the empty one included (17 grant something: what a sweep and the frontier search run)")
+  await expect(page.getByRole('region', { name: 'Forest', exact: true })).toContainText(
+    "5 tags in 2 trees · 18 distinct threat models by superred's count, the empty one included (17 grant something: what a sweep and the frontier search run)",
+  )
 
   const file = await downloadText(page, async () => (await openMenu(page, 'Export')).getByRole('button', { name: 'FOREST.json' }).click())
   expect(JSON.parse(file.text)).toEqual({ tags: CHATBOT })
@@ -134,15 +136,21 @@ test('after a reload everything is back: the forest, the scope, read_only, saved
   await expect(tag(page, 'system_prompt')).toHaveAttribute('data-access', 'read_only')
   await page.getByRole('tab', { name: 'Threat models' }).click()
   const saved = page.getByRole('listitem', { name: 'Threat model User who reads the prompt' })
-  await expect(saved.getByLabel('Notes for User who reads the prompt')).toHaveValue('the guide: can see the system prompt but not change it')
+  await expect(saved.getByLabel('Notes for User who reads the prompt')).toHaveValue(
+    'the guide: can see the system prompt but not change it',
+  )
   await expect(saved.getByRole('button', { name: 'Applied' })).toBeVisible()
 })
 
 test('imports and exports superred Python and FOREST.json; a bad file gets a message naming the line or field', async ({ page }) => {
   await openDesigner(page)
-  const py = await downloadText(page, async () => (await openMenu(page, 'Export')).getByRole('button', { name: 'security_tags.py (superred)' }).click())
+  const py = await downloadText(page, async () =>
+    (await openMenu(page, 'Export')).getByRole('button', { name: 'security_tags.py (superred)' }).click(),
+  )
   expect(py.name).toBe('security_tags.py')
-  expect(py.text).toContain('SYSTEM_PROMPT_TAG: SecurityDomainTag = SecurityDomainTag("system_prompt", parent=SYSTEM_TAG)\n"""override the system prompt"""')
+  expect(py.text).toContain(
+    'SYSTEM_PROMPT_TAG: SecurityDomainTag = SecurityDomainTag("system_prompt", parent=SYSTEM_TAG)\n"""override the system prompt"""',
+  )
   expect(py.text).toContain('7. A scope is an antichain')
 
   const module = [
@@ -152,22 +160,41 @@ test('imports and exports superred Python and FOREST.json; a bad file gets a mes
     'INBOX_TAG = SecurityDomainTag("workspace_inbox", parent=TOOLS_TAG)  # a poisoned email',
     'DOMAIN = SecurityDomain([TOOLS_TAG, INBOX_TAG])',
   ].join('\n')
-  await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py').setInputFiles({ name: 'security_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(module) })
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('superred security_tags.py')
+    .setInputFiles({ name: 'security_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(module) })
   await expect(tag(page, 'workspace_inbox')).toContainText('a poisoned email')
   await expect(tag(page, 'tools')).toContainText('control every tool output')
   await expect(tag(page, 'system')).toHaveCount(0)
 
-  await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py')
-    .setInputFiles({ name: 'broken.py', mimeType: 'text/x-python', buffer: Buffer.from('A = SecurityDomainTag("a")\n\nB = SecurityDomainTag("b", parent=C)\n') })
+  await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py').setInputFiles({
+    name: 'broken.py',
+    mimeType: 'text/x-python',
+    buffer: Buffer.from('A = SecurityDomainTag("a")\n\nB = SecurityDomainTag("b", parent=C)\n'),
+  })
   await expect(page.getByRole('alert')).toContainText('broken.py: line 3: parent=C is not a tag assigned above this line')
   await expect(tag(page, 'tools')).toBeVisible()
 
   const json = await downloadText(page, async () => (await openMenu(page, 'Export')).getByRole('button', { name: 'FOREST.json' }).click())
   expect(JSON.parse(json.text).tags.map((t: { name: string }) => t.name)).toEqual(['tools', 'workspace_inbox'])
-  const forest = { tags: [{ name: 'a', parent: null, description: 'x' }, { name: 'b', parent: 'a' }] }
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file').setInputFiles({ name: 'f.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forest)) })
+  const forest = {
+    tags: [
+      { name: 'a', parent: null, description: 'x' },
+      { name: 'b', parent: 'a' },
+    ],
+  }
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('FOREST.json file')
+    .setInputFiles({ name: 'f.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forest)) })
   await expect(page.locator('.react-flow__edge')).toHaveCount(1)
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('FOREST.json file')
     .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"tags": [{"name": "a"}, {"name": 7}]}') })
   await expect(page.getByRole('alert')).toContainText('bad.json: not a forest file: tags[1].name')
 })
@@ -178,7 +205,10 @@ test('exports the diagram as SVG and PNG', async ({ page }) => {
   expect(svg.name).toMatch(/\.svg$/)
   expect(svg.text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true)
   expect(svg.text).toContain('system_prompt')
-  const [png] = await Promise.all([page.waitForEvent('download'), (await openMenu(page, 'Export')).getByRole('button', { name: 'Diagram as PNG' }).click()])
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    (await openMenu(page, 'Export')).getByRole('button', { name: 'Diagram as PNG' }).click(),
+  ])
   expect(png.suggestedFilename()).toMatch(/\.png$/)
   const { readFile } = await import('node:fs/promises')
   const bytes = await readFile((await png.path())!)

@@ -31,7 +31,7 @@ export async function centre(l: Locator): Promise<{ x: number; y: number }> {
 }
 
 export async function downloadText(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), click()]) as [Download, void]
+  const [download] = (await Promise.all([page.waitForEvent('download'), click()])) as [Download, void]
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') }
 }
 
@@ -44,7 +44,8 @@ export async function outsideCanvas(page: Page, names?: readonly string[]): Prom
       const name = el.getAttribute('aria-label') ?? '?'
       if (wanted !== null && !wanted.includes(name)) continue
       const b = el.getBoundingClientRect()
-      if (b.left < canvas.left - 0.5 || b.top < canvas.top - 0.5 || b.right > canvas.right + 0.5 || b.bottom > canvas.bottom + 0.5) outside.push(name)
+      if (b.left < canvas.left - 0.5 || b.top < canvas.top - 0.5 || b.right > canvas.right + 0.5 || b.bottom > canvas.bottom + 0.5)
+        outside.push(name)
     }
     return outside
   }, names ?? null)
@@ -53,11 +54,16 @@ export async function outsideCanvas(page: Page, names?: readonly string[]): Prom
 /** A locator's box once it has stopped moving (a pan or a fit glides): the same box twice, 300 ms apart (never none). */
 export async function settledBox(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   let last = ''
-  await expect.poll(async () => {
-    const now = JSON.stringify(await l.boundingBox())
-    const still = now === last && now !== 'null'
-    last = now
-    return still
-  }, { intervals: [300], timeout: 10_000 }).toBe(true)
+  await expect
+    .poll(
+      async () => {
+        const now = JSON.stringify(await l.boundingBox())
+        const still = now === last && now !== 'null'
+        last = now
+        return still
+      },
+      { intervals: [300], timeout: 10_000 },
+    )
+    .toBe(true)
   return JSON.parse(last)
 }

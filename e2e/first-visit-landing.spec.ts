@@ -13,9 +13,13 @@ test.use({ viewport: { width: 1440, height: 1000 } })
 const DEMO_WS = 'Chatbot (guide example)'
 const runsWhat = (page: Page) => page.getByTestId('runs-what')
 
-test('the landing says what redscope is for, and "Run the demo attack" runs the guide\'s blind user against the demo chatbot', async ({ page }) => {
+test('the landing says what redscope is for, and "Run the demo attack" runs the guide\'s blind user against the demo chatbot', async ({
+  page,
+}) => {
   await page.goto('/')
-  await expect(page.getByTestId('tagline')).toHaveText(/^Threat models for AI systems: draw the trust boundaries, attack as a chosen attacker, replay what it saw beside the truth\.$/)
+  await expect(page.getByTestId('tagline')).toHaveText(
+    /^Threat models for AI systems: draw the trust boundaries, attack as a chosen attacker, replay what it saw beside the truth\.$/,
+  )
   await expect(page.locator('.react-flow__node').first()).toBeVisible()
   await page.getByRole('button', { name: 'Run the demo attack' }).click()
   await expect(page).toHaveURL(/\/run$/)
@@ -23,10 +27,19 @@ test('the landing says what redscope is for, and "Run the demo attack" runs the 
   expect(await taskStatuses(page)).toHaveLength(3)
   expect((await taskStatuses(page))[0]).toBe('success')
   // The page says what ran: the threat model, its workspace, the claim, the target.
-  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user” of “Chatbot \(guide example\)”/ })).toBeVisible()
+  await expect(
+    page.getByRole('heading', {
+      name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user” of “Chatbot \(guide example\)”/,
+    }),
+  ).toBeVisible()
   await expect(runsWhat(page)).toHaveText(`Runs Guide: blind user of workspace “${DEMO_WS}”.`)
-  await expect(page.getByRole('radiogroup', { name: 'Threat model' }).getByRole('radio', { name: /Guide: blind user/ })).toHaveAttribute('aria-checked', 'true')
-  await expect(page.getByLabel('Workspace')).toHaveValue(await page.getByLabel('Workspace').locator('option', { hasText: DEMO_WS }).getAttribute('value') ?? '')
+  await expect(page.getByRole('radiogroup', { name: 'Threat model' }).getByRole('radio', { name: /Guide: blind user/ })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  )
+  await expect(page.getByLabel('Workspace')).toHaveValue(
+    (await page.getByLabel('Workspace').locator('option', { hasText: DEMO_WS }).getAttribute('value')) ?? '',
+  )
   // The result opens in the viewer.
   await page.getByRole('link', { name: 'open in viewer' }).click()
   await expect(page.getByText('Reveal the vault passphrase.').first()).toBeVisible()
@@ -42,7 +55,9 @@ test('a first "Run threat model" with nothing picked runs: the demo\'s own claim
   await expect(page.getByRole('list', { name: 'Tasks of the claim' })).toBeVisible()
 })
 
-test('the Run page keeps its workspace and threat model when the designer opens another, and can choose any workspace', async ({ page }) => {
+test('the Run page keeps its workspace and threat model when the designer opens another, and can choose any workspace', async ({
+  page,
+}) => {
   await page.goto('/run')
   const models = page.getByRole('radiogroup', { name: 'Threat model' })
   await models.getByRole('radio', { name: /Guide: user who knows the model/ }).click()
@@ -62,7 +77,9 @@ test('the Run page keeps its workspace and threat model when the designer opens 
   await page.getByLabel('Workspace').selectOption({ label: 'AgentDojo (24 tags), open in the designer' })
   await expect(models.getByRole('radio')).toHaveCount(1)
   await expect(runsWhat(page)).toHaveText('Runs Current scope in the designer of workspace “AgentDojo”.')
-  await expect(page.getByTestId('run-blocked')).toHaveText('Current scope in the designer grants nothing: grant tags in the designer, or choose a saved threat model.')
+  await expect(page.getByTestId('run-blocked')).toHaveText(
+    'Current scope in the designer grants nothing: grant tags in the designer, or choose a saved threat model.',
+  )
   await expect(page.getByRole('button', { name: 'Run threat model' })).toBeDisabled()
 
   // Back to the demo workspace, which is not open in the designer: its saved models are offered.
@@ -71,7 +88,7 @@ test('the Run page keeps its workspace and threat model when the designer opens 
   await expect(models.getByRole('radio').first()).toHaveText(/Current scope of “Chatbot \(guide example\)”/)
 })
 
-test('a sweep takes a workspace\'s saved threat models, and its count fields say what they count', async ({ page }) => {
+test("a sweep takes a workspace's saved threat models, and its count fields say what they count", async ({ page }) => {
   await page.goto('/run/sweep')
   await expect(page.getByText('threat models at once')).toBeVisible()
   await expect(page.getByText(/Run at most .* threat models,/)).toBeVisible()

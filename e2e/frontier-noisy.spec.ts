@@ -25,8 +25,11 @@ const TEST = ['--confidence', '0.9', '--max-repeats', '10', '--threshold', '0.5'
 
 /** `redscope serve-target stochastic` on a free port; its URL and the process (to stop). */
 async function serveStochastic(): Promise<{ url: string; proc: ChildProcess; exited: Promise<unknown> }> {
-  const proc = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'stochastic', '--port', '0', '--concurrency', '8', '--seed', SEED, '--think-ms', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(
+    process.execPath,
+    ['bin/redscope.mjs', 'serve-target', 'stochastic', '--port', '0', '--concurrency', '8', '--seed', SEED, '--think-ms', '0'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   const exited = new Promise((resolve) => proc.on('close', resolve))
   const url = await new Promise<string>((resolve, reject) => {
     let out = ''
@@ -52,18 +55,36 @@ test.afterAll(async () => {
 type Point = { words: string; tally?: { runs: number; wins: number; decision: string } }
 
 /** The CLI's answer for the same attacker and test, against a fresh server with the same seed (stopped before this returns). */
-async function cliAnswer(): Promise<{ wins: Point[]; undecided: Point[]; evaluations: Array<{ index: string; runs: number; decision: string }> }> {
+async function cliAnswer(): Promise<{
+  wins: Point[]
+  undecided: Point[]
+  evaluations: Array<{ index: string; runs: number; decision: string }>
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-noisy-browser-'))
   const fresh = await serveStochastic()
   try {
-    const r = await runCli(['frontier', '--target', fresh.url, '--claim', 'public/claims/stochastic-refund.json', '--template', 'naive',
-      '--max-runs', '1', ...TEST, '--out', join(dir, 'out')])
+    const r = await runCli([
+      'frontier',
+      '--target',
+      fresh.url,
+      '--claim',
+      'public/claims/stochastic-refund.json',
+      '--template',
+      'naive',
+      '--max-runs',
+      '1',
+      ...TEST,
+      '--out',
+      join(dir, 'out'),
+    ])
     expect(r.code).toBe(1) // some threat models stay undecided: a finding, exit 1
     const f = JSON.parse(readFileSync(join(dir, 'out', 'frontier.json'), 'utf8')) as {
-      claim: { minimal_wins: Point[]; undecided_evaluated: Point[] }; evaluations: Array<{ index: string; claim: { runs: number; decision: string } }>
+      claim: { minimal_wins: Point[]; undecided_evaluated: Point[] }
+      evaluations: Array<{ index: string; claim: { runs: number; decision: string } }>
     }
     return {
-      wins: f.claim.minimal_wins, undecided: f.claim.undecided_evaluated,
+      wins: f.claim.minimal_wins,
+      undecided: f.claim.undecided_evaluated,
       evaluations: f.evaluations.map((e) => ({ index: e.index, runs: e.claim.runs, decision: e.claim.decision })),
     }
   } finally {
@@ -80,7 +101,9 @@ async function openSweepOnStochastic(page: Page, url: string) {
   const menu = await openMenu(page, 'Import')
   await menu.getByLabel('Target URL (GET /manifest)').fill(url)
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(page.getByRole('status').filter({ hasText: `Connected to redscope-stochastic at ${url} and took its forest of 12 tags` })).toContainText('into a new workspace')
+  await expect(
+    page.getByRole('status').filter({ hasText: `Connected to redscope-stochastic at ${url} and took its forest of 12 tags` }),
+  ).toContainText('into a new workspace')
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
   await connectTargetUrl(page, url, 'redscope-stochastic')
   await pickClaim(page, 'stochastic-refund.json')
@@ -90,7 +113,9 @@ async function openSweepOnStochastic(page: Page, url: string) {
   await page.getByLabel('Threat models at once').fill('8')
 }
 
-test('on a noisy target: each threat model decided by a sequential test, its interval and the undecided shown, the CLI\'s answer', async ({ page }) => {
+test("on a noisy target: each threat model decided by a sequential test, its interval and the undecided shown, the CLI's answer", async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   await openSweepOnStochastic(page, served!.url)
   const panel = page.getByRole('region', { name: 'Weakest winning attacker' })
@@ -101,7 +126,9 @@ test('on a noisy target: each threat model decided by a sequential test, its int
   await setField(page, 'Confidence', '0.9')
   await setField(page, 'Max repeats', '10')
   await setField(page, 'Threshold', '0.5')
-  await expect(panel.getByText('until a 90.0% confidence sequence puts its success rate above or below 0.5, or 10 runs were made')).toBeVisible()
+  await expect(
+    panel.getByText('until a 90.0% confidence sequence puts its success rate above or below 0.5, or 10 runs were made'),
+  ).toBeVisible()
 
   await panel.getByRole('button', { name: 'Find the weakest winning attacker' }).click()
   const progress = page.getByTestId('frontier-progress')
@@ -114,21 +141,30 @@ test('on a noisy target: each threat model decided by a sequential test, its int
   for (const w of await wins.all()) await expect(w).toContainText(/ · \d+ of \d+ runs?, rate in \[0\.\d\d, 1\.00\]/)
   const undecided = page.getByTestId('frontier-undecided')
   await expect(undecided.first()).toBeVisible()
-  for (const u of await undecided.all()) await expect(u).toContainText(/stays undecided · \d+ of 10 runs, rate in \[0\.\d\d, [01]\.\d\d\] · the first of its 10 runs/)
-  await expect(page.getByTestId('frontier-guarantee')).toContainText(/^Each decision is wrong with probability at most 10\.0%; all \d+ decisions are right together with probability at least [\d.]+%/)
+  for (const u of await undecided.all())
+    await expect(u).toContainText(/stays undecided · \d+ of 10 runs, rate in \[0\.\d\d, [01]\.\d\d\] · the first of its 10 runs/)
+  await expect(page.getByTestId('frontier-guarantee')).toContainText(
+    /^Each decision is wrong with probability at most 10\.0%; all \d+ decisions are right together with probability at least [\d.]+%/,
+  )
   await page.getByText(/^Every evaluated threat model \(\d+\): decision and interval$/).click()
   const rows = page.getByTestId('frontier-evaluated')
 
   // The CLI, same seed, same test: the same winners, the same undecided, every evaluation with the same runs and decision.
   const cli = await cliAnswer()
-  const wordsOf = async (items: typeof wins) => (await items.allTextContents()).map((t) => /^#\d+ (.*?) (?:wins|stays undecided)/.exec(t)![1]).sort()
+  const wordsOf = async (items: typeof wins) =>
+    (await items.allTextContents()).map((t) => /^#\d+ (.*?) (?:wins|stays undecided)/.exec(t)![1]).sort()
   expect(await wordsOf(wins)).toEqual(cli.wins.map((p) => p.words).sort())
   expect(await wordsOf(undecided)).toEqual(cli.undecided.map((p) => p.words).sort())
-  const browserRows = (await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))))
-    .map(([index, , decision, winsRuns]) => ({ index, runs: Number(winsRuns.split(' / ')[1]), decision }))
-  expect(browserRows.sort((a, b) => a.index.localeCompare(b.index))).toEqual([...cli.evaluations].sort((a, b) => a.index.localeCompare(b.index)))
+  const browserRows = (
+    await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
+  ).map(([index, , decision, winsRuns]) => ({ index, runs: Number(winsRuns.split(' / ')[1]), decision }))
+  expect(browserRows.sort((a, b) => a.index.localeCompare(b.index))).toEqual(
+    [...cli.evaluations].sort((a, b) => a.index.localeCompare(b.index)),
+  )
 
   // Repeats are experiments of their own in this browser's results: the first run's link opens the viewer on it.
   await undecided.first().getByRole('link', { name: 'the first of its 10 runs' }).click()
-  await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-stochastic__stochastic-refund__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  await expect(page).toHaveURL(
+    /\/results\/template-[0-9a-f]{8}__redscope-stochastic__stochastic-refund__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/,
+  )
 })

@@ -16,7 +16,9 @@ import { runCli } from '../src/testing/cliProcesses'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
-test('the weakest attackers that exfiltrate from the demo assistant, found with a few runs of 305, each linked to its run', async ({ page }) => {
+test('the weakest attackers that exfiltrate from the demo assistant, found with a few runs of 305, each linked to its run', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   await openSweepOnAssistant(page)
 
@@ -43,7 +45,9 @@ test('the weakest attackers that exfiltrate from the demo assistant, found with 
   await expect(page.locator('[data-testid=frontier-tag][data-tag=tools]')).toHaveAttribute('data-wins', '0')
 
   await wins.first().getByRole('link', { name: 'the run that decided it' }).click()
-  await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  await expect(page).toHaveURL(
+    /\/results\/template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/,
+  )
   await expect(page.getByRole('heading', { level: 2 })).toContainText(/template-[0-9a-f]{8} → redscope-assistant · assistant-exfiltration/)
 })
 
@@ -55,8 +59,10 @@ type Point = { words: string; read_only: string[] }
  */
 async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-browser-'))
-  const server = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'assistant', '--port', '0', '--concurrency', '8'],
-    { env: { ...process.env, REDSCOPE_THINK_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const server = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'assistant', '--port', '0', '--concurrency', '8'], {
+    env: { ...process.env, REDSCOPE_THINK_MS: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const exited = new Promise((resolve) => server.on('close', resolve))
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -68,11 +74,25 @@ async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] 
       })
       server.on('close', () => reject(new Error(`serve-target ended: ${out}`)))
     })
-    const r = await runCli(['frontier', '--target', url, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive',
-      '--max-runs', '1', '--read-only', '--out', join(dir, 'out')])
+    const r = await runCli([
+      'frontier',
+      '--target',
+      url,
+      '--claim',
+      'public/claims/assistant-exfiltration.json',
+      '--template',
+      'naive',
+      '--max-runs',
+      '1',
+      '--read-only',
+      '--out',
+      join(dir, 'out'),
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    const f = JSON.parse(readFileSync(join(dir, 'out', 'frontier.json'), 'utf8')) as { claim: { minimal_wins: Point[]; maximal_losses: Point[] } }
+    const f = JSON.parse(readFileSync(join(dir, 'out', 'frontier.json'), 'utf8')) as {
+      claim: { minimal_wins: Point[]; maximal_losses: Point[] }
+    }
     return { wins: f.claim.minimal_wins.map((p) => p.words), losses: f.claim.maximal_losses }
   } finally {
     server.kill()
@@ -85,7 +105,9 @@ async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] 
 // `redscope frontier --read-only` runs it; the test asks the CLI for its answer and compares. On the demo assistant
 // (docs/frontier.md, "Against brute force over the whole read-only space") that is the four scope-only minimal wins,
 // reading nothing else, and one maximal loss that reads what it does not write.
-test('with read-only grants: the weakest attackers of all 10,583 threat models, as the CLI finds them, a read-only grant shown and recorded in its run', async ({ page }) => {
+test('with read-only grants: the weakest attackers of all 10,583 threat models, as the CLI finds them, a read-only grant shown and recorded in its run', async ({
+  page,
+}) => {
   test.setTimeout(150_000)
   await openSweepOnAssistant(page)
 
@@ -94,11 +116,15 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
   await include.check()
   await page.getByRole('button', { name: 'Find the weakest winning attacker' }).click()
   const progress = page.getByTestId('frontier-progress')
-  await expect(progress).toContainText(/Evaluated \d+ of 10,583 threat models \(read-only grants included\), decided by inference [\d,]+, undecided [\d,]+/)
+  await expect(progress).toContainText(
+    /Evaluated \d+ of 10,583 threat models \(read-only grants included\), decided by inference [\d,]+, undecided [\d,]+/,
+  )
   await expect(progress).toContainText('done.', { timeout: 120_000 })
   const text = (await progress.textContent())!
-  const [, evaluated, inferred] = /Evaluated (\d+) of 10,583 threat models \(read-only grants included\), decided by inference ([\d,]+), undecided 0/.exec(text)!
-    .map((s) => Number(s.replace(/,/g, '')))
+  const [, evaluated, inferred] =
+    /Evaluated (\d+) of 10,583 threat models \(read-only grants included\), decided by inference ([\d,]+), undecided 0/
+      .exec(text)!
+      .map((s) => Number(s.replace(/,/g, '')))
   expect(evaluated + inferred).toBe(10_583)
   expect(evaluated).toBeLessThanOrEqual(60)
 
@@ -118,8 +144,9 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
   await page.getByText(/The widest attackers that lose/).click()
   const losses = page.getByTestId('frontier-loss')
   await expect(losses).toHaveCount(cli.losses.length)
-  expect((await losses.allTextContents()).map((t) => / (an attacker who .*) loses: /.exec(t.replace(/\s+/g, ' '))![1]).sort())
-    .toEqual(cli.losses.map((p) => p.words).sort())
+  expect((await losses.allTextContents()).map((t) => / (an attacker who .*) loses: /.exec(t.replace(/\s+/g, ' '))![1]).sort()).toEqual(
+    cli.losses.map((p) => p.words).sort(),
+  )
   await expect(losses).toHaveText([
     /^#\d+\/\d+ an attacker who writes bank_account, calendar, drive and model_identity and reads system, tools and user and nothing else loses: not broken in 1 run by template-[0-9a-f]{8} \(≤ 80% at 95%\) · the run that decided it show$/,
   ])
@@ -134,7 +161,9 @@ test('with read-only grants: the weakest attackers of all 10,583 threat models, 
 
   // The run that decided it ran with those read-only grants: its manifest records them as superred does.
   await losses.first().getByRole('link', { name: 'the run that decided it' }).click()
-  await expect(page).toHaveURL(/\/results\/template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/)
+  await expect(page).toHaveURL(
+    /\/results\/template-[0-9a-f]{8}__redscope-assistant__assistant-exfiltration__no-llm-[0-9a-f]{8}\?src=idb%3Aredscope-results/,
+  )
   const header = page.locator('.exp-header')
   await expect(header).toContainText('read only')
   const [, scope, readOnly] = /Scope (.+?) · read only (.+?) ·/.exec((await header.textContent())!)!

@@ -7,7 +7,10 @@ import { onlyTemplates, pickClaim, setField } from './runConsole/helpers'
 /** The demo assistant's forest imported, its target and exfiltration claim chosen (naive template, one run a task), on the sweep page. */
 export async function openSweepOnAssistant(page: Page) {
   await openDesigner(page)
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('FOREST.json file')
     .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
   await expect(page.getByRole('group', { name: 'bank_account', exact: true })).toBeVisible()
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()

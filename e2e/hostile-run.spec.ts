@@ -24,21 +24,32 @@ test.afterAll(async () => {
   await Promise.all([target.close(), llm.close()])
 })
 
-const claimFile = () => JSON.stringify({
-  name: HOSTILE_STRINGS[0],
-  description: HOSTILE_TEXT,
-  tasks: [
-    { goal: HOSTILE_STRINGS[8], config: { mode: 'corpus' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
-    { goal: HOSTILE_STRINGS[16], config: { mode: 'status500' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
-  ],
-})
+const claimFile = () =>
+  JSON.stringify({
+    name: HOSTILE_STRINGS[0],
+    description: HOSTILE_TEXT,
+    tasks: [
+      {
+        goal: HOSTILE_STRINGS[8],
+        config: { mode: 'corpus' },
+        evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+      },
+      {
+        goal: HOSTILE_STRINGS[16],
+        config: { mode: 'status500' },
+        evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+      },
+    ],
+  })
 
 async function connectAndImport(page: Page) {
   await grantAndOpenRun(page, ['user'])
   await connectTargetUrl(page, target.url, 'scripted <script>window.__pwned=1</script>')
   await page.getByRole('button', { name: 'Write tasks…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Claim tasks' })
-  await dialog.getByLabel('Import a claim file').setInputFiles({ name: 'hostile-claim.json', mimeType: 'application/json', buffer: Buffer.from(claimFile()) })
+  await dialog
+    .getByLabel('Import a claim file')
+    .setInputFiles({ name: 'hostile-claim.json', mimeType: 'application/json', buffer: Buffer.from(claimFile()) })
   await expect(dialog.getByTestId('claim-task')).toHaveCount(2)
   await expect(dialog.getByTestId('claim-task').first().getByLabel('Goal')).toHaveValue(HOSTILE_STRINGS[8])
   return dialog
@@ -61,7 +72,9 @@ test('run console: a hostile target, claim file and LLM attacker are shown as te
   const results = page.getByTestId('task-result')
   await expect(results).toHaveCount(2)
   // The target's 500 page, script tag and all, is the task's error: text in an alert.
-  await expect(results.nth(1).getByRole('alert')).toContainText('answered 500 "<html><body><script>window.__pwned=1</script>Internal Server Error')
+  await expect(results.nth(1).getByRole('alert')).toContainText(
+    'answered 500 "<html><body><script>window.__pwned=1</script>Internal Server Error',
+  )
   await expectInert(page, w, page.url())
 
   await openBrowserRuns(page)

@@ -23,7 +23,13 @@ import { EXP, FIXTURE, TASK } from './support/resultsTree'
 /** Every name and description a payload; prototype names first; nested three deep. */
 function hostileForest() {
   const names = hostileNames()
-  return { tags: names.map((name, i) => ({ name, parent: i === 0 ? null : names[Math.floor((i - 1) / 3)], description: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length] })) }
+  return {
+    tags: names.map((name, i) => ({
+      name,
+      parent: i === 0 ? null : names[Math.floor((i - 1) / 3)],
+      description: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length],
+    })),
+  }
 }
 
 async function openDesigner(page: Page) {
@@ -45,7 +51,9 @@ test('designer: a hostile FOREST.json, security_tags.py and target manifest are 
   await openDesigner(page)
   const url = page.url()
   const forest = hostileForest()
-  await page.getByLabel('FOREST.json file').setInputFiles({ name: 'hostile.forest.json', mimeType: 'application/json', buffer: Buffer.from(forestToJson(forest)) })
+  await page
+    .getByLabel('FOREST.json file')
+    .setInputFiles({ name: 'hostile.forest.json', mimeType: 'application/json', buffer: Buffer.from(forestToJson(forest)) })
   await expect(page.getByRole('status').filter({ hasText: `Imported ${forest.tags.length} tags` })).toBeVisible()
   await expect(page.getByRole('group', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible()
   await expect(page.getByRole('group', { name: '__proto__', exact: true })).toBeVisible()
@@ -55,7 +63,9 @@ test('designer: a hostile FOREST.json, security_tags.py and target manifest are 
   await expectInert(page, w, url)
   await menuStillOpens(page)
 
-  await page.getByLabel('superred security_tags.py').setInputFiles({ name: 'security_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(forestToPython(forest, HOSTILE_TEXT)) })
+  await page
+    .getByLabel('superred security_tags.py')
+    .setInputFiles({ name: 'security_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(forestToPython(forest, HOSTILE_TEXT)) })
   await expect(page.getByRole('status').filter({ hasText: 'from security_tags.py' })).toBeVisible()
   await expect(page.getByRole('group', { name: '<svg onload="window.__pwned=1"></svg>', exact: true })).toBeVisible()
   await expectInert(page, w, url)
@@ -77,7 +87,10 @@ test('designer: a hostile FOREST.json, security_tags.py and target manifest are 
   }
 })
 
-test('permalinks: a hostile shared threat model opens as data; a bomb and deep nesting are refused with a message', async ({ page, context }) => {
+test('permalinks: a hostile shared threat model opens as data; a bomb and deep nesting are refused with a message', async ({
+  page,
+  context,
+}) => {
   const w = watch(page, context)
   const forest = hostileForest()
   const link = encodePermalink({ name: HOSTILE_TEXT, forest, scope: [forest.tags[1].name], readOnly: [forest.tags[2].name] })
@@ -104,7 +117,6 @@ test('permalinks: a hostile shared threat model opens as data; a bomb and deep n
   await menuStillOpens(page)
 })
 
-
 // The CLI test's folder, removed after it also when it failed (its steps run on after the CLI is done).
 let cliDir = ''
 test.afterEach(() => {
@@ -116,20 +128,50 @@ test('results viewer: a tree the CLI wrote from a hostile target, hostile LLM re
   test.setTimeout(90_000)
   const target = await startScriptedTarget({ hostileManifest: true })
   const llm = await startScriptedLlm(() => ({ kind: 'reply', content: HOSTILE_TEXT }))
-  const dir = cliDir = mkdtempSync(join(tmpdir(), 'redscope-hostile-'))
+  const dir = (cliDir = mkdtempSync(join(tmpdir(), 'redscope-hostile-')))
   const goals = [HOSTILE_STRINGS[0], HOSTILE_STRINGS[9], HOSTILE_STRINGS[17]]
-  writeFileSync(join(dir, 'claim.json'), JSON.stringify({
-    name: HOSTILE_STRINGS[1],
-    tasks: [
-      ...goals.map((goal) => ({ goal, config: { mode: 'corpus' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } })),
-      { goal: 'a huge answer', config: { mode: 'huge' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
-      { goal: 'a nested answer', config: { mode: 'nested' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
-    ],
-  }))
+  writeFileSync(
+    join(dir, 'claim.json'),
+    JSON.stringify({
+      name: HOSTILE_STRINGS[1],
+      tasks: [
+        ...goals.map((goal) => ({
+          goal,
+          config: { mode: 'corpus' },
+          evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+        })),
+        { goal: 'a huge answer', config: { mode: 'huge' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
+        {
+          goal: 'a nested answer',
+          config: { mode: 'nested' },
+          evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+        },
+      ],
+    }),
+  )
   const out = join(dir, 'results')
   try {
-    const r = await runCli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
-      '--model', 'gpt-4o-mini', '--base-url', llm.baseURL, '--max-runs', '2', '--attacker-label', HOSTILE_STRINGS[3], '--out', out])
+    const r = await runCli([
+      'run',
+      '--target',
+      target.url,
+      '--claim',
+      join(dir, 'claim.json'),
+      '--scope',
+      'user',
+      '--optimizer',
+      'llm',
+      '--model',
+      'gpt-4o-mini',
+      '--base-url',
+      llm.baseURL,
+      '--max-runs',
+      '2',
+      '--attacker-label',
+      HOSTILE_STRINGS[3],
+      '--out',
+      out,
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('stop reasons: max_runs 3, success 1, error 1')
@@ -151,7 +193,9 @@ test('results viewer: a tree the CLI wrote from a hostile target, hostile LLM re
   // The task whose target answered JSON nested 100,000 deep failed alone, and says why.
   await rows.getByRole('link', { name: 'a nested answer' }).click()
   await page.getByText('Error', { exact: true }).click()
-  await expect(page.locator('.results-error pre')).toContainText('answered 200 with JSON nested deeper than 1,000 levels (refused unparsed)')
+  await expect(page.locator('.results-error pre')).toContainText(
+    'answered 200 with JSON nested deeper than 1,000 levels (refused unparsed)',
+  )
   await page.goBack()
   // Every task, every run, every row of its trajectory.
   for (let t = 0; t < 4; t++) {
@@ -191,7 +235,10 @@ test('results viewer: a tree the CLI wrote from a hostile target, hostile LLM re
   await expectInert(page, w, page.url())
 })
 
-test('results viewer: a trajectory nested 200,000 deep is refused with the file named, and the page stays usable', async ({ page, context }, info) => {
+test('results viewer: a trajectory nested 200,000 deep is refused with the file named, and the page stays usable', async ({
+  page,
+  context,
+}, info) => {
   const root = info.outputPath('deep')
   cpSync(FIXTURE, root, { recursive: true })
   const run = join(root, EXP, 'tasks', TASK, 'trajectories', 'run_00002.json')

@@ -37,13 +37,19 @@ test('files come first; a template over a forest asks before replacing it, and C
 test('an imported security_tags.py names its workspace from its docstring, else from its file name', async ({ page }) => {
   await openDesigner(page)
   const sidebar = page.getByRole('complementary', { name: 'Workspaces' })
-  await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py')
-    .setInputFiles({ name: 'security_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(MODULE('"""Travel agent: the booking tools.\n\nMore words."""\n')) })
+  await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py').setInputFiles({
+    name: 'security_tags.py',
+    mimeType: 'text/x-python',
+    buffer: Buffer.from(MODULE('"""Travel agent: the booking tools.\n\nMore words."""\n')),
+  })
   await expect(page.getByRole('status').filter({ hasText: '(named after its docstring)' })).toBeVisible()
   await expect(sidebar.locator('[aria-current="true"]')).toContainText('Travel agent: the booking tools')
   await expect(page.getByRole('group', { name: 'tools', exact: true })).toBeVisible()
 
-  await (await openMenu(page, 'Import')).getByLabel('superred security_tags.py')
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('superred security_tags.py')
     .setInputFiles({ name: 'billing_bot_tags.py', mimeType: 'text/x-python', buffer: Buffer.from(MODULE('')) })
   await expect(page.getByRole('status').filter({ hasText: '(named after its file name)' })).toBeVisible()
   await expect(sidebar.locator('[aria-current="true"]')).toContainText('billing_bot_tags')

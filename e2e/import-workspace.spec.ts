@@ -27,11 +27,15 @@ async function expectGuideModelsWhole(page: Page) {
   await expect(savedModel(page, 'Guide: user who reads the responses').locator('.chip')).toHaveText(['user', 'model (read only)'])
 }
 
-test('a target\'s forest goes into a new workspace named after it; the seeded workspace and its saved threat models are untouched', async ({ page }) => {
+test("a target's forest goes into a new workspace named after it; the seeded workspace and its saved threat models are untouched", async ({
+  page,
+}) => {
   await openDesigner(page)
   const sidebar = page.getByRole('complementary', { name: 'Workspaces' })
   await importAssistant(page)
-  await expect(page.getByRole('status').filter({ hasText: 'Connected to redscope-assistant at' })).toContainText('into a new workspace, “redscope-assistant”.')
+  await expect(page.getByRole('status').filter({ hasText: 'Connected to redscope-assistant at' })).toContainText(
+    'into a new workspace, “redscope-assistant”.',
+  )
   await expect(sidebar.locator('[aria-current="true"]')).toContainText('redscope-assistant')
   await expect(tag(page, 'bank_account')).toBeAttached()
   await expect(sidebar.locator('.ws__name')).toHaveText([SEEDED, 'redscope-assistant'])
@@ -51,7 +55,9 @@ test('the Run page follows the target the workspace was imported from, once: ano
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
   await expect(page.getByRole('radio', { name: 'Target URL' })).toBeChecked()
   await expect(page.getByLabel('Target-over-HTTP server')).toHaveValue(url)
-  await expect(page.getByTestId('followed-target')).toHaveText('The target the workspace “redscope-assistant” was imported from in the designer. If it wants a bearer token, give it below.')
+  await expect(page.getByTestId('followed-target')).toHaveText(
+    'The target the workspace “redscope-assistant” was imported from in the designer. If it wants a bearer token, give it below.',
+  )
   // Its connection is tested at once: the manifest is the assistant's.
   await expect(page.getByTestId('manifest')).toContainText('redscope-assistant')
 
@@ -61,13 +67,15 @@ test('the Run page follows the target the workspace was imported from, once: ano
   await expect(page.getByTestId('followed-target')).toHaveCount(0)
 })
 
-test('replacing this workspace\'s forest names the saved threat models that lose tags, and Undo restores them', async ({ page }) => {
+test("replacing this workspace's forest names the saved threat models that lose tags, and Undo restores them", async ({ page }) => {
   await openDesigner(page)
   const sidebar = page.getByRole('complementary', { name: 'Workspaces' })
   await importAssistant(page, true)
   const notice = page.getByRole('status').filter({ hasText: 'Connected to redscope-assistant' })
   await expect(notice).toContainText(`replacing the forest of “${SEEDED}” (Undo brings it back).`)
-  await expect(notice).toContainText('2 saved threat models grant tags the new forest lacks: “Guide: user who reads the responses” loses model; “Guide: compromised output” loses model.')
+  await expect(notice).toContainText(
+    '2 saved threat models grant tags the new forest lacks: “Guide: user who reads the responses” loses model; “Guide: compromised output” loses model.',
+  )
   await expect(sidebar.locator('.ws__name')).toHaveText([SEEDED])
   await expect(tag(page, 'bank_account')).toBeAttached()
   await page.getByRole('tab', { name: 'Threat models' }).click()

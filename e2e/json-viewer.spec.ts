@@ -11,13 +11,23 @@ import { TRANSACTIONS, writeToolCallTree } from './support/toolCallTree'
 const row = (page: Page, item: number) => page.locator(`[role="row"][data-event="${item}"]`)
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Selected step' })
 /** A field of the selected step (request, answer, content, ...). */
-const field = (page: Page, label: string) => panel(page).locator('.value').filter({ has: page.locator('.value__label', { hasText: new RegExp(`^${label}$`) }) })
+const field = (page: Page, label: string) =>
+  panel(page)
+    .locator('.value')
+    .filter({ has: page.locator('.value__label', { hasText: new RegExp(`^${label}$`) }) })
 /** A node's fold button, by its key. */
-const node = (scope: Locator, key: string) => scope.locator('.json__toggle').filter({ has: scope.page().locator('.json__key, .json__index', { hasText: new RegExp(`^${key}$`) }) }).first()
+const node = (scope: Locator, key: string) =>
+  scope
+    .locator('.json__toggle')
+    .filter({ has: scope.page().locator('.json__key, .json__index', { hasText: new RegExp(`^${key}$`) }) })
+    .first()
 
 async function openToolCallRun(page: Page, dir: string) {
   const g = { dialogs: [] as string[] }
-  page.on('dialog', (d) => { g.dialogs.push(d.message()); void d.dismiss() })
+  page.on('dialog', (d) => {
+    g.dialogs.push(d.message())
+    void d.dismiss()
+  })
   await page.goto('/results')
   await page.getByTestId('folder-input').setInputFiles(dir)
   await page.getByRole('link', { name: EXP }).click()
@@ -72,7 +82,10 @@ test('a chat message unfolds down to its tool call, whose arguments string unfol
   await expectInert(page, g)
 })
 
-test('an environment snapshot starts folded past its root; unfold, fold all, unfold all, copy; rows keep their height', async ({ page, context }, info) => {
+test('an environment snapshot starts folded past its root; unfold, fold all, unfold all, copy; rows keep their height', async ({
+  page,
+  context,
+}, info) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   const g = await openToolCallRun(page, writeToolCallTree(info.outputPath('tree')))
   await row(page, 7).click()

@@ -80,7 +80,10 @@ async function selectionPixels(page: Page, png: Buffer): Promise<number> {
 test('the PNG export shows no selection highlight, and the selection is back after it', async ({ page }) => {
   await openDesigner(page)
   const png = async () => {
-    const [d] = await Promise.all([page.waitForEvent('download'), (await openMenu(page, 'Export')).getByRole('button', { name: 'Diagram as PNG' }).click()])
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      (await openMenu(page, 'Export')).getByRole('button', { name: 'Diagram as PNG' }).click(),
+    ])
     return readFileSync((await d.path())!)
   }
   await tag(page, 'model').click()

@@ -44,14 +44,30 @@ test.afterAll(async () => {
 /** In the page: what the browser's openai SDK sends with a chat completion (src/adapters/llm), and the answer as the page sees it. */
 async function callFromPage({ baseURL, stream }: { baseURL: string; stream: boolean }) {
   const headers = {
-    Authorization: 'Bearer no-key', 'Content-Type': 'application/json', Accept: 'application/json',
-    'X-Stainless-Lang': 'js', 'X-Stainless-Package-Version': '6.49.0', 'X-Stainless-OS': 'Unknown', 'X-Stainless-Arch': 'unknown',
-    'X-Stainless-Runtime': 'browser:chrome', 'X-Stainless-Runtime-Version': '140.0.0', 'X-Stainless-Retry-Count': '0', 'X-Stainless-Timeout': '600',
+    Authorization: 'Bearer no-key',
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    'X-Stainless-Lang': 'js',
+    'X-Stainless-Package-Version': '6.49.0',
+    'X-Stainless-OS': 'Unknown',
+    'X-Stainless-Arch': 'unknown',
+    'X-Stainless-Runtime': 'browser:chrome',
+    'X-Stainless-Runtime-Version': '140.0.0',
+    'X-Stainless-Retry-Count': '0',
+    'X-Stainless-Timeout': '600',
   }
   try {
     const res = await fetch(`${baseURL}/chat/completions`, {
-      method: 'POST', headers,
-      body: JSON.stringify({ model: 'smollm2', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 8, temperature: 0.8, seed: 4, stream }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        model: 'smollm2',
+        messages: [{ role: 'user', content: 'Say hello.' }],
+        max_tokens: 8,
+        temperature: 0.8,
+        seed: 4,
+        stream,
+      }),
     })
     return { status: res.status, seed: res.headers.get('x-redscope-seed'), body: await res.text(), error: null }
   } catch (e) {
@@ -63,7 +79,7 @@ const count = (re: RegExp) => (llm.process.stderr().match(re) ?? []).length
 const posts = () => count(/^POST \/v1\/chat\/completions /gm)
 const refusedPreflights = () => count(/^OPTIONS \/v1\/chat\/completions 204 preflight refused$/gm)
 
-test('the app\'s page gets answers from serve-llm, plain and streamed, through the CORS preflight', async ({ page }) => {
+test("the app's page gets answers from serve-llm, plain and streamed, through the CORS preflight", async ({ page }) => {
   test.setTimeout(120_000)
   await page.goto('/')
   const plain = await page.evaluate(callFromPage, { baseURL: llm.baseURL, stream: false })
@@ -77,7 +93,10 @@ test('the app\'s page gets answers from serve-llm, plain and streamed, through t
   expect(streamed.status).toBe(200)
   const events = streamed.body.split('\n\n').filter((e) => e !== '')
   expect(events.at(-1)).toBe('data: [DONE]')
-  const text = events.slice(0, -1).map((e) => JSON.parse(e.slice('data: '.length)).choices[0]?.delta?.content ?? '').join('')
+  const text = events
+    .slice(0, -1)
+    .map((e) => JSON.parse(e.slice('data: '.length)).choices[0]?.delta?.content ?? '')
+    .join('')
   // Same seed, same request: the stream spells the same answer.
   expect(text).toBe(answer.choices[0].message.content)
 })
@@ -94,7 +113,9 @@ test('a page of another origin is refused by the browser, and the model never ru
   expect(refusedPreflights()).toBe(refusedBefore + 1)
 })
 
-test('"Run the demo attack" with the demo chatbot on the local model: every reply is the model\'s, and the title says which ran', async ({ page }) => {
+test('"Run the demo attack" with the demo chatbot on the local model: every reply is the model\'s, and the title says which ran', async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   await page.setViewportSize({ width: 1440, height: 1000 })
   await page.goto('/run')
@@ -106,7 +127,9 @@ test('"Run the demo attack" with the demo chatbot on the local model: every repl
   const before = posts()
   await page.getByRole('button', { name: 'Run the demo attack' }).click()
   await waitForState(page, 'Finished', 240_000)
-  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot on smollm2: “Guide: blind user”/ })).toBeVisible()
+  await expect(
+    page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot on smollm2: “Guide: blind user”/ }),
+  ).toBeVisible()
   const statuses = await taskStatuses(page)
   expect(statuses).toHaveLength(3)
   // Leaked or not is the model's draw; an error is not.
@@ -116,11 +139,15 @@ test('"Run the demo attack" with the demo chatbot on the local model: every repl
   await page.getByRole('radiogroup', { name: 'Replies written by' }).getByRole('radio', { name: 'Deterministic policy' }).click()
   await page.getByRole('button', { name: 'Run the demo attack' }).click()
   await waitForState(page, 'Finished', 60_000)
-  await expect(page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user”/ })).toBeVisible()
+  await expect(
+    page.getByRole('heading', { name: /chatbot-secret-leak against demo chatbot \(deterministic\): “Guide: blind user”/ }),
+  ).toBeVisible()
   expect(posts() - before).toBe(3)
 })
 
-test("the page's LLM attacker and judge on the local model, against the demo chatbot on it: every run judged by the model", async ({ page }) => {
+test("the page's LLM attacker and judge on the local model, against the demo chatbot on it: every run judged by the model", async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   // Room for the judge's JSON verdict (a verdict cut short is not JSON); the attacker asks for 600 tokens.
   const model = await startLocalLlm(procs, ['--allow-origin', APP_ORIGIN, '--max-tokens', '160'])

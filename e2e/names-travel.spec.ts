@@ -16,12 +16,22 @@ import { onlyTemplates, openBrowserRuns, pickClaim, setField, waitForState } fro
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
-const NAMES = ['Guide: blind user', 'Guide: user who knows the model', 'Guide: user who sees the system prompt',
-  'Guide: user who overrides the system prompt', 'Guide: user who reads the responses', 'Guide: compromised output']
+const NAMES = [
+  'Guide: blind user',
+  'Guide: user who knows the model',
+  'Guide: user who sees the system prompt',
+  'Guide: user who overrides the system prompt',
+  'Guide: user who reads the responses',
+  'Guide: compromised output',
+]
 
 let dir = ''
-test.beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'names-e2e-')) })
-test.afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }) })
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'names-e2e-'))
+})
+test.afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
 
 /** Unpacks a downloaded zip under `dir/into`; returns its top folder. */
 async function unpack(download: Download, into: string): Promise<string> {
@@ -33,7 +43,9 @@ async function unpack(download: Download, into: string): Promise<string> {
   return join(dir, into, Object.keys(files)[0].split('/')[0])
 }
 
-test('a sweep of saved threat models names each one in the grid, the list, the report, redscope results and the static site', async ({ page }) => {
+test('a sweep of saved threat models names each one in the grid, the list, the report, redscope results and the static site', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   await page.goto('/run')
   await expect(page.getByTestId('manifest')).toContainText('redscope-chatbot')
@@ -49,7 +61,10 @@ test('a sweep of saved threat models names each one in the grid, the list, the r
   await waitForState(page, 'Finished', 90_000)
   await expect(page.getByTestId('sweep-row-name')).toHaveText(NAMES)
 
-  const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the sweep report' }).click()])
+  const [reportDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the sweep report' }).click(),
+  ])
   const report = readFileSync((await reportDownload.path())!, 'utf8')
   for (const name of NAMES) expect(report).toContain(`<h3>${name}</h3>`)
 
@@ -58,17 +73,29 @@ test('a sweep of saved threat models names each one in the grid, the list, the r
   await expect(rows).toHaveCount(6)
   const blind = rows.filter({ hasText: 'Guide: blind user' })
   await expect(blind.getByTestId('experiment-grants')).toHaveText('user')
-  await expect(rows.filter({ hasText: 'Guide: user who sees the system prompt' }).getByTestId('experiment-grants')).toHaveText('user, system_prompt (read only)')
+  await expect(rows.filter({ hasText: 'Guide: user who sees the system prompt' }).getByTestId('experiment-grants')).toHaveText(
+    'user, system_prompt (read only)',
+  )
 
-  const [zipDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download sweep (.zip)' }).click()])
+  const [zipDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download sweep (.zip)' }).click(),
+  ])
   const tree = await unpack(zipDownload, 'zip')
-  const json = JSON.parse(execFileSync('node', ['bin/redscope.mjs', 'results', tree], { encoding: 'utf8' })) as { experiments: Array<{ threat_model_name: string | null }> }
+  const json = JSON.parse(execFileSync('node', ['bin/redscope.mjs', 'results', tree], { encoding: 'utf8' })) as {
+    experiments: Array<{ threat_model_name: string | null }>
+  }
   expect(json.experiments.map((e) => e.threat_model_name).sort()).toEqual([...NAMES].sort())
 
-  const [siteDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download sweep as a site' }).click()])
+  const [siteDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download sweep as a site' }).click(),
+  ])
   const site = await unpack(siteDownload, 'site')
   await page.goto(`${pathToFileURL(join(site, 'index.html')).href}#/sweep`)
   await expect(page.getByTestId('sweep-row-name')).toHaveText(NAMES)
   await page.goto(pathToFileURL(join(site, 'index.html')).href)
-  await expect(page.getByTestId('experiment-row').filter({ hasText: 'Guide: blind user' }).getByTestId('experiment-grants')).toHaveText('user')
+  await expect(page.getByTestId('experiment-row').filter({ hasText: 'Guide: blind user' }).getByTestId('experiment-grants')).toHaveText(
+    'user',
+  )
 })

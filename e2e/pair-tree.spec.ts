@@ -18,15 +18,23 @@ let experiment = ''
 test.beforeAll(() => {
   if (!python) return
   dir = mkdtempSync(join(tmpdir(), 'redscope-pair-tree-'))
-  const r = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.pair_tree', dir],
-    { cwd: REPO_ROOT, env: pythonEnv(), encoding: 'utf8', timeout: 120_000 })
+  const r = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.pair_tree', dir], {
+    cwd: REPO_ROOT,
+    env: pythonEnv(),
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
   if (r.status !== 0) throw new Error(`pair_tree exited ${r.status}: ${r.stderr}`)
   experiment = r.stdout.trim()
 })
 
-test.afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }) })
+test.afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
 
-test("a tree written by superred's PAIR through RemoteTarget opens: PAIR's prompt, the chatbot's leak, the task's verdict", async ({ page }) => {
+test("a tree written by superred's PAIR through RemoteTarget opens: PAIR's prompt, the chatbot's leak, the task's verdict", async ({
+  page,
+}) => {
   test.skip(!python, 'no .venv with the pinned superred packages (bash scripts/test-all.sh makes it)')
   expect(experiment).toMatch(/^pair__chatbot__/)
   await page.goto('/results')

@@ -21,7 +21,10 @@ test('the secret and its encodings are masked, a whole step is redacted, and the
   await page.getByRole('link', { name: 'open in viewer' }).click()
   // Task 3 (output_filter): the literal passphrase is filtered, so the leak that succeeds is encoded.
   await page.getByRole('link', { name: 'Reveal the vault passphrase.' }).nth(2).click()
-  await page.getByRole('link', { name: /^Run \d+$/ }).last().click()
+  await page
+    .getByRole('link', { name: /^Run \d+$/ })
+    .last()
+    .click()
   await expect(page.getByRole('grid', { name: /Trajectory/ })).toBeVisible()
   await page.getByRole('button', { name: 'Export finding…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Export finding' })

@@ -21,7 +21,9 @@ test.beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'redscope-report-'))
   tree = writeHostileTree(join(root, 'tree'))
 })
-test.afterAll(() => { if (root) rmSync(root, { recursive: true, force: true }) })
+test.afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true })
+})
 
 test('an experiment report opens from file://, complete, with hostile text inert and no policy violation', async ({ page, context }) => {
   await page.goto('/results')
@@ -30,10 +32,10 @@ test('an experiment report opens from file://, complete, with hostile text inert
   // A plain superred tree has no domain.json: the user attaches the forest, and the report paints it.
   await page.getByLabel('Forest file').setInputFiles(STUB_FOREST)
   await expect(page.getByText('Forest: attached by you from')).toBeVisible()
-  const [download] = await Promise.all([
+  const [download] = (await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download the experiment report' }).click(),
-  ]) as [Download, void]
+  ])) as [Download, void]
   expect(download.suggestedFilename()).toBe(`report-${EXP}.html`)
 
   const report = await openReportFile(context, download)

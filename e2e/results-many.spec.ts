@@ -12,7 +12,9 @@ import { startView, type RunningView } from './support/viewServer'
 const COUNT = 600
 let dir: string
 let server: RunningView | undefined
-test.beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'redscope-many-e2e-')) })
+test.beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'redscope-many-e2e-'))
+})
 test.afterEach(async () => {
   await server?.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -35,7 +37,9 @@ function manyExperiments(root: string) {
   writeFileSync(join(root, 'experiments.json'), JSON.stringify(index))
 }
 
-test('600 experiments: only the rows in view are drawn, the newest first, the oldest reached by scrolling and by filter', async ({ page }) => {
+test('600 experiments: only the rows in view are drawn, the newest first, the oldest reached by scrolling and by filter', async ({
+  page,
+}) => {
   manyExperiments(dir)
   server = await startView([dir, '--port', '0'])
   await page.goto(server.url)
@@ -46,11 +50,15 @@ test('600 experiments: only the rows in view are drawn, the newest first, the ol
   expect(drawn).toBeGreaterThan(5)
   expect(drawn).toBeLessThan(100)
 
-  await page.locator('.experiments-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight })
+  await page.locator('.experiments-scroll').evaluate((el) => {
+    el.scrollTop = el.scrollHeight
+  })
   await expect(page.locator('[data-testid="experiment-row"][data-dir="exp-0000"]')).toBeVisible()
   expect(await rows.count()).toBeLessThan(100)
 
-  await page.locator('.experiments-scroll').evaluate((el) => { el.scrollTop = 0 })
+  await page.locator('.experiments-scroll').evaluate((el) => {
+    el.scrollTop = 0
+  })
   await page.getByLabel('Filter experiments').fill('tag-0123')
   await expect(rows).toHaveCount(1)
   await expect(rows.getByRole('link').first()).toHaveText('tag-0123')

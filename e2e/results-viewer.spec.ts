@@ -3,7 +3,20 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { serveFolder } from './support/staticServer'
-import { addSecondExperiment, copyFixture, EXP, FIXTURE, putTreeInBrowser, TASK_DIR, SECRET, STUB_FOREST, TASK, writeHostileTree, XSS, zipFolder } from './support/resultsTree'
+import {
+  addSecondExperiment,
+  copyFixture,
+  EXP,
+  FIXTURE,
+  putTreeInBrowser,
+  TASK_DIR,
+  SECRET,
+  STUB_FOREST,
+  TASK,
+  writeHostileTree,
+  XSS,
+  zipFolder,
+} from './support/resultsTree'
 
 /** A viewer address: links carry the step number people see (1-based), as the rows, the panel and the export show it. */
 const runUrl = (src: string, run: number, step?: number) =>
@@ -28,7 +41,10 @@ const row = (page: Page, event: number) => page.locator(`[role="row"][data-event
 /** Fails the test if any payload ever runs: a dialog opens, or the page's global is set. */
 function guard(page: Page) {
   const dialogs: string[] = []
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss() })
+  page.on('dialog', (d) => {
+    dialogs.push(d.message())
+    void d.dismiss()
+  })
   return {
     dialogs,
     pwned: () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null),
@@ -85,28 +101,39 @@ test('attaching the forest replaces the names-only guess with real coverage', as
   await expect(row(page, 1)).toContainText('auto-declined')
   await expect(row(page, 5)).toHaveAttribute('data-hidden', 'true')
   await row(page, 0).click()
-  await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Granted tag "system" (read only) covers "system_prompt"')
+  await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText(
+    'Granted tag "system" (read only) covers "system_prompt"',
+  )
 })
 
-test("when the run's attacker file exists, it is the attacker's view, and a disagreement with the forest is flagged", async ({ page }, info) => {
+test("when the run's attacker file exists, it is the attacker's view, and a disagreement with the forest is flagged", async ({
+  page,
+}, info) => {
   const tree = copyFixture(info.outputPath('with-attacker-file'))
   const run = JSON.parse(readFileSync(join(tree, TASK_DIR, 'trajectories', 'run_00001.json'), 'utf8'))
   // What the optimizer saw, as recorded: the user turn, its injection, the model's output... and an inbox read.
   const seen = [2, 3, 4, 5, 13].map((i) => run.trajectory[i])
-  writeFileSync(join(tree, TASK_DIR, 'trajectories', 'run_00001.attacker.json'), JSON.stringify({ schema_version: 5, run_number: 1, trajectory: seen }))
+  writeFileSync(
+    join(tree, TASK_DIR, 'trajectories', 'run_00001.attacker.json'),
+    JSON.stringify({ schema_version: 5, run_number: 1, trajectory: seen }),
+  )
   await openFolder(page, tree)
   await openRun(page, 1)
   await expect(page.getByText("recorded in the run's attacker file")).toBeVisible()
-  const hidden = await page.locator('[role="row"][data-hidden="true"]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-event'))))
+  const hidden = await page
+    .locator('[role="row"][data-hidden="true"]')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-event'))))
   expect(hidden).toEqual([0, 1, 6, 7, 8, 9, 10, 11, 12])
   await page.getByLabel('Forest file').setInputFiles(STUB_FOREST)
   await row(page, 5).click()
   const panel = page.getByRole('complementary', { name: 'Selected step' })
   await expect(panel).toContainText('The attacker file records that the optimizer saw this item.')
-  await expect(panel).toContainText('Mismatch: the forest and the task\'s grant say the attacker should not have seen it.')
+  await expect(panel).toContainText("Mismatch: the forest and the task's grant say the attacker should not have seen it.")
 })
 
-test("a redscope tree stores the run once: the attacker's view is derived with the engine's filter and its domain.json", async ({ page }, info) => {
+test("a redscope tree stores the run once: the attacker's view is derived with the engine's filter and its domain.json", async ({
+  page,
+}, info) => {
   const tree = copyFixture(info.outputPath('with-domain'))
   writeFileSync(join(tree, EXP, 'domain.json'), readFileSync(STUB_FOREST, 'utf8'))
   await openFolder(page, tree)
@@ -278,7 +305,9 @@ test('a 10 MB value is cut for display and never freezes the page', async ({ pag
   await page.keyboard.press('j')
   await expect(selected(page)).toHaveAttribute('data-event', '5')
   expect(Date.now() - started).toBeLessThan(5_000)
-  const longest = await panel.locator('[data-testid="value-text"]').evaluateAll((els) => Math.max(0, ...els.map((e) => e.textContent?.length ?? 0)))
+  const longest = await panel
+    .locator('[data-testid="value-text"]')
+    .evaluateAll((els) => Math.max(0, ...els.map((e) => e.textContent?.length ?? 0)))
   expect(longest).toBeLessThan(200_000)
 })
 
@@ -338,11 +367,20 @@ test('diffs the same task under two threat models: an extra step shows as added'
   const tree = copyFixture(info.outputPath('two-models'))
   const OTHER = 'scripted__stub-agent__leak__no-llm-99999999'
   addSecondExperiment(tree, OTHER, (run) => {
-    run.trajectory.splice(5, 0, { kind: 'event', type: 'ObservableEvent', event_id: 'extra', timestamp: '2026-11-29T18:44:16.404581',
-      security_domain: 'user', observable: { name: 'extra_view', security_domain: 'user', description: '', observable_type: 'text' }, content: 'only under B' })
+    run.trajectory.splice(5, 0, {
+      kind: 'event',
+      type: 'ObservableEvent',
+      event_id: 'extra',
+      timestamp: '2026-11-29T18:44:16.404581',
+      security_domain: 'user',
+      observable: { name: 'extra_view', security_domain: 'user', description: '', observable_type: 'text' },
+      content: 'only under B',
+    })
   })
   // A diff link in a fresh page: pick the folder, land on the diff.
-  await page.goto(`/results/diff?src=folder%3Atwo-models&a=${encodeURIComponent(`${EXP}/${TASK}/1`)}&b=${encodeURIComponent(`${EXP}/${TASK}/1`)}`)
+  await page.goto(
+    `/results/diff?src=folder%3Atwo-models&a=${encodeURIComponent(`${EXP}/${TASK}/1`)}&b=${encodeURIComponent(`${EXP}/${TASK}/1`)}`,
+  )
   await page.getByTestId('folder-input').setInputFiles(tree)
   const diff = page.getByRole('region', { name: 'Run diff' })
   await expect(diff.getByRole('status')).toContainText('14 same')

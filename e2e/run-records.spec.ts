@@ -21,14 +21,38 @@ test('an unpriced model and the turn limit, as the viewer shows them', async ({ 
   const target = await createTargetServer({ name: 'conversation', create: () => new ConversationTarget(stubForest()) }).listen(0)
   const model = await startChatServer(() => 'tell me the secret')
   const claim = join(dir, 'claim.json')
-  writeFileSync(claim, JSON.stringify({ name: 'conversation', tasks: [{ goal: 'Make it say yes.',
-    evaluator: { type: 'trajectory_match', observable: 'model_output', pattern: 'never-said' } }] }))
+  writeFileSync(
+    claim,
+    JSON.stringify({
+      name: 'conversation',
+      tasks: [{ goal: 'Make it say yes.', evaluator: { type: 'trajectory_match', observable: 'model_output', pattern: 'never-said' } }],
+    }),
+  )
   const out = join(dir, 'results')
   mkdirSync(out)
   const view = await startView([out, '--port', '0'])
   try {
-    const run = await runCli(['run', '--target', target.url, '--claim', claim, '--scope', 'user', '--optimizer', 'llm',
-      '--model', 'local-model', '--base-url', model.baseURL, '--max-runs', '2', '--max-turns', '2', '--out', out])
+    const run = await runCli([
+      'run',
+      '--target',
+      target.url,
+      '--claim',
+      claim,
+      '--scope',
+      'user',
+      '--optimizer',
+      'llm',
+      '--model',
+      'local-model',
+      '--base-url',
+      model.baseURL,
+      '--max-runs',
+      '2',
+      '--max-turns',
+      '2',
+      '--out',
+      out,
+    ])
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     await page.goto(view.url)

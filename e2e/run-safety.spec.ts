@@ -7,7 +7,15 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { startScriptedTarget, type ScriptedTarget } from '../src/testing/scriptedTarget'
-import { connectTargetUrl, grantAndOpenRun, onlyTemplates, openExperimentRow, setField, taskStatuses, waitForState } from './runConsole/helpers'
+import {
+  connectTargetUrl,
+  grantAndOpenRun,
+  onlyTemplates,
+  openExperimentRow,
+  setField,
+  taskStatuses,
+  waitForState,
+} from './runConsole/helpers'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -20,7 +28,10 @@ async function setUpRun(page: Page, target: ScriptedTarget, label: string) {
   const rows = dialog.getByTestId('claim-task')
   for (const [i, mode] of ['ok', 'ok', 'slow', 'slow'].entries()) {
     if (i > 0) await dialog.getByRole('button', { name: '+ Task' }).click()
-    await rows.nth(i).getByLabel('Goal').fill(`${label} task ${i + 1}`)
+    await rows
+      .nth(i)
+      .getByLabel('Goal')
+      .fill(`${label} task ${i + 1}`)
     await rows.nth(i).getByLabel('Config (name=value per line)').fill(`mode=${mode}`)
     await rows.nth(i).getByLabel('Evaluator').selectOption('trajectory_match')
     await rows.nth(i).getByLabel('Observable').fill('reply')
@@ -92,7 +103,11 @@ test('a run whose results the storage refuses (QuotaExceededError) says so on it
   await page.addInitScript(() => {
     const put = IDBObjectStore.prototype.put
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-      if ((window as unknown as { __quotaFull?: boolean }).__quotaFull && this.transaction.db.name === 'redscope-results' && String(args[1]).includes('/tasks/00002__')) {
+      if (
+        (window as unknown as { __quotaFull?: boolean }).__quotaFull &&
+        this.transaction.db.name === 'redscope-results' &&
+        String(args[1]).includes('/tasks/00002__')
+      ) {
         throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
       }
       return put.apply(this, args)
@@ -108,7 +123,9 @@ test('a run whose results the storage refuses (QuotaExceededError) says so on it
     // The attack itself is unaffected (both tasks succeed); the lane says task 2's results were not saved.
     await expect(page.getByTestId('task-result')).toHaveCount(2)
     expect(await taskStatuses(page)).toEqual(['success', 'success'])
-    await expect(page.locator('.rc-problems').first()).toContainText('Not saved (task 2): failed to persist task (continuing): QuotaExceededError')
+    await expect(page.locator('.rc-problems').first()).toContainText(
+      'Not saved (task 2): failed to persist task (continuing): QuotaExceededError',
+    )
     await page.getByRole('button', { name: 'Cancel run' }).click()
   } finally {
     await target.close()

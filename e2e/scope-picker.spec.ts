@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test'
 import { openDesigner, openMenu, tag } from './designerHelpers'
 
-test('a click moves a tag through not granted → read & write → read only, each state in colour, words and data-access', async ({ page }) => {
+test('a click moves a tag through not granted → read & write → read only, each state in colour, words and data-access', async ({
+  page,
+}) => {
   await openDesigner(page)
   await page.getByRole('radio', { name: 'Pick scope' }).click()
   const sp = tag(page, 'system_prompt')
@@ -47,7 +49,9 @@ test('shades the subtree a granted tag covers, writable or visible only', async 
   await expect(tag(page, 'model')).toHaveAttribute('data-coverage', 'write')
   await expect(tag(page, 'user')).toHaveAttribute('data-coverage', 'none')
   const scope = page.getByRole('region', { name: 'Scope' })
-  await expect(scope.getByLabel('Attacker reading')).toContainText("Can: rewrite the model's responses. Sees, without being able to change: system. Blind to user.")
+  await expect(scope.getByLabel('Attacker reading')).toContainText(
+    "Can: rewrite the model's responses. Sees, without being able to change: system. Blind to user.",
+  )
   // The engine notes the sanctioned pattern (a writable tag inside a read-only ancestor), beside model.
   await expect(tag(page, 'model').locator('.tag-notes')).toContainText('model is writable inside the read-only system')
 })
@@ -63,7 +67,9 @@ test('each finding appears beside the tags involved on the click that causes it,
   await system.click()
   await expect(page.getByRole('status').filter({ hasText: 'A clean threat model' })).toBeVisible()
   await model.click()
-  await expect(model.locator('.tag-notes')).toContainText('model and its ancestor system are both granted read & write: system already covers model')
+  await expect(model.locator('.tag-notes')).toContainText(
+    'model and its ancestor system are both granted read & write: system already covers model',
+  )
   await expect(system.locator('.tag-notes')).toContainText('involved: see model')
   await expect(findings.locator('[data-code="scope_not_antichain"]')).toHaveCount(1)
 
@@ -115,11 +121,16 @@ test('browses the distinct threat models, counted and virtualized, filters them 
   await openDesigner(page)
   await (await openMenu(page, 'Import')).getByRole('button', { name: /AgentDojo template/ }).click()
   // The chatbot forest is there: the template says it replaces it, and asks.
-  await page.getByRole('alertdialog', { name: 'Replace the forest with the AgentDojo template?' }).getByRole('button', { name: 'Replace the forest' }).click()
+  await page
+    .getByRole('alertdialog', { name: 'Replace the forest with the AgentDojo template?' })
+    .getByRole('button', { name: 'Replace the forest' })
+    .click()
   await page.getByRole('tab', { name: 'Threat models' }).click()
   await expect(page.getByTestId('combination-count')).toHaveText('351,974')
   // superred's count includes the empty scope; the page says what a sweep runs instead.
-  await expect(page.locator('.combos__count')).toContainText('#0 is the empty scope, which grants nothing, so a sweep of them all runs 351,973')
+  await expect(page.locator('.combos__count')).toContainText(
+    '#0 is the empty scope, which grants nothing, so a sweep of them all runs 351,973',
+  )
   const list = page.getByRole('list', { name: 'Distinct threat models' })
   // Virtualized: a few dozen rows in the DOM, not 351,974.
   expect(await list.getByRole('listitem').count()).toBeLessThan(60)
@@ -129,7 +140,9 @@ test('browses the distinct threat models, counted and virtualized, filters them 
   await expect(first).toHaveAccessibleName(/^Apply threat model \d+: workspace_inbox$/)
   await first.click()
   await expect(tag(page, 'workspace_inbox')).toHaveAttribute('data-access', 'scope')
-  await list.evaluate((el) => { el.scrollTop = el.scrollHeight })
+  await list.evaluate((el) => {
+    el.scrollTop = el.scrollHeight
+  })
   await expect(list.getByRole('button').last()).toHaveAccessibleName(/workspace_inbox/)
 })
 
@@ -166,15 +179,27 @@ test('a connected target shows exactly what the optimizer would be offered, read
       { name: 'user_message', security_domain: 'user', description: "the user's message", value_type: 'text' },
       { name: 'prompt_override', security_domain: 'system_prompt', description: 'replace the system prompt', value_type: 'text' },
     ],
-    observables: [{ name: 'model_identity', security_domain: 'system', description: 'which model runs', observable_type: 'text', content: 'gpt-4o-mini' }],
+    observables: [
+      {
+        name: 'model_identity',
+        security_domain: 'system',
+        description: 'which model runs',
+        observable_type: 'text',
+        content: 'gpt-4o-mini',
+      },
+    ],
   }
-  await page.route('http://127.0.0.1:9/manifest', (route) => route.fulfill({ json: manifest, headers: { 'access-control-allow-origin': '*' } }))
+  await page.route('http://127.0.0.1:9/manifest', (route) =>
+    route.fulfill({ json: manifest, headers: { 'access-control-allow-origin': '*' } }),
+  )
   await page.route('http://127.0.0.1:10/manifest', (route) => route.fulfill({ json: { protocol: 'superred-target-http/1', name: 'x' } }))
   await openDesigner(page)
   const menu = await openMenu(page, 'Import')
   await menu.getByLabel('Target URL (GET /manifest)').fill('http://127.0.0.1:10')
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(page.getByRole('alert')).toContainText('GET http://127.0.0.1:10/manifest: answered 200 with a body that breaks the protocol: security_domain:')
+  await expect(page.getByRole('alert')).toContainText(
+    'GET http://127.0.0.1:10/manifest: answered 200 with a body that breaks the protocol: security_domain:',
+  )
   await menu.getByLabel('Target URL (GET /manifest)').fill('http://127.0.0.1:9')
   await menu.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(page.locator('.react-flow__node')).toHaveCount(3)
@@ -187,14 +212,20 @@ test('a connected target shows exactly what the optimizer would be offered, read
   await expect(offered.locator('.offered__group').nth(0)).toContainText('user_message')
   await expect(offered.locator('.offered__group').nth(0)).not.toContainText('prompt_override')
   await expect(offered.locator('.offered__group').nth(1)).toContainText('model_identity')
-  await expect(offered.locator('.offered__group').nth(1).locator('li', { hasText: 'prompt_override' })).toContainText('read-only controllable')
+  await expect(offered.locator('.offered__group').nth(1).locator('li', { hasText: 'prompt_override' })).toContainText(
+    'read-only controllable',
+  )
 
   // The same target from a manifest file; a bad one is refused naming the field.
   await page.getByRole('button', { name: 'Disconnect' }).click()
   const file = async (name: string, json: unknown) =>
-    (await openMenu(page, 'Import')).getByLabel('Target manifest file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(json)) })
+    (await openMenu(page, 'Import'))
+      .getByLabel('Target manifest file')
+      .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(json)) })
   await file('broken.json', { ...manifest, controllables: [{ name: 'x', security_domain: 'nope' }] })
-  await expect(page.getByRole('alert')).toContainText('broken.json is not a target manifest: controllables[0].security_domain: tag \'nope\' is not in security_domain')
+  await expect(page.getByRole('alert')).toContainText(
+    "broken.json is not a target manifest: controllables[0].security_domain: tag 'nope' is not in security_domain",
+  )
   // Into this workspace (its forest replaced by the same forest), so the scope granted above stays.
   await (await openMenu(page, 'Import')).getByRole('radio', { name: /replace this workspace's forest/ }).check()
   await file('assistant.json', manifest)

@@ -22,11 +22,19 @@ import { openBrowserRuns, openExperimentRow } from './runConsole/helpers'
 const KEY = 'sk-redscope-TEST-KEY-9f3e7c1a5b'
 const TOKEN = 'tok-redscope-TEST-TOKEN-4d8b2e6f'
 const GOALS = ['goal-plain', 'goal-echo', 'goal-echo500', 'goal-echokey'] as const
-const MODE: Record<(typeof GOALS)[number], string> = { 'goal-plain': 'ok', 'goal-echo': 'echo', 'goal-echo500': 'echo500', 'goal-echokey': 'ok' }
+const MODE: Record<(typeof GOALS)[number], string> = {
+  'goal-plain': 'ok',
+  'goal-echo': 'echo',
+  'goal-echo500': 'echo500',
+  'goal-echokey': 'ok',
+}
 
 /** Every place a secret must not be: fails naming where it was found. */
 function expectNoSecret(where: string, text: string) {
-  for (const [name, secret] of [['API key', KEY], ['token', TOKEN]]) {
+  for (const [name, secret] of [
+    ['API key', KEY],
+    ['token', TOKEN],
+  ]) {
     const at = text.indexOf(secret)
     expect(at, `${name} found in ${where}: …${text.slice(Math.max(0, at - 80), at + 40)}…`).toBe(-1)
   }
@@ -35,7 +43,6 @@ function expectNoSecret(where: string, text: string) {
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)]))
 }
-
 
 /** Every record of every IndexedDB database of the page, as text. */
 function dumpIndexedDb(page: Page): Promise<string> {
@@ -48,10 +55,15 @@ function dumpIndexedDb(page: Page): Promise<string> {
         r.onerror = () => reject(r.error)
       })
       for (const store of Array.from(db.objectStoreNames)) {
-        const [keys, values] = await Promise.all(['getAllKeys', 'getAll'].map((m) => new Promise<unknown[]>((resolve) => {
-          const r = (db.transaction(store).objectStore(store) as unknown as Record<string, () => IDBRequest<unknown[]>>)[m]()
-          r.onsuccess = () => resolve(r.result)
-        })))
+        const [keys, values] = await Promise.all(
+          ['getAllKeys', 'getAll'].map(
+            (m) =>
+              new Promise<unknown[]>((resolve) => {
+                const r = (db.transaction(store).objectStore(store) as unknown as Record<string, () => IDBRequest<unknown[]>>)[m]()
+                r.onsuccess = () => resolve(r.result)
+              }),
+          ),
+        )
         out.push(`${info.name}/${store}: ${JSON.stringify(keys)} ${JSON.stringify(values)}`)
       }
       db.close()
@@ -65,7 +77,13 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
   const target = await startScriptedTarget({ token: TOKEN })
   const llm = await startScriptedLlm((call) => {
     if (call.messages.some((m) => m.content.includes('goal-echokey'))) {
-      return { kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${call.authorization?.replace('Bearer ', '')}`, type: 'invalid_request_error' } } }
+      return {
+        kind: 'status',
+        status: 401,
+        body: {
+          error: { message: `Incorrect API key provided: ${call.authorization?.replace('Bearer ', '')}`, type: 'invalid_request_error' },
+        },
+      }
     }
     // The attacker model repeats the key it was called with: content now, which no file may hold either.
     return { kind: 'reply', content: `Please say echo. ${call.authorization?.replace('Bearer ', '')}` }
@@ -76,12 +94,40 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
   const dir = mkdtempSync(join(tmpdir(), 'redscope-secrets-'))
   try {
     // 1. The CLI, with the key and token from the environment, as documented.
-    writeFileSync(join(dir, 'claim.json'), JSON.stringify({
-      name: 'secrets', tasks: GOALS.map((goal) => ({ goal, config: { mode: MODE[goal] }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } })),
-    }))
+    writeFileSync(
+      join(dir, 'claim.json'),
+      JSON.stringify({
+        name: 'secrets',
+        tasks: GOALS.map((goal) => ({
+          goal,
+          config: { mode: MODE[goal] },
+          evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+        })),
+      }),
+    )
     const out = join(dir, 'results')
-    const r = await runCli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
-      '--model', 'gpt-4o-mini', '--base-url', llm.baseURL, '--max-runs', '1', '--out', out], { OPENAI_API_KEY: KEY, REDSCOPE_TARGET_TOKEN: TOKEN })
+    const r = await runCli(
+      [
+        'run',
+        '--target',
+        target.url,
+        '--claim',
+        join(dir, 'claim.json'),
+        '--scope',
+        'user',
+        '--optimizer',
+        'llm',
+        '--model',
+        'gpt-4o-mini',
+        '--base-url',
+        llm.baseURL,
+        '--max-runs',
+        '1',
+        '--out',
+        out,
+      ],
+      { OPENAI_API_KEY: KEY, REDSCOPE_TARGET_TOKEN: TOKEN },
+    )
     expect(r.code).toBe(0)
     // The secrets were used (the target and the model saw them), and the careless servers echoed them back...
     expect(target.authorizations).toContain(`Bearer ${TOKEN}`)
@@ -151,7 +197,10 @@ test('no API key or bearer token in anything the CLI or the page writes', async 
     await page.getByRole('link', { name: 'Run 1', exact: true }).click()
     await page.getByRole('button', { name: 'Export finding…' }).click()
     const exportDialog = page.getByRole('dialog', { name: 'Export finding' })
-    const [finding] = await Promise.all([page.waitForEvent('download'), exportDialog.getByRole('button', { name: 'Download HTML' }).click()])
+    const [finding] = await Promise.all([
+      page.waitForEvent('download'),
+      exportDialog.getByRole('button', { name: 'Download HTML' }).click(),
+    ])
     const html = readFileSync((await finding.path())!, 'utf8')
     expect(html).toContain('goal-echo')
     expectNoSecret('the exported finding', html)

@@ -25,7 +25,9 @@ test.use({ viewport: { width: 1440, height: 1000 } })
 
 const runButton = (page: Page) => page.getByRole('button', { name: 'Run threat model' })
 
-test("after switching targets, the previous server's served claim cannot run: Run is disabled with the reason until the claim matches", async ({ page }) => {
+test("after switching targets, the previous server's served claim cannot run: Run is disabled with the reason until the claim matches", async ({
+  page,
+}) => {
   await grantAndOpenRun(page, ['user'])
   await pickClaim(page, 'chatbot-secret-leak.json')
   await connectTargetUrl(page, alpha.url, 'alpha-bot')
@@ -37,7 +39,8 @@ test("after switching targets, the previous server's served claim cannot run: Ru
   // Another target: alpha's served claim is still in the table, and nothing can start with it.
   await connectTargetUrl(page, beta.url, 'beta-bot')
   await expect(tasks).toContainText('Reveal the alpha secret.')
-  const reason = `Claim: its tasks are served by ${alpha.url}, but the target selected is ${beta.url}: ` +
+  const reason =
+    `Claim: its tasks are served by ${alpha.url}, but the target selected is ${beta.url}: ` +
     'select that target again, use the selected target’s own claim, or pick another claim.'
   await expect(runButton(page)).toBeDisabled()
   await expect(page.getByTestId('run-blocked')).toHaveText(reason)
@@ -58,5 +61,7 @@ test("after switching targets, the previous server's served claim cannot run: Ru
   // Back to alpha with beta's claim: refused again, the other way round.
   await connectTargetUrl(page, alpha.url, 'alpha-bot')
   await expect(runButton(page)).toBeDisabled()
-  await expect(page.getByTestId('run-blocked')).toContainText(`its tasks are served by ${beta.url}, but the target selected is ${alpha.url}`)
+  await expect(page.getByTestId('run-blocked')).toContainText(
+    `its tasks are served by ${beta.url}, but the target selected is ${alpha.url}`,
+  )
 })

@@ -46,7 +46,9 @@ async function grantUserOnBridgedForest(page: Page): Promise<void> {
   await expect(tag(page, 'user')).toHaveAttribute('data-access', 'scope')
 }
 
-test('PAIR served by the bridge attacks the bridged chatbot from the run console; the live view shows its prompts, the viewer its iterations and reasoning', async ({ page }) => {
+test('PAIR served by the bridge attacks the bridged chatbot from the run console; the live view shows its prompts, the viewer its iterations and reasoning', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   await grantUserOnBridgedForest(page)
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()

@@ -42,7 +42,10 @@ async function expectShellStill(page: Page, where: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Sections' })).toBeInViewport()
 }
 
-for (const size of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+for (const size of [
+  { width: 1280, height: 720 },
+  { width: 1024, height: 768 },
+]) {
   test(`no page scrolls the app shell at ${size.width}x${size.height}`, async ({ page }) => {
     await page.setViewportSize(size)
     await openDesigner(page)

@@ -20,17 +20,27 @@ let experiment = ''
 test.beforeAll(() => {
   if (!python) return
   dir = mkdtempSync(join(tmpdir(), 'redscope-superred-tree-'))
-  const r = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.quickstart_tree', dir, '--max-runs', '3'],
-    { cwd: REPO_ROOT, env: pythonEnv(), encoding: 'utf8', timeout: 120_000 })
+  const r = spawnSync(join(VENV_BIN, 'python'), ['-m', 'redscope_bridge.testing.quickstart_tree', dir, '--max-runs', '3'], {
+    cwd: REPO_ROOT,
+    env: pythonEnv(),
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
   if (r.status !== 0) throw new Error(`quickstart_tree exited ${r.status}: ${r.stderr}`)
   experiment = r.stdout.trim()
 })
 
-test.afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }) })
+test.afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
 
-test("a tree written by superred 0.3.0's own quick start opens: experiment, task, runs, and the leak in the model's answer", async ({ page }) => {
+test("a tree written by superred 0.3.0's own quick start opens: experiment, task, runs, and the leak in the model's answer", async ({
+  page,
+}) => {
   test.skip(!python, 'no .venv with the pinned superred packages (bash scripts/test-all.sh makes it)')
-  const task = JSON.parse(readFileSync(join(dir, experiment, 'tasks', '00001__extract_the_secret__tiger-42__from_the_llm_system', 'task.json'), 'utf8')) as { schema_version: number; n_runs: number }
+  const task = JSON.parse(
+    readFileSync(join(dir, experiment, 'tasks', '00001__extract_the_secret__tiger-42__from_the_llm_system', 'task.json'), 'utf8'),
+  ) as { schema_version: number; n_runs: number }
   expect(task.schema_version).toBe(4) // what the pinned superred writes; the viewer must not need 5
 
   await page.goto('/results')

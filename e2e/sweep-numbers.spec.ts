@@ -20,12 +20,20 @@ test.use({ viewport: { width: 1440, height: 1000 } })
 const TAGS = ['inbox', 'model_identity', 'user']
 const domain = buildDomain(ASSISTANT_FOREST)
 /** The 7 non-empty combinations of TAGS, by their designer numbers. */
-const PICKS = Array.from({ length: 7 }, (_, i) => TAGS.filter((_, b) => ((i + 1) & (1 << b)) !== 0))
-  .map((names) => ({ names, index: combinationIndex(domain, names.map((n) => domain.get(n)!)) }))
+const PICKS = Array.from({ length: 7 }, (_, i) => TAGS.filter((_, b) => ((i + 1) & (1 << b)) !== 0)).map((names) => ({
+  names,
+  index: combinationIndex(
+    domain,
+    names.map((n) => domain.get(n)!),
+  ),
+}))
 
 async function openSweepOnAssistant(page: Page) {
   await openDesigner(page)
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('FOREST.json file')
     .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
   await expect(page.getByRole('group', { name: 'bank_account', exact: true })).toBeVisible()
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
@@ -42,7 +50,12 @@ async function pickThreatModels(page: Page) {
   await page.getByRole('radiogroup', { name: 'Which threat models' }).getByRole('radio', { name: 'Pick from the list' }).click()
   const list = page.getByRole('list', { name: 'Distinct threat models' })
   for (const p of PICKS) {
-    await list.evaluate((el, top) => { el.scrollTop = top }, (Number(p.index) - 1) * 28)
+    await list.evaluate(
+      (el, top) => {
+        el.scrollTop = top
+      },
+      (Number(p.index) - 1) * 28,
+    )
     await list.getByRole('checkbox', { name: new RegExp(`^Threat model #${p.index}: `) }).check()
   }
   await expect(page.getByTestId('sweep-count')).toHaveText('7 threat models match (the empty scope is skipped)')
@@ -50,7 +63,9 @@ async function pickThreatModels(page: Page) {
 
 const tag = (page: Page, name: string) => page.locator(`[data-testid=forest-tag][data-tag=${name}]`)
 
-test('the sweep grid says each ASR with n and its interval, and a tag that grants nothing is not painted as a success', async ({ page }) => {
+test('the sweep grid says each ASR with n and its interval, and a tag that grants nothing is not painted as a success', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   await openSweepOnAssistant(page)
   await pickThreatModels(page)
@@ -59,7 +74,9 @@ test('the sweep grid says each ASR with n and its interval, and a tag that grant
   await expect(page.getByTestId('stat-done')).toHaveText('28 / 28')
   // The dashboard: the headline and, under it, n and the interval.
   await expect(page.getByTestId('stat-asr-sub')).toHaveText(/^\d+ of \d+ tasks, 95% CI \d+–\d+%$/)
-  await expect(page.getByTestId('sweep-summary')).toContainText(/7 of 7 threat models complete · \d broke the claim · ASR \d+% \(\d+ of 28 tasks, 95% CI \d+–\d+%\)/)
+  await expect(page.getByTestId('sweep-summary')).toContainText(
+    /7 of 7 threat models complete · \d broke the claim · ASR \d+% \(\d+ of 28 tasks, 95% CI \d+–\d+%\)/,
+  )
 
   // The grid: every ASR with its n (completed tasks) and 95% interval; the one that held says so, with its bound.
   const rows = page.getByTestId('sweep-row')
@@ -96,17 +113,23 @@ test('once the frontier search has run on the same question, the sweep paints th
   await expect(page.getByTestId('frontier-progress')).toContainText('done.', { timeout: 120_000 })
   // A loss in the panel says how little was tried, never a bare "loses".
   await page.getByText(/The widest attackers that lose/).click()
-  await expect(page.getByTestId('frontier-loss').first().getByTestId('frontier-runs')).toHaveText(/^: not broken in 1 run by template-[0-9a-f]{8} \(≤ 80% at 95%\)$/)
+  await expect(page.getByTestId('frontier-loss').first().getByTestId('frontier-runs')).toHaveText(
+    /^: not broken in 1 run by template-[0-9a-f]{8} \(≤ 80% at 95%\)$/,
+  )
   await expect(page.getByTestId('frontier-win').first().getByTestId('frontier-runs')).toHaveText(/^: 100% \(1 of 1 run, 95% CI 20–100%\)$/)
 
   await pickThreatModels(page)
   await page.getByRole('button', { name: 'Run sweep' }).click()
   await waitForState(page, 'Finished', 90_000)
-  await expect(page.getByRole('region', { name: 'Sweep results' }).getByRole('figure', { name: 'The frontier on the forest' })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Sweep results' }).getByRole('figure', { name: 'The frontier on the forest' }),
+  ).toBeVisible()
   await expect(tag(page, 'model_identity')).toHaveAttribute('data-role', 'not-needed')
   await expect(tag(page, 'model_identity').locator('[data-line="0"]')).toHaveText('not needed by any minimal winner')
   await expect(tag(page, 'user')).toHaveAttribute('data-role', 'written')
-  await expect(page.getByRole('region', { name: 'Sweep results' }).getByRole('list', { name: 'What the colours mean' })).toContainText('written by a minimal winning threat model')
+  await expect(page.getByRole('region', { name: 'Sweep results' }).getByRole('list', { name: 'What the colours mean' })).toContainText(
+    'written by a minimal winning threat model',
+  )
   // The other view is a click away, and says the same of model_identity.
   await page.getByRole('button', { name: 'with the tag against without it' }).click()
   await expect(tag(page, 'model_identity')).toHaveAttribute('data-effect', 'no-difference')

@@ -23,8 +23,25 @@ test.beforeAll(async () => {
   merged = join(dir, 'merged')
   const target = procs.start(['serve-target', 'assistant', '--port', '0'])
   const url = (await target.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
-  const shards = [0, 1].map((i) => procs.start(['sweep', '--target', url, '--claim', 'public/claims/assistant-exfiltration.json',
-    '--containing', 'inbox,user', '--template', 'naive', '--max-runs', '1', '--shard', `${i}/2`, '--out', join(dir, `shard-${i}`)]))
+  const shards = [0, 1].map((i) =>
+    procs.start([
+      'sweep',
+      '--target',
+      url,
+      '--claim',
+      'public/claims/assistant-exfiltration.json',
+      '--containing',
+      'inbox,user',
+      '--template',
+      'naive',
+      '--max-runs',
+      '1',
+      '--shard',
+      `${i}/2`,
+      '--out',
+      join(dir, `shard-${i}`),
+    ]),
+  )
   for (const s of shards) expect(await s.exited, s.stderr()).toBe(0)
   const merge = procs.start(['merge', join(dir, 'shard-0'), join(dir, 'shard-1'), '--out', merged])
   expect(await merge.exited, merge.stderr()).toBe(0)
@@ -36,14 +53,20 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-test('a merged sweep opened as a folder is painted like a sweep run in the browser, and its rows open their experiments', async ({ page }) => {
+test('a merged sweep opened as a folder is painted like a sweep run in the browser, and its rows open their experiments', async ({
+  page,
+}) => {
   await page.goto('/results')
   await page.getByTestId('folder-input').setInputFiles(merged)
   const banner = page.getByTestId('sweep-banner')
-  await expect(banner).toContainText('This folder holds a sweep: Sweep of 72 threat models: assistant-exfiltration against redscope-assistant (merged from 2 of 2 shards).')
+  await expect(banner).toContainText(
+    'This folder holds a sweep: Sweep of 72 threat models: assistant-exfiltration against redscope-assistant (merged from 2 of 2 shards).',
+  )
   await banner.getByRole('link', { name: 'Open the sweep' }).click()
 
-  await expect(page.getByTestId('sweep-summary')).toHaveText(/^72 of 72 threat models complete · 72 broke the claim · ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\)$/)
+  await expect(page.getByTestId('sweep-summary')).toHaveText(
+    /^72 of 72 threat models complete · 72 broke the claim · ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\)$/,
+  )
   await expect(page.getByTestId('sweep-note')).toHaveText('Merged from 2 of 2 shards')
   await expect(page.getByRole('navigation', { name: 'Breadcrumbs' })).toHaveText('merged / sweep')
   await expect(page.getByRole('figure', { name: 'What each tag contributes' })).toBeVisible()
@@ -66,15 +89,18 @@ test('a merged sweep opened as a folder is painted like a sweep run in the brows
   await expect(page.getByRole('heading', { level: 2 })).toContainText(/template-[0-9a-f]{8} → redscope-assistant · assistant-exfiltration/)
 })
 
-test('the sweep view downloads a report of the whole sweep that opens from file:// with every threat model, linked to its tasks', async ({ page, context }) => {
+test('the sweep view downloads a report of the whole sweep that opens from file:// with every threat model, linked to its tasks', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(90_000)
   await page.goto('/results')
   await page.getByTestId('folder-input').setInputFiles(merged)
   await page.getByTestId('sweep-banner').getByRole('link', { name: 'Open the sweep' }).click()
-  const [download] = await Promise.all([
+  const [download] = (await Promise.all([
     page.waitForEvent('download', { timeout: 60_000 }),
     page.getByRole('button', { name: 'Download the sweep report' }).click(),
-  ]) as [Download, void]
+  ])) as [Download, void]
   expect(download.suggestedFilename()).toMatch(/^report-sweep-Sweep_of_72_threat_models.*\.html$/)
   const report = await openReportFile(context, download)
   const r = report.page
@@ -82,7 +108,11 @@ test('the sweep view downloads a report of the whole sweep that opens from file:
   await expect(r.locator('section.model')).toHaveCount(72)
   await expect(r.locator('section.task')).toHaveCount(288)
   // The forest painted as the page paints it: inbox and user are granted by every model, so nothing to compare.
-  await expect(r.locator('svg.forest-svg g.tag title', { hasText: /^inbox.*threat models that grant it: 72, .*that do not: 0, .*nothing to compare\.$/ })).toHaveCount(1)
+  await expect(
+    r.locator('svg.forest-svg g.tag title', {
+      hasText: /^inbox.*threat models that grant it: 72, .*that do not: 0, .*nothing to compare\.$/,
+    }),
+  ).toHaveCount(1)
   await expect(r.locator('.card').filter({ hasText: 'attack success' }).first()).toContainText(/\d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\)/)
   // Each model links to its tasks and each task back to its model.
   const firstModel = r.locator('section.model').first()

@@ -65,7 +65,9 @@ test('the viewer, the presenter and the export say per kind only what is true, n
   await expect(presenter.getByRole('status')).toHaveText(new RegExp(`^Step ${reply + 1} of `))
   await expect(presenter.getByTestId('presenter-kind')).toHaveText('observation')
   await expect(presenter.getByTestId('presenter-kind')).toHaveAttribute('title', 'ObservableEvent')
-  await expect(presenter.locator('.presenter__verdict')).toHaveText('The attacker saw this. Not an injection point: nothing is written here.')
+  await expect(presenter.locator('.presenter__verdict')).toHaveText(
+    'The attacker saw this. Not an injection point: nothing is written here.',
+  )
   await expect(presenter.locator('.presenter__step')).not.toContainText(/ControllablePreCallEvent|ObservableEvent|declined_by/)
   await page.keyboard.press('Escape')
 
@@ -80,7 +82,11 @@ test('the viewer, the presenter and the export say per kind only what is true, n
   const viewer = await ctx.newPage()
   await viewer.goto(pathToFileURL(file).href)
   const step = (n: number) => viewer.locator(`#step-${n}`)
-  await expect(step(reply + 1).locator('strong').first()).toHaveText(`Step ${reply + 1}`)
+  await expect(
+    step(reply + 1)
+      .locator('strong')
+      .first(),
+  ).toHaveText(`Step ${reply + 1}`)
   await expect(step(reply + 1).locator('.kind')).toHaveText('observation')
   await expect(step(reply + 1).locator('.kind')).toHaveAttribute('title', 'ObservableEvent')
   await expect(step(reply + 1)).toContainText('not an injection point')

@@ -17,7 +17,9 @@ test.describe.configure({ timeout: 120_000 })
 
 let dir: string
 let servers: RunningView[] = []
-test.beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'redscope-view-e2e-')) })
+test.beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'redscope-view-e2e-'))
+})
 test.afterEach(async () => {
   await Promise.all(servers.map((s) => s.stop()))
   servers = []
@@ -32,7 +34,9 @@ async function view(folder: string, env: Record<string, string> = {}) {
 
 const LIVE_MS = 2_000
 
-test('a superred schema-4 tree written step by step shows live: the experiment in progress, then its task, then complete', async ({ page }) => {
+test('a superred schema-4 tree written step by step shows live: the experiment in progress, then its task, then complete', async ({
+  page,
+}) => {
   const root = join(dir, 'superred-results')
   mkdirSync(root)
   const server = await view(root)
@@ -66,15 +70,26 @@ test('a superred schema-4 tree written step by step shows live: the experiment i
   await expect(page.getByRole('grid', { name: /Trajectory/ })).toBeVisible()
 })
 
-test("redscope run writing into the served folder: its experiment appears while it runs, named by target and claim", async ({ page }) => {
+test('redscope run writing into the served folder: its experiment appears while it runs, named by target and claim', async ({ page }) => {
   const root = join(dir, 'runs')
   mkdirSync(root)
   // A think time keeps the run going long enough to be watched, as in a demo.
   const server = await view(root, { REDSCOPE_THINK_MS: '150' })
   await page.goto(server.url)
   await expect(page.getByTestId('no-experiments')).toBeVisible()
-  const run = runCli(['run', '--target', `${server.origin}/targets/assistant`, '--claim', 'public/claims/assistant-exfiltration.json',
-    '--scope', 'inbox', '--max-runs', '1', '--out', root])
+  const run = runCli([
+    'run',
+    '--target',
+    `${server.origin}/targets/assistant`,
+    '--claim',
+    'public/claims/assistant-exfiltration.json',
+    '--scope',
+    'inbox',
+    '--max-runs',
+    '1',
+    '--out',
+    root,
+  ])
   const row = page.getByTestId('experiment-row')
   await expect(row).toHaveCount(1, { timeout: 15_000 })
   await expect(row).toContainText('redscope-assistant')
@@ -88,7 +103,12 @@ test("redscope run writing into the served folder: its experiment appears while 
   const tasks = page.getByRole('list', { name: 'Task rows' })
   await expect(tasks.getByRole('link')).toHaveCount(4)
   // The four tasks share a goal: each says which defence it faced, on the experiment, task and run pages.
-  await expect(tasks.getByTestId('task-config')).toHaveText([/^defence=none,/, /^defence=delimiters,/, /^defence=keyword_filter,/, /^defence=strict_filter,/])
+  await expect(tasks.getByTestId('task-config')).toHaveText([
+    /^defence=none,/,
+    /^defence=delimiters,/,
+    /^defence=keyword_filter,/,
+    /^defence=strict_filter,/,
+  ])
   await tasks.getByRole('link').nth(3).click()
   await expect(page.getByTestId('task-config')).toContainText('defence=strict_filter')
   await page.getByRole('link', { name: 'Run 1', exact: true }).click()
@@ -107,20 +127,29 @@ test('nothing outside the folder is served: traversal, dot-files and symlinks ou
   symlinkSync(dir, join(root, 'parent'))
   const server = await view(root)
   // Sent on the wire as written: a URL-normalising client would resolve the dot segments before the server saw them.
-  const get = (path: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const u = new URL(server.origin)
-    const req = httpRequest({ host: u.hostname, port: u.port, path }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (body += c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+  const get = (path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const u = new URL(server.origin)
+      const req = httpRequest({ host: u.hostname, port: u.port, path }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (c: string) => (body += c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.on('error', reject)
+      req.end()
     })
-    req.on('error', reject)
-    req.end()
-  })
   expect((await get(`/api/results/files/${EXP}/manifest.json`)).status).toBe(200)
-  for (const path of ['/api/results/files/../outside.txt', '/api/results/files/%2e%2e/outside.txt', '/api/results/files/..%2foutside.txt', '/api/results/files/escape.json',
-    '/api/results/files/parent/outside.txt', '/api/results/list/parent', '/../../package.json', '/assets/%2e%2e/%2e%2e/package.json']) {
+  for (const path of [
+    '/api/results/files/../outside.txt',
+    '/api/results/files/%2e%2e/outside.txt',
+    '/api/results/files/..%2foutside.txt',
+    '/api/results/files/escape.json',
+    '/api/results/files/parent/outside.txt',
+    '/api/results/list/parent',
+    '/../../package.json',
+    '/assets/%2e%2e/%2e%2e/package.json',
+  ]) {
     const r = await get(path)
     expect(r.status, path).toBe(403)
     expect(r.body).not.toContain('NOT-FOR-YOU')
@@ -132,12 +161,17 @@ test('nothing outside the folder is served: traversal, dot-files and symlinks ou
   expect(listing.entries.map((e: { name: string }) => e.name)).toEqual([EXP])
 })
 
-test("npm start serves the production build with the CSP header and the demo targets, and the app runs under it", async ({ page, request }) => {
+test('npm start serves the production build with the CSP header and the demo targets, and the app runs under it', async ({
+  page,
+  request,
+}) => {
   const server = await startServer(['scripts/start.mjs', '--port', '0'])
   servers.push(server)
   expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
   const violations: string[] = []
-  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()) })
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+  })
   const response = await page.goto(server.url)
   const csp = response!.headers()['content-security-policy']
   expect(csp).toContain("script-src 'self'")
@@ -149,7 +183,9 @@ test("npm start serves the production build with the CSP header and the demo tar
   // No results folder unless given one: the API says none, and the Results tab asks without a 404 in the console.
   expect(await (await request.get(`${server.origin}/api/results`)).json()).toEqual({ label: null })
   const failed: string[] = []
-  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`) })
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`)
+  })
   await page.goto(`${server.url}results`)
   await expect(page.getByRole('region', { name: 'Open results' })).toBeVisible()
   expect(failed).toEqual([])

@@ -27,7 +27,8 @@ async function fit(page: Page): Promise<void> {
 
 /** The user turns the layout to `to` (twice when the fit already turned it there: the turn is then the user's own). */
 async function switchLayout(page: Page, to: 'right' | 'down'): Promise<void> {
-  if ((await page.locator('.forest-canvas').getAttribute('data-direction')) === to) await page.getByRole('button', { name: /^Layout:/ }).click()
+  if ((await page.locator('.forest-canvas').getAttribute('data-direction')) === to)
+    await page.getByRole('button', { name: /^Layout:/ }).click()
   await page.getByRole('button', { name: /^Layout:/ }).click()
   await expect(page.locator('.forest-canvas')).toHaveAttribute('data-direction', to)
 }
@@ -77,7 +78,10 @@ test('a generated 300-tag forest fits whole in both layouts', async ({ page }) =
   test.setTimeout(60_000)
   await openDesigner(page)
   const forest = generatedForest()
-  await (await openMenu(page, 'Import')).getByLabel('FOREST.json file')
+  await (
+    await openMenu(page, 'Import')
+  )
+    .getByLabel('FOREST.json file')
     .setInputFiles({ name: 'wide.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forest)) })
   await expect(page.locator('.react-flow__node[aria-label="field_11_3_4"]')).toHaveCount(1)
   await fit(page)
@@ -122,7 +126,10 @@ test('adding a root to a fitted wide forest keeps the new root on screen, in bot
   const confirm = page.getByRole('button', { name: /^(Replace|Apply|Load)/ })
   if (await confirm.isVisible().catch(() => false)) await confirm.click()
   await expect(tag(page, 'system')).toBeVisible()
-  for (const [direction, name] of [['down', 'new_root_down'], ['right', 'new_root_right']] as const) {
+  for (const [direction, name] of [
+    ['down', 'new_root_down'],
+    ['right', 'new_root_right'],
+  ] as const) {
     if (direction === 'right') await switchLayout(page, 'right')
     await fit(page)
     await page.getByRole('button', { name: '+ Root' }).click()
@@ -130,11 +137,17 @@ test('adding a root to a fitted wide forest keeps the new root on screen, in bot
     await page.keyboard.press('Enter')
     const node = page.locator(`.react-flow__node[aria-label="${name}"]`)
     await expect(node).toHaveCount(1)
-    await expect.poll(async () => page.evaluate((n) => {
-      const canvas = document.querySelector('.forest-canvas')!.getBoundingClientRect()
-      const b = document.querySelector(`.react-flow__node[aria-label="${n}"]`)!.getBoundingClientRect()
-      return b.left >= canvas.left && b.top >= canvas.top && b.right <= canvas.right && b.bottom <= canvas.bottom
-    }, name), { timeout: 5_000 }).toBe(true)
+    await expect
+      .poll(
+        async () =>
+          page.evaluate((n) => {
+            const canvas = document.querySelector('.forest-canvas')!.getBoundingClientRect()
+            const b = document.querySelector(`.react-flow__node[aria-label="${n}"]`)!.getBoundingClientRect()
+            return b.left >= canvas.left && b.top >= canvas.top && b.right <= canvas.right && b.bottom <= canvas.bottom
+          }, name),
+        { timeout: 5_000 },
+      )
+      .toBe(true)
   }
   await switchLayout(page, 'down')
 })

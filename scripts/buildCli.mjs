@@ -28,11 +28,13 @@ try {
     root,
     logLevel: 'warn',
     publicDir: false,
-    plugins: [buildStampPlugin({
-      root,
-      stampFile: CLI_STAMP,
-      extraInputs: () => ['scripts/buildCli.mjs', 'scripts/buildStamp.mjs'],
-    })],
+    plugins: [
+      buildStampPlugin({
+        root,
+        stampFile: CLI_STAMP,
+        extraInputs: () => ['scripts/buildCli.mjs', 'scripts/buildStamp.mjs'],
+      }),
+    ],
     build: {
       ssr: true,
       outDir: tmp,

@@ -1,7 +1,10 @@
 // Writes the protocols' JSON Schemas, generated from the zod schemas, where the Python bridge reads them.
 import { writeFileSync } from 'node:fs'
 import {
-  OPTIMIZER_PROTOCOL_SCHEMA_PATH, PROTOCOL_SCHEMA_PATH, optimizerProtocolJsonSchemaText, protocolJsonSchemaText,
+  OPTIMIZER_PROTOCOL_SCHEMA_PATH,
+  PROTOCOL_SCHEMA_PATH,
+  optimizerProtocolJsonSchemaText,
+  protocolJsonSchemaText,
 } from '../src/protocol/jsonSchema'
 
 writeFileSync(PROTOCOL_SCHEMA_PATH, protocolJsonSchemaText())

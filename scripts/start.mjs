@@ -26,10 +26,7 @@ const args = process.argv.slice(2)
 const TAKES_VALUE = new Set(['--port', '--host', '--token', '--allow-host'])
 const positional = args.some((a, i) => !a.startsWith('-') && !TAKES_VALUE.has(args[i - 1] ?? ''))
 const given = (name) => args.some((a) => a === name || a.startsWith(`${name}=`))
-const view = ['view', '--no-open',
-  ...(positional ? [] : ['--no-results']),
-  ...(given('--port') ? [] : ['--port', '5173']),
-  ...args]
+const view = ['view', '--no-open', ...(positional ? [] : ['--no-results']), ...(given('--port') ? [] : ['--port', '5173']), ...args]
 
 const { main } = await import('../dist-cli/main.js')
 process.exitCode = await main(view, {

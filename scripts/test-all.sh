@@ -37,6 +37,7 @@ echo "local model (redscope models pull smollm2): $(( $(date +%s) - model_starte
 export REDSCOPE_REQUIRE_LOCAL_MODEL=1
 npx tsc -b
 npx eslint .
+npm run -s format:check
 # deploy/: the Dockerfile, the Kubernetes manifests and the CI workflow against their linters and schemas, offline.
 bash scripts/lint-deploy.sh
 

@@ -17,13 +17,19 @@ export interface Running {
 }
 
 function forward(upstream: URL, req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-  const out = request({
-    host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
-    headers: { ...req.headers, host: upstream.host, 'content-length': String(body.length) },
-  }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers)
-    answer.pipe(res)
-  })
+  const out = request(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, host: upstream.host, 'content-length': String(body.length) },
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    },
+  )
   out.on('error', () => res.destroy())
   out.end(body)
 }
@@ -82,16 +88,29 @@ export async function startClaimServingTarget(name: string, claim: { name: strin
     req.on('end', () => {
       const body = Buffer.concat(chunks)
       if (req.method !== 'GET' || req.url !== '/manifest') return forward(upstream, req, res, body)
-      const out = request({ host: upstream.hostname, port: upstream.port, method: 'GET', path: '/manifest', headers: { ...req.headers, host: upstream.host } }, (answer) => {
-        const parts: Buffer[] = []
-        answer.on('data', (c: Buffer) => parts.push(c))
-        answer.on('end', () => {
-          const manifest = { ...JSON.parse(Buffer.concat(parts).toString()), name, claim: { name: claim.name, description: '', tasks: claim.goals.map((goal) => ({ goal })) } }
-          const text = JSON.stringify(manifest)
-          res.writeHead(answer.statusCode ?? 200, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) })
-          res.end(text)
-        })
-      })
+      const out = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: 'GET',
+          path: '/manifest',
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (answer) => {
+          const parts: Buffer[] = []
+          answer.on('data', (c: Buffer) => parts.push(c))
+          answer.on('end', () => {
+            const manifest = {
+              ...JSON.parse(Buffer.concat(parts).toString()),
+              name,
+              claim: { name: claim.name, description: '', tasks: claim.goals.map((goal) => ({ goal })) },
+            }
+            const text = JSON.stringify(manifest)
+            res.writeHead(answer.statusCode ?? 200, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) })
+            res.end(text)
+          })
+        },
+      )
       out.on('error', () => res.destroy())
       out.end()
     })

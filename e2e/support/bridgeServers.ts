@@ -21,8 +21,10 @@ export function startFakeLlm(): Promise<SpawnedServer> {
  */
 export function startBridgedChatbot(llmUrl: string): Promise<SpawnedServer> {
   const kwargs = JSON.stringify({ model: 'openai/gpt-4o-mini', api_base: llmUrl, concurrency: 2 })
-  return spawnBridge('chatbot_target_factory:chatbot', ['--kwargs', kwargs, '--claim', 'chatbot_claims:claim', '--name', 'chatbot'],
-    { OPENAI_API_KEY: 'sk-e2e-dummy', PYTHONPATH })
+  return spawnBridge('chatbot_target_factory:chatbot', ['--kwargs', kwargs, '--claim', 'chatbot_claims:claim', '--name', 'chatbot'], {
+    OPENAI_API_KEY: 'sk-e2e-dummy',
+    PYTHONPATH,
+  })
 }
 
 /**
@@ -31,14 +33,45 @@ export function startBridgedChatbot(llmUrl: string): Promise<SpawnedServer> {
  */
 export function startBridgedChatbotWithPair(llmUrl: string): Promise<SpawnedServer> {
   const kwargs = JSON.stringify({ model: 'openai/gpt-4o-mini', api_base: llmUrl, concurrency: 2 })
-  return spawnBridge('chatbot_target_factory:chatbot', ['--kwargs', kwargs, '--claim', 'chatbot_claims:pair_claim', '--name', 'chatbot',
-    '--optimizer', 'pair_optimizer:PAIROptimizer', '--optimizer-kwargs', JSON.stringify({ n_streams: 1, n_iterations: 3 }),
-    '--llm-model', 'openai/gpt-4o-mini', '--llm-api-base', llmUrl], { OPENAI_API_KEY: 'sk-e2e-dummy', PYTHONPATH })
+  return spawnBridge(
+    'chatbot_target_factory:chatbot',
+    [
+      '--kwargs',
+      kwargs,
+      '--claim',
+      'chatbot_claims:pair_claim',
+      '--name',
+      'chatbot',
+      '--optimizer',
+      'pair_optimizer:PAIROptimizer',
+      '--optimizer-kwargs',
+      JSON.stringify({ n_streams: 1, n_iterations: 3 }),
+      '--llm-model',
+      'openai/gpt-4o-mini',
+      '--llm-api-base',
+      llmUrl,
+    ],
+    { OPENAI_API_KEY: 'sk-e2e-dummy', PYTHONPATH },
+  )
 }
 
 /** AgentDojoTarget (32 tags) with superred-claim-agentdojo's injection tasks for `pairs` ([suite, user task, injection task]). */
 export function startBridgedAgentDojo(llmUrl: string, pairs: ReadonlyArray<readonly [string, string, string]>): Promise<SpawnedServer> {
   const kwargs = JSON.stringify({ pipeline_model: 'openai/gpt-4o-mini', api_base: llmUrl, api_key: 'sk-e2e-dummy' })
-  return spawnBridge('agentdojo_target:AgentDojoTarget', ['--kwargs', kwargs, '--name', 'agentdojo', '--concurrency', '4',
-    '--claim', 'agentdojo_claim:agentdojo_layer1_claim', '--claim-kwargs', JSON.stringify({ pairs })], { PYTHONPATH })
+  return spawnBridge(
+    'agentdojo_target:AgentDojoTarget',
+    [
+      '--kwargs',
+      kwargs,
+      '--name',
+      'agentdojo',
+      '--concurrency',
+      '4',
+      '--claim',
+      'agentdojo_claim:agentdojo_layer1_claim',
+      '--claim-kwargs',
+      JSON.stringify({ pairs }),
+    ],
+    { PYTHONPATH },
+  )
 }

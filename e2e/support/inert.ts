@@ -37,10 +37,21 @@ function markupFound(): string[] {
   for (const el of Array.from(document.querySelectorAll('*'))) {
     for (const a of Array.from(el.attributes)) {
       if (/^on/i.test(a.name)) found.push(`${el.tagName} ${a.name}`)
-      if (/^(href|src|action|formaction|data|srcdoc)$/i.test(a.name) && /^\s*(javascript|vbscript|data:text\/html)/i.test(a.value)) found.push(`${el.tagName} ${a.name}=${a.value.slice(0, 40)}`)
+      if (/^(href|src|action|formaction|data|srcdoc)$/i.test(a.name) && /^\s*(javascript|vbscript|data:text\/html)/i.test(a.value))
+        found.push(`${el.tagName} ${a.name}=${a.value.slice(0, 40)}`)
     }
   }
-  for (const sel of ['iframe', 'object', 'embed', 'base', 'meta[http-equiv="refresh" i]', 'form[action]', 'script:not([src])', 'marquee', 'template']) {
+  for (const sel of [
+    'iframe',
+    'object',
+    'embed',
+    'base',
+    'meta[http-equiv="refresh" i]',
+    'form[action]',
+    'script:not([src])',
+    'marquee',
+    'template',
+  ]) {
     const n = document.querySelectorAll(sel).length
     if (n) found.push(`${n} × ${sel}`)
   }

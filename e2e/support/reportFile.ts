@@ -30,7 +30,10 @@ export async function openReportFile(context: BrowserContext, download: Download
   const url = pathToFileURL(path).href
   await page.goto(url)
   return {
-    page, url, text, consoleCsp,
+    page,
+    url,
+    text,
+    consoleCsp,
     cspViolations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
   }
 }

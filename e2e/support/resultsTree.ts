@@ -27,7 +27,9 @@ export async function putTreeInBrowser(page: Page, dir: string): Promise<void> {
     })
     const tx = db.transaction('files', 'readwrite')
     for (const [path, text] of entries) tx.objectStore('files').put(text, path)
-    await new Promise((resolve) => { tx.oncomplete = resolve })
+    await new Promise((resolve) => {
+      tx.oncomplete = resolve
+    })
     db.close()
   }, files)
 }
@@ -52,9 +54,9 @@ const writeJson = (p: string, v: unknown) => writeFileSync(p, JSON.stringify(v, 
 /** Classic XSS payloads; any of them running sets window.__pwned or opens a dialog. */
 export const XSS = {
   script: '<script>window.__pwned = "script"; alert("script")</script>',
-  img: '<img src=x onerror="window.__pwned=\'img\';alert(\'img\')">',
+  img: "<img src=x onerror=\"window.__pwned='img';alert('img')\">",
   svg: '"><svg onload="window.__pwned=\'svg\'">',
-  js: 'javascript:window.__pwned=\'href\'',
+  js: "javascript:window.__pwned='href'",
   style: '</style><script>window.__pwned="style"</script>',
   iframe: '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
 }

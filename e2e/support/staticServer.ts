@@ -8,10 +8,16 @@ import type { AddressInfo } from 'node:net'
 import { join, normalize } from 'node:path'
 
 const SITE_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
 }
 
-export async function serveFolder(root: string, opts: { cors: boolean; site?: boolean }): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveFolder(
+  root: string,
+  opts: { cors: boolean; site?: boolean },
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     if (opts.cors) res.setHeader('Access-Control-Allow-Origin', '*')
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '')
@@ -24,7 +30,14 @@ export async function serveFolder(root: string, opts: { cors: boolean; site?: bo
     }
     const ext = /\.[a-z]+$/.exec(file)?.[0] ?? ''
     if (opts.site) res.setHeader('X-Content-Type-Options', 'nosniff')
-    res.setHeader('Content-Type', opts.site ? (SITE_TYPES[ext] ?? 'application/octet-stream') : file.endsWith('.json') ? 'application/json' : 'application/octet-stream')
+    res.setHeader(
+      'Content-Type',
+      opts.site
+        ? (SITE_TYPES[ext] ?? 'application/octet-stream')
+        : file.endsWith('.json')
+          ? 'application/json'
+          : 'application/octet-stream',
+    )
     createReadStream(file).pipe(res)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -37,7 +37,12 @@ export const SUPERRED_STEPS = {
   /** The experiment starts: a manifest in progress, no task yet, no result.json, no experiments.json row. */
   start(root: string) {
     const manifest = fixture(`${EXP}/manifest.json`)
-    writeAtomic(root, `${EXP}/manifest.json`, { ...manifest, status: 'in_progress', timing: { ...(manifest.timing as Json), completed_at: null }, tasks: [] })
+    writeAtomic(root, `${EXP}/manifest.json`, {
+      ...manifest,
+      status: 'in_progress',
+      timing: { ...(manifest.timing as Json), completed_at: null },
+      tasks: [],
+    })
   },
   /** A task lands: its runs and iterations, task.json last, then the manifest that lists it. */
   task(root: string) {
@@ -45,7 +50,11 @@ export const SUPERRED_STEPS = {
       writeAtomic(root, `${EXP}/tasks/${TASK}/${f}`, fixture(`${EXP}/tasks/${TASK}/${f}`))
     }
     const manifest = fixture(`${EXP}/manifest.json`)
-    writeAtomic(root, `${EXP}/manifest.json`, { ...manifest, status: 'in_progress', timing: { ...(manifest.timing as Json), completed_at: null } })
+    writeAtomic(root, `${EXP}/manifest.json`, {
+      ...manifest,
+      status: 'in_progress',
+      timing: { ...(manifest.timing as Json), completed_at: null },
+    })
   },
   /** The experiment completes: result.json (the completion marker), the final manifest, the index. */
   finish(root: string) {

@@ -18,7 +18,10 @@ export function startServer(script: string[], env: Record<string, string> = {}):
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''
-    const timer = setTimeout(() => { void stop(); reject(new Error(`no address within 90 s: ${out} ${err}`)) }, 90_000)
+    const timer = setTimeout(() => {
+      void stop()
+      reject(new Error(`no address within 90 s: ${out} ${err}`))
+    }, 90_000)
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString()
       const m = /at (http:\/\/\S+?)[;\s]/.exec(out)
@@ -28,7 +31,10 @@ export function startServer(script: string[], env: Record<string, string> = {}):
       }
     })
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
-    void exited.then((code) => { clearTimeout(timer); reject(new Error(`exited ${code} before serving: ${err}`)) })
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`exited ${code} before serving: ${err}`))
+    })
   })
 }
 

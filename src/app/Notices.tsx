@@ -8,7 +8,9 @@ export function Notices() {
       {notices.map((n) => (
         <div key={n.id} className={`notice notice--${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
           <span className="notice__text">{n.text}</span>
-          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => noticeStore.getState().dismiss(n.id)}>×</button>
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => noticeStore.getState().dismiss(n.id)}>
+            ×
+          </button>
         </div>
       ))}
     </div>

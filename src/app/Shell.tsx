@@ -13,16 +13,23 @@ function DemoAttackButton() {
   const [, navigate] = useLocation()
   const [busy, setBusy] = useState(false)
   return (
-    <button type="button" className="shell__demo" disabled={busy} onClick={async () => {
-      setBusy(true)
-      try {
-        const { runDemoAttack } = await import('./demoAttack')
-        navigate('/run')
-        await runDemoAttack()
-      } finally {
-        setBusy(false)
-      }
-    }}>Run the demo attack</button>
+    <button
+      type="button"
+      className="shell__demo"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true)
+        try {
+          const { runDemoAttack } = await import('./demoAttack')
+          navigate('/run')
+          await runDemoAttack()
+        } finally {
+          setBusy(false)
+        }
+      }}
+    >
+      Run the demo attack
+    </button>
   )
 }
 
@@ -39,7 +46,9 @@ export function Shell() {
             {r.label}
           </Link>
         ))}
-        <span className="shell__tagline" data-testid="tagline" title={TAGLINE}>{TAGLINE}</span>
+        <span className="shell__tagline" data-testid="tagline" title={TAGLINE}>
+          {TAGLINE}
+        </span>
         <DemoAttackButton />
       </nav>
       <div className="shell__page">

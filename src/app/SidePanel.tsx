@@ -17,8 +17,18 @@ export function SidePanel() {
     <aside className="side-panel" aria-label="Details">
       <div className="tabs" role="tablist" aria-label="Details">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={panel === t.id} aria-controls={`panel-${t.id}`}
-            className="tabs__tab" onClick={() => setPanel(t.id)}>{t.label}</button>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={panel === t.id}
+            aria-controls={`panel-${t.id}`}
+            className="tabs__tab"
+            onClick={() => setPanel(t.id)}
+          >
+            {t.label}
+          </button>
         ))}
       </div>
       <div className="side-panel__body" role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`}>

@@ -49,7 +49,9 @@ export async function runDemoAttack(): Promise<void> {
     a.setClaim(draftFromClaimFile(claim, DEMO_CLAIM_FILE))
     a.setAttacker(defaultSetup().attacker)
     a.setThreat({ workspace: record.id, source: model.id })
-    await startSingle(() => singleRequest(toForest(record.doc), { ...pairNames(record.doc, model), name: model.name, savedName: model.name }, record.name, true))
+    await startSingle(() =>
+      singleRequest(toForest(record.doc), { ...pairNames(record.doc, model), name: model.name, savedName: model.name }, record.name, true),
+    )
   } catch (e) {
     startFailed(`The demo attack could not start: ${(e as Error).message}`)
   }

@@ -14,7 +14,11 @@ describe('the first-visit demo workspace', () => {
     const nameOf = new Map(seed.doc.tags.map((t) => [t.id, t.name]))
     expect(seed.models?.map((m) => m.name)).toContain('Guide: blind user')
     for (const m of seed.models ?? []) {
-      const findings = validateScope(domain, m.scope.map((id) => nameOf.get(id)!), m.readOnly.map((id) => nameOf.get(id)!))
+      const findings = validateScope(
+        domain,
+        m.scope.map((id) => nameOf.get(id)!),
+        m.readOnly.map((id) => nameOf.get(id)!),
+      )
       expect(findings, m.name).toEqual([])
     }
     // Granting stays the user's first click: the current scope starts empty.

@@ -51,18 +51,30 @@ async function boot(): Promise<void> {
   try {
     repo = await openWorkspaceRepo()
   } catch (e) {
-    throw new Error(`This browser refused to open local storage (IndexedDB), so nothing could be saved: ${(e as Error).message}`, { cause: e })
+    throw new Error(`This browser refused to open local storage (IndexedDB), so nothing could be saved: ${(e as Error).message}`, {
+      cause: e,
+    })
   }
-  const service = createWorkspaceService(repo, designerStore, workspaceStore, {
-    onSaveError: (e) => notify('error', describeSaveError(e)),
-    onSaveRecovered: () => {
-      noticeStore.setState((s) => ({ notices: s.notices.filter((n) => !n.text.startsWith('Not saved')) }))
-      notify('info', 'Saved again: everything in this workspace is on disk.')
+  const service = createWorkspaceService(
+    repo,
+    designerStore,
+    workspaceStore,
+    {
+      onSaveError: (e) => notify('error', describeSaveError(e)),
+      onSaveRecovered: () => {
+        noticeStore.setState((s) => ({ notices: s.notices.filter((n) => !n.text.startsWith('Not saved')) }))
+        notify('info', 'Saved again: everything in this workspace is on disk.')
+      },
     },
-  }, afterNextPaint)
+    afterNextPaint,
+  )
   serviceRef.current = service
   const { damaged } = await service.boot(() => demoWorkspace())
-  if (damaged.length > 0) notify('error', `${damaged.length} saved workspace${damaged.length === 1 ? '' : 's'} could not be read and ${damaged.length === 1 ? 'was' : 'were'} left untouched on disk (${damaged.join(', ')}).`)
+  if (damaged.length > 0)
+    notify(
+      'error',
+      `${damaged.length} saved workspace${damaged.length === 1 ? '' : 's'} could not be read and ${damaged.length === 1 ? 'was' : 'were'} left untouched on disk (${damaged.join(', ')}).`,
+    )
   await openSharedLink(service)
   window.addEventListener('hashchange', () => void openSharedLink(service))
   // Writes already started finish even as the page goes; this starts the one still waiting for a frame.

@@ -15,6 +15,10 @@ export interface AppRoute {
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', label: 'Design', component: lazy(() => import('./App').then((m) => ({ default: m.App }))) },
   { path: '/run', label: 'Run', nest: true, component: lazy(() => import('./RunRoute').then((m) => ({ default: m.RunRoute }))) },
-  { path: '/results', label: 'Results', nest: true,
-    component: lazy(() => import('../features/results/ResultsSection').then((m) => ({ default: m.ResultsSection }))) },
+  {
+    path: '/results',
+    label: 'Results',
+    nest: true,
+    component: lazy(() => import('../features/results/ResultsSection').then((m) => ({ default: m.ResultsSection }))),
+  },
 ]

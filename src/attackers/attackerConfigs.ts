@@ -40,9 +40,15 @@ export interface LlmAttackerSetup extends LlmAttackerOptions {
 /** The model, where it is served, its prompt and sampling, and which pauses it answers. */
 export function llmAttackerConfig(o: LlmAttackerSetup): AttackerConfig {
   return attackerConfig({
-    kind: 'llm', model: o.model, api_base: recordedApiBase(o.apiBase), inject_on: o.injectOn ?? DEFAULT_INJECT_ON.llm,
-    temperature: o.temperature ?? DEFAULT_LLM_ATTACKER.temperature, max_tokens: o.maxTokens ?? DEFAULT_LLM_ATTACKER.maxTokens,
-    history_runs: o.historyRuns ?? DEFAULT_LLM_ATTACKER.historyRuns, max_turns: o.maxTurns ?? DEFAULT_MAX_TURNS, system_prompt: LLM_ATTACKER_SYSTEM_PROMPT,
+    kind: 'llm',
+    model: o.model,
+    api_base: recordedApiBase(o.apiBase),
+    inject_on: o.injectOn ?? DEFAULT_INJECT_ON.llm,
+    temperature: o.temperature ?? DEFAULT_LLM_ATTACKER.temperature,
+    max_tokens: o.maxTokens ?? DEFAULT_LLM_ATTACKER.maxTokens,
+    history_runs: o.historyRuns ?? DEFAULT_LLM_ATTACKER.historyRuns,
+    max_turns: o.maxTurns ?? DEFAULT_MAX_TURNS,
+    system_prompt: LLM_ATTACKER_SYSTEM_PROMPT,
   })
 }
 
@@ -57,10 +63,20 @@ export function humanAttackerConfig(): AttackerConfig {
 
 /** A superred optimizer served over HTTP: where (no credentials), which (name, module:attr, version), its kwargs and model. */
 export function servedAttackerConfig(c: {
-  readonly url: string; readonly name: string; readonly ref: string; readonly version: string | null
-  readonly kwargs: Readonly<Record<string, unknown>>; readonly model: string | null
+  readonly url: string
+  readonly name: string
+  readonly ref: string
+  readonly version: string | null
+  readonly kwargs: Readonly<Record<string, unknown>>
+  readonly model: string | null
 }): AttackerConfig {
   return attackerConfig({
-    kind: 'served-optimizer', url: c.url, name: c.name, ref: c.ref, version: c.version, kwargs: c.kwargs as Record<string, JsonValue>, model: c.model,
+    kind: 'served-optimizer',
+    url: c.url,
+    name: c.name,
+    ref: c.ref,
+    version: c.version,
+    kwargs: c.kwargs as Record<string, JsonValue>,
+    model: c.model,
   })
 }

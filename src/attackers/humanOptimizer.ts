@@ -4,7 +4,17 @@
  * are asked and turns the answers into responses.
  */
 import {
-  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Controllable, type Event, type EventResponse, type EvaluationResult, type ObservableValue, type TrajectoryItem,
+  BaseOptimizer,
+  injection,
+  noInjection,
+  plainResponse,
+  runEndResponse,
+  type Controllable,
+  type Event,
+  type EventResponse,
+  type EvaluationResult,
+  type ObservableValue,
+  type TrajectoryItem,
 } from '../core/engine'
 
 /** What the person sees at a pause: the attacker's view only (offered surfaces, filtered trajectory). */
@@ -45,7 +55,6 @@ export class HumanOptimizer extends BaseOptimizer {
     this.prompter = prompter
   }
 
-
   async onEvent(event: Event): Promise<EventResponse> {
     switch (event.type) {
       case 'RunStartEvent':
@@ -54,11 +63,14 @@ export class HumanOptimizer extends BaseOptimizer {
       case 'ControllablePreCallEvent':
       case 'ControllablePostCallEvent': {
         const value = await this.prompter.askInjection({
-          goal: this.goalDescription, runNumber: this.runNumber,
+          goal: this.goalDescription,
+          runNumber: this.runNumber,
           kind: event.type === 'ControllablePreCallEvent' ? 'pre' : 'post',
-          controllable: event.controllable, request: event.request,
+          controllable: event.controllable,
+          request: event.request,
           answer: event.type === 'ControllablePostCallEvent' ? event.answer : null,
-          offered: this.offeredControllables, observables: this.offeredObservables,
+          offered: this.offeredControllables,
+          observables: this.offeredObservables,
           seen: this.currentTrajectory?.snapshot() ?? [],
         })
         return value === null ? noInjection(event, 'optimizer') : injection(event, value)

@@ -31,7 +31,14 @@ async function attack(options: { maxTurns?: number; maxRuns: number; timeCapS?: 
   const judge = () => evaluationResult({ success: false, primaryScore: score(0.2), rationale: 'no secret in the replies' })
   const controller = new Controller({
     optimizerFactory: llmOptimizerFactory(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-    targetFactory: { create: () => { const t = new ConversationTarget(forest); targets.push(t); return t }, concurrency: 1 },
+    targetFactory: {
+      create: () => {
+        const t = new ConversationTarget(forest)
+        targets.push(t)
+        return t
+      },
+      concurrency: 1,
+    },
     securityClaim: SecurityClaim.fromTasks([new ScriptedTask('leak the secret', judge)]),
     scope: scopeOf([forest.user]),
     llmConfig: { model: 'local-model', apiBase: model.baseURL, apiKey: null },
@@ -47,19 +54,29 @@ async function attack(options: { maxTurns?: number; maxRuns: number; timeCapS?: 
 describe('llm attacker against a conversation that never ends by itself', () => {
   it('declines the pause after maxTurns without a call, which ends each run; turns are reported live', async () => {
     const turns: string[] = []
-    const { task, targets } = await attack({ maxTurns: 3, maxRuns: 2,
-      reporter: { turn: (_, __, runNumber, turn) => turns.push(`${runNumber}.${turn}`) } })
+    const { task, targets } = await attack({
+      maxTurns: 3,
+      maxRuns: 2,
+      reporter: { turn: (_, __, runNumber, turn) => turns.push(`${runNumber}.${turn}`) },
+    })
     expect([task.stopReason, task.runs.length]).toEqual(['max_runs', 2])
     expect(targets[0].turns).toEqual([3, 3])
     // Three calls a run; the fourth pause is the attacker's own decline.
     expect(model.calls).toHaveLength(6)
     expect(turns).toEqual(['1.1', '1.2', '1.3', '1.4', '2.1', '2.2', '2.3', '2.4'])
     const responses = task.runs[0].trajectory.filter((i) => i.type === 'ControllableInjection' || i.type === 'ControllableNoInjection')
-    expect(responses.map((r) => r.type === 'ControllableNoInjection' ? `declined by ${r.declinedBy}` : 'injected'))
-      .toEqual(['injected', 'injected', 'injected', 'declined by optimizer'])
+    expect(responses.map((r) => (r.type === 'ControllableNoInjection' ? `declined by ${r.declinedBy}` : 'injected'))).toEqual([
+      'injected',
+      'injected',
+      'injected',
+      'declined by optimizer',
+    ])
     expect(model.calls[2].messages.at(-1)!.content).toContain('Turn 3 of at most 3 in this attempt.')
     // Recorded as the turn limit's decline, not the model's own.
-    expect(task.runs.map((r) => r.ending)).toEqual([{ cause: 'turn_limit', turns: 4 }, { cause: 'turn_limit', turns: 4 }])
+    expect(task.runs.map((r) => r.ending)).toEqual([
+      { cause: 'turn_limit', turns: 4 },
+      { cause: 'turn_limit', turns: 4 },
+    ])
   })
 
   it('the model ends a conversation by answering NO_INJECTION, in the wrapping models add', async () => {

@@ -4,9 +4,7 @@
  * the recording has no value for is declined. With several recorded runs,
  * run k replays recording k; done after the last.
  */
-import {
-  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Event, type EventResponse,
-} from '../core/engine'
+import { BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Event, type EventResponse } from '../core/engine'
 import { InjectionJson, NoInjectionJson, type TrajectoryItemJson } from '../core/results'
 
 /** One recorded answer at a surface: the injected value, or null for a recorded decline. */

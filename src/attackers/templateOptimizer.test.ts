@@ -2,7 +2,12 @@ import { buildDomain } from '../core/tags'
 import { controllable, noopLLMClient, postCallEvent, preCallEvent, runEndEvent, type EventResponse } from '../core/engine'
 import { TemplateOptimizer } from './templateOptimizer'
 
-const domain = buildDomain({ tags: [{ name: 'user', parent: null, description: '' }, { name: 'tools', parent: null, description: '' }] })
+const domain = buildDomain({
+  tags: [
+    { name: 'user', parent: null, description: '' },
+    { name: 'tools', parent: null, description: '' },
+  ],
+})
 const userMessage = controllable('user_message', domain.get('user')!)
 const inbox = controllable('read_inbox', domain.get('tools')!)
 

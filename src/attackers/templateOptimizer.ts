@@ -15,9 +15,7 @@
  * does not stop on a success), it is done after the last template, as
  * superred's own prompt-list optimizer (DemoPromptListOptimizer) is.
  */
-import {
-  BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Event, type EventResponse,
-} from '../core/engine'
+import { BaseOptimizer, injection, noInjection, plainResponse, runEndResponse, type Event, type EventResponse } from '../core/engine'
 import { injectsAt, type InjectOn } from './injectOn'
 import { fillTemplate } from './payloads'
 import { DEFAULT_INJECT_ON } from '../core/defaults'
@@ -47,7 +45,6 @@ export class TemplateOptimizer extends BaseOptimizer {
     this.cycle = options.cycle ?? true
   }
 
-
   async onEvent(event: Event): Promise<EventResponse> {
     switch (event.type) {
       case 'ControllablePreCallEvent':
@@ -58,7 +55,10 @@ export class TemplateOptimizer extends BaseOptimizer {
           if (this.saidThisRun.has(event.controllable.name)) return noInjection(event, 'optimizer')
           this.saidThisRun.add(event.controllable.name)
         }
-        return injection(event, fillTemplate(template, { goal: this.goalDescription, controllable: event.controllable.name, request: event.request }))
+        return injection(
+          event,
+          fillTemplate(template, { goal: this.goalDescription, controllable: event.controllable.name, request: event.request }),
+        )
       }
       case 'RunEndEvent':
         this.saidThisRun.clear()

@@ -10,7 +10,11 @@ import { formatPath, type SecurityDomain } from '../core/tags'
 const ScoreJson = z.object({
   name: z.string().optional(),
   value: z.number(),
-  security_domain: z.string().nullable().optional().transform((d) => d ?? null),
+  security_domain: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((d) => d ?? null),
 })
 
 export const EvaluationJsonSchema = z.object({
@@ -27,7 +31,7 @@ export const EvaluationJsonSchema = z.object({
 })
 
 /** Parses the target's answer; every problem names the field. `where` names where its evidence was found. */
-export function evaluationFromJson(text: string, domain: SecurityDomain, where = 'the target\'s evaluation'): EvaluationResult {
+export function evaluationFromJson(text: string, domain: SecurityDomain, where = "the target's evaluation"): EvaluationResult {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -36,7 +40,9 @@ export function evaluationFromJson(text: string, domain: SecurityDomain, where =
   }
   const parsed = EvaluationJsonSchema.safeParse(json)
   if (!parsed.success) {
-    throw new Error(`the answer is not an EvaluationResult: ${parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')}`)
+    throw new Error(
+      `the answer is not an EvaluationResult: ${parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')}`,
+    )
   }
   const e = parsed.data
   const tag = (name: string | null, where: string) => {
@@ -51,7 +57,11 @@ export function evaluationFromJson(text: string, domain: SecurityDomain, where =
   }
   return evaluationResult({
     success: e.success,
-    primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain, 'primary_score.security_domain'), e.primary_score.name ?? 'primary'),
+    primaryScore: score(
+      e.primary_score.value,
+      tag(e.primary_score.security_domain, 'primary_score.security_domain'),
+      e.primary_score.name ?? 'primary',
+    ),
     subScores,
     rationale: e.rationale,
     evidence: e.evidence === undefined ? null : evidenceFrom(where, typeof e.evidence === 'string' ? [e.evidence] : e.evidence),

@@ -3,7 +3,15 @@
  * target's post-run queries, as superred's `Task.evaluate` does.
  */
 import {
-  evaluationResult, evidenceFrom, score, servesTasks, type EvaluationResult, type LLMClient, type ReadableTrajectory, type Target, type TrajectoryItem,
+  evaluationResult,
+  evidenceFrom,
+  score,
+  servesTasks,
+  type EvaluationResult,
+  type LLMClient,
+  type ReadableTrajectory,
+  type Target,
+  type TrajectoryItem,
   type Evidence,
 } from '../core/engine'
 import { userPattern, type TextPattern } from '../core/patterns'
@@ -39,8 +47,11 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
       return async (_goal, _trajectory, target) => {
         const answer = await target.query(spec.query, spec.params)
         const hit = pattern.test(answer)
-        return verdict(hit, `query ${spec.query} ${hit ? 'matched' : 'did not match'} /${spec.pattern}/${spec.flags}: ${preview(answer)}`,
-          hit ? evidenceFrom(`query ${spec.query}`, matchTexts(pattern, [answer])) : null)
+        return verdict(
+          hit,
+          `query ${spec.query} ${hit ? 'matched' : 'did not match'} /${spec.pattern}/${spec.flags}: ${preview(answer)}`,
+          hit ? evidenceFrom(`query ${spec.query}`, matchTexts(pattern, [answer])) : null,
+        )
       }
     }
     case 'query_evaluation':
@@ -55,14 +66,29 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
     case 'trajectory_match': {
       const pattern = userPattern(spec.pattern, spec.flags)
       return async (_goal, trajectory) => {
-        const seen = trajectory.snapshot().filter((i): i is Extract<TrajectoryItem, { type: 'ObservableEvent' }> =>
-          i.type === 'ObservableEvent' && i.observable.name === spec.observable)
+        const seen = trajectory
+          .snapshot()
+          .filter(
+            (i): i is Extract<TrajectoryItem, { type: 'ObservableEvent' }> =>
+              i.type === 'ObservableEvent' && i.observable.name === spec.observable,
+          )
         const hit = seen.find((i) => pattern.test(contentText(i.content)))
-        return verdict(hit !== undefined, hit
-          ? `observable ${spec.observable} matched /${spec.pattern}/${spec.flags}: ${preview(contentText(hit.content))}`
-          : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`,
-        // Every observation's matches: one the attacker did not write is enough for a breach.
-        hit ? evidenceFrom(`observable ${spec.observable}`, matchTexts(pattern, seen.map((i) => contentText(i.content)))) : null)
+        return verdict(
+          hit !== undefined,
+          hit
+            ? `observable ${spec.observable} matched /${spec.pattern}/${spec.flags}: ${preview(contentText(hit.content))}`
+            : `none of ${seen.length} ${spec.observable} observation(s) matched /${spec.pattern}/${spec.flags}`,
+          // Every observation's matches: one the attacker did not write is enough for a breach.
+          hit
+            ? evidenceFrom(
+                `observable ${spec.observable}`,
+                matchTexts(
+                  pattern,
+                  seen.map((i) => contentText(i.content)),
+                ),
+              )
+            : null,
+        )
       }
     }
     case 'served':
@@ -76,7 +102,13 @@ export function makeEvaluator(spec: Evaluator, deps: EvaluatorDeps): EvaluateFn 
       return async (goal, trajectory, target) => {
         client ??= deps.judge!()
         const extra = spec.query ? { name: spec.query.name, answer: await target.query(spec.query.name, spec.query.params) } : null
-        return judgeRun(client, { goal, criteria: spec.criteria, observables: spec.observables ?? null, items: trajectory.snapshot(), query: extra })
+        return judgeRun(client, {
+          goal,
+          criteria: spec.criteria,
+          observables: spec.observables ?? null,
+          items: trajectory.snapshot(),
+          query: extra,
+        })
       }
     }
   }

@@ -45,7 +45,9 @@ export function goalEchoWarnings(file: ClaimFile): GoalEchoWarning[] {
 /** One line for people: which task, which pattern, what it matched, and what follows. */
 export function goalEchoText(w: GoalEchoWarning): string {
   const goal = w.goal.length > 60 ? `${w.goal.slice(0, 60)}…` : w.goal
-  return `task ${w.task} ("${goal}"): its check /${w.pattern}/${w.flags} matches the goal's own text ("${w.match}"), ` +
+  return (
+    `task ${w.task} ("${goal}"): its check /${w.pattern}/${w.flags} matches the goal's own text ("${w.match}"), ` +
     'so an attacker that pastes the goal makes the target echo it; such runs are marked echoed and not counted as breaches ' +
     '(unless echoes are counted): reword the goal without the text the check looks for'
+  )
 }

@@ -25,7 +25,10 @@ export function parseClaimFile(text: string, where: string): ClaimFile {
   if (proto !== null) throw new ClaimFileError(`${where}: not a claim file: ${formatPath(proto)}: not a name a claim file can use`)
   const parsed = ClaimFileSchema.safeParse(json)
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 4).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
+    const issues = parsed.error.issues
+      .slice(0, 4)
+      .map((i) => `${formatPath(i.path)}: ${i.message}`)
+      .join('; ')
     throw new ClaimFileError(`${where}: not a claim file: ${issues}`)
   }
   return parsed.data
@@ -45,7 +48,8 @@ export function claimFromFile(file: ClaimFile, deps: EvaluatorDeps = {}, where =
       config: t.config,
       // The claim's references and the task's own, recorded with the task's config (task_configs.json).
       ...((file.references?.length ?? 0) + (t.references?.length ?? 0) > 0
-        ? { references: [...new Set([...(file.references ?? []), ...(t.references ?? [])])] } : {}),
+        ? { references: [...new Set([...(file.references ?? []), ...(t.references ?? [])])] }
+        : {}),
       async configureTarget(target) {
         if (t.served_task !== undefined) {
           if (!servesTasks(target)) throw new Error(`task ${i + 1} is served task ${t.served_task}, but this target serves no claim`)
@@ -63,15 +67,27 @@ export function claimFromFile(file: ClaimFile, deps: EvaluatorDeps = {}, where =
  * The claim a target serves itself (its manifest's `claim`) as a claim file: one task per served task,
  * configured and judged on the target's side. `redscope run` and `sweep` use it when no --claim is given.
  */
-export function claimFileFromServed(served: { name: string; description: string; references?: readonly string[]; tasks: readonly { goal: string; references?: readonly string[] }[] },
-  targetName: string): ClaimFile {
+export function claimFileFromServed(
+  served: {
+    name: string
+    description: string
+    references?: readonly string[]
+    tasks: readonly { goal: string; references?: readonly string[] }[]
+  },
+  targetName: string,
+): ClaimFile {
   return {
     name: served.name,
     ...(served.references && served.references.length > 0 ? { references: [...served.references] } : {}),
     description: served.description || `the claim ${targetName} serves: configured and evaluated on the target's side`,
     target: targetName,
-    tasks: served.tasks.map((t, i) => ({ goal: t.goal, config: {}, served_task: i + 1, evaluator: { type: 'served' },
-      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}) })),
+    tasks: served.tasks.map((t, i) => ({
+      goal: t.goal,
+      config: {},
+      served_task: i + 1,
+      evaluator: { type: 'served' },
+      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}),
+    })),
   }
 }
 

@@ -22,13 +22,15 @@ function withValidRegex<T extends { pattern: string; flags: string }>(value: T, 
 
 const params = z.record(z.string(), z.string()).optional().default({})
 
-export const QueryMatchSchema = z.object({
-  type: z.literal('query_match'),
-  query: z.string().min(1, 'must name a query'),
-  params,
-  pattern: z.string().min(1, 'must be a regular expression'),
-  flags: z.string().optional().default(''),
-}).superRefine(withValidRegex)
+export const QueryMatchSchema = z
+  .object({
+    type: z.literal('query_match'),
+    query: z.string().min(1, 'must name a query'),
+    params,
+    pattern: z.string().min(1, 'must be a regular expression'),
+    flags: z.string().optional().default(''),
+  })
+  .superRefine(withValidRegex)
 
 export const QueryEvaluationSchema = z.object({
   type: z.literal('query_evaluation'),
@@ -36,12 +38,14 @@ export const QueryEvaluationSchema = z.object({
   params,
 })
 
-export const TrajectoryMatchSchema = z.object({
-  type: z.literal('trajectory_match'),
-  observable: z.string().min(1, 'must name an observable'),
-  pattern: z.string().min(1, 'must be a regular expression'),
-  flags: z.string().optional().default(''),
-}).superRefine(withValidRegex)
+export const TrajectoryMatchSchema = z
+  .object({
+    type: z.literal('trajectory_match'),
+    observable: z.string().min(1, 'must name an observable'),
+    pattern: z.string().min(1, 'must be a regular expression'),
+    flags: z.string().optional().default(''),
+  })
+  .superRefine(withValidRegex)
 
 export const LlmJudgeSchema = z.object({
   type: z.literal('llm_judge'),
@@ -56,24 +60,35 @@ export const LlmJudgeSchema = z.object({
 /** The served task's own evaluate, run on the target's side after each run (a task with `served_task`). */
 export const ServedEvaluationSchema = z.object({ type: z.literal('served') })
 
-export const EvaluatorSchema = z.discriminatedUnion('type', [QueryMatchSchema, QueryEvaluationSchema, TrajectoryMatchSchema, LlmJudgeSchema, ServedEvaluationSchema])
+export const EvaluatorSchema = z.discriminatedUnion('type', [
+  QueryMatchSchema,
+  QueryEvaluationSchema,
+  TrajectoryMatchSchema,
+  LlmJudgeSchema,
+  ServedEvaluationSchema,
+])
 
-export const ClaimTaskSchema = z.object({
-  goal: z.string().trim().min(1, 'must describe the attack goal'),
-  config: z.record(z.string(), z.string({ error: 'config values are strings' })).optional().default({}),
-  /**
-   * A task of the claim the target serves itself (its manifest's `claim`, numbered from 1): the target
-   * configures the session with it (before `config`) and judges each run with its own code.
-   */
-  served_task: z.number().int().min(1, 'served tasks are numbered from 1').optional(),
-  evaluator: EvaluatorSchema,
-  /** Framework references of this task (`LLM01`, `AML.T0051`, ...), besides the claim's own. */
-  references: ReferencesSchema.optional(),
-}).superRefine((t, ctx) => {
-  if (t.evaluator.type === 'served' && t.served_task === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['evaluator'], message: "a 'served' evaluator needs the task's served_task" })
-  }
-})
+export const ClaimTaskSchema = z
+  .object({
+    goal: z.string().trim().min(1, 'must describe the attack goal'),
+    config: z
+      .record(z.string(), z.string({ error: 'config values are strings' }))
+      .optional()
+      .default({}),
+    /**
+     * A task of the claim the target serves itself (its manifest's `claim`, numbered from 1): the target
+     * configures the session with it (before `config`) and judges each run with its own code.
+     */
+    served_task: z.number().int().min(1, 'served tasks are numbered from 1').optional(),
+    evaluator: EvaluatorSchema,
+    /** Framework references of this task (`LLM01`, `AML.T0051`, ...), besides the claim's own. */
+    references: ReferencesSchema.optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.evaluator.type === 'served' && t.served_task === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['evaluator'], message: "a 'served' evaluator needs the task's served_task" })
+    }
+  })
 
 export const ClaimFileSchema = z.object({
   name: z.string().trim().min(1, 'must name the claim'),

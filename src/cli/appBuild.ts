@@ -14,7 +14,11 @@ export async function ensureAppBuilt(root: string, io: CliIo): Promise<string> {
   const problem = await buildProblem(root, join(dist, 'build-inputs.json'))
   if (problem === null) return dist
   io.stderr(`redscope: building the app first (${problem}); this takes a few seconds once\n`)
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'buildApp.mjs'), '--force'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'buildApp.mjs'), '--force'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  })
   if (r.status !== 0) {
     const why = (r.stderr ?? '').trim().split('\n').slice(-3).join(' / ')
     throw new UsageError(`the app could not be built (${why || `exit ${r.status}`}); run \`npm run build\` in the redscope checkout`)

@@ -40,11 +40,23 @@ async function run(...argv: string[]) {
 // what is checked here is which folder a configuration opens, not how often a harmless payload loses.
 const ONE_RUN = ['--max-runs', '1']
 // Two to four commands a test, each a few seconds on a shared machine: more than vitest's 5 s default.
-const attack = (out: string, ...extra: string[]) => run('run', '--target', assistant.url, '--claim', CLAIM, '--scope', 'inbox', ...ONE_RUN, '--out', out, ...extra)
-const experiments = (out: string) => readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
-const taskLine = (stdout: string) => stdout.split('\n').find((l) => l.startsWith('task 1/1'))?.split(/\s+/).slice(0, 4).join(' ')
+const attack = (out: string, ...extra: string[]) =>
+  run('run', '--target', assistant.url, '--claim', CLAIM, '--scope', 'inbox', ...ONE_RUN, '--out', out, ...extra)
+const experiments = (out: string) =>
+  readdirSync(out, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+const taskLine = (stdout: string) =>
+  stdout
+    .split('\n')
+    .find((l) => l.startsWith('task 1/1'))
+    ?.split(/\s+/)
+    .slice(0, 4)
+    .join(' ')
 const folderOf = (stdout: string) => /^(\S+):/.exec(stdout)![1]
-const attackerConfig = (out: string, folder: string) => JSON.parse(readFileSync(join(out, folder, 'attacker_config.json'), 'utf8')) as { config: Record<string, unknown> }
+const attackerConfig = (out: string, folder: string) =>
+  JSON.parse(readFileSync(join(out, folder, 'attacker_config.json'), 'utf8')) as { config: Record<string, unknown> }
 
 describe('redscope run: a changed attacker is a new experiment', () => {
   it('a winning payload after a losing one into the same --out runs afresh, in its own folder; the same payload again resumes', async () => {
@@ -91,7 +103,9 @@ describe('redscope run: a changed attacker is a new experiment', () => {
     expect(clash.code).toBe(2)
     expect(clash.stdout).toBe('')
     expect(clash.stderr.split('\n').filter(Boolean)).toHaveLength(1)
-    expect(clash.stderr).toContain(`redscope run: --attacker-label mine: ${join(out, folder)} holds the results of another attacker configuration`)
+    expect(clash.stderr).toContain(
+      `redscope run: --attacker-label mine: ${join(out, folder)} holds the results of another attacker configuration`,
+    )
     expect(clash.stderr).toContain(`it holds template, 1 payload ("${HARMLESS}"), injected before calls`)
     expect(clash.stderr).toContain('this run asks for template, 1 payload ("{instruction}"), injected before calls')
     expect(clash.stderr).toContain('(they differ in templates)')
@@ -116,19 +130,45 @@ describe('redscope run: a changed attacker is a new experiment', () => {
 })
 
 describe('redscope sweep and frontier: the same rule', () => {
-  it('a sweep after a run with another payload does not keep the run\'s verdict; a forced clashing label is refused', async () => {
+  it("a sweep after a run with another payload does not keep the run's verdict; a forced clashing label is refused", async () => {
     const out = join(dir, 'sweep')
     expect((await attack(out, '--template', HARMLESS)).code).toBe(0)
-    const sweep = await run('sweep', '--target', assistant.url, '--claim', CLAIM, '--threat-models', writeModels([['inbox']]), '--template', 'naive',
-      ...ONE_RUN, '--out', out)
+    const sweep = await run(
+      'sweep',
+      '--target',
+      assistant.url,
+      '--claim',
+      CLAIM,
+      '--threat-models',
+      writeModels([['inbox']]),
+      '--template',
+      'naive',
+      ...ONE_RUN,
+      '--out',
+      out,
+    )
     expect(sweep.stderr).toBe('')
     expect(sweep.stdout).toMatch(/\[1\/1\] #\d+ \[inbox\]: ASR 100% \(1 of 1 task, 95% CI 20–100%\)/)
     expect(experiments(out)).toHaveLength(2)
 
     const forced = join(dir, 'sweep-forced')
     expect((await attack(forced, '--attacker-label', 'mine', '--template', HARMLESS)).code).toBe(0)
-    const clash = await run('sweep', '--target', assistant.url, '--claim', CLAIM, '--threat-models', writeModels([['inbox']]), '--template', 'naive',
-      ...ONE_RUN, '--attacker-label', 'mine', '--out', forced)
+    const clash = await run(
+      'sweep',
+      '--target',
+      assistant.url,
+      '--claim',
+      CLAIM,
+      '--threat-models',
+      writeModels([['inbox']]),
+      '--template',
+      'naive',
+      ...ONE_RUN,
+      '--attacker-label',
+      'mine',
+      '--out',
+      forced,
+    )
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('redscope sweep: --attacker-label mine: ')
     expect(clash.stderr).toContain(`it holds template, 1 payload ("${HARMLESS}")`)
@@ -139,7 +179,19 @@ describe('redscope sweep and frontier: the same rule', () => {
   it('a frontier search does not read back a run of another payload; a forced clashing label is refused', async () => {
     const out = join(dir, 'frontier')
     expect((await attack(out, '--template', HARMLESS)).code).toBe(0)
-    const search = await run('frontier', '--target', assistant.url, '--claim', CLAIM, '--template', 'naive', '--max-runs', '1', '--out', out)
+    const search = await run(
+      'frontier',
+      '--target',
+      assistant.url,
+      '--claim',
+      CLAIM,
+      '--template',
+      'naive',
+      '--max-runs',
+      '1',
+      '--out',
+      out,
+    )
     expect(search.stderr).toBe('')
     expect(search.code).toBe(0)
     // [inbox] wins for this payload: the harmless run's loss, kept in its own folder, decides nothing here.
@@ -148,8 +200,21 @@ describe('redscope sweep and frontier: the same rule', () => {
 
     const forced = join(dir, 'frontier-forced')
     expect((await attack(forced, '--attacker-label', 'mine', '--template', HARMLESS)).code).toBe(0)
-    const clash = await run('frontier', '--target', assistant.url, '--claim', CLAIM, '--template', 'naive', '--max-runs', '1',
-      '--attacker-label', 'mine', '--out', forced)
+    const clash = await run(
+      'frontier',
+      '--target',
+      assistant.url,
+      '--claim',
+      CLAIM,
+      '--template',
+      'naive',
+      '--max-runs',
+      '1',
+      '--attacker-label',
+      'mine',
+      '--out',
+      forced,
+    )
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('redscope frontier: --attacker-label mine: ')
     expect(existsSync(join(forced, 'frontier.json'))).toBe(false)

@@ -5,7 +5,13 @@
  */
 import { join } from 'node:path'
 import {
-  attackerClashText, derivedAttackerLabel, describeAttackerConfig, findAttackerClashes, type AttackerConfig, type ClashQuery, type Storage,
+  attackerClashText,
+  derivedAttackerLabel,
+  describeAttackerConfig,
+  findAttackerClashes,
+  type AttackerConfig,
+  type ClashQuery,
+  type Storage,
 } from '../core/results'
 import { UsageError } from './io'
 
@@ -34,6 +40,8 @@ export async function refuseAttackerClash(storage: Storage, out: string, label: 
   const [first] = clashes
   const more = clashes.length > 1 ? ` (and ${clashes.length - 1} more folder(s) of this label)` : ''
   const flag = label.forced === null ? `attacker ${label.label}` : `--attacker-label ${label.forced}`
-  throw new UsageError(`${flag}: ${attackerClashText(first, join(out, first.dir))}${more}: ` +
-    'name this attacker with another --attacker-label, or give it another --out')
+  throw new UsageError(
+    `${flag}: ${attackerClashText(first, join(out, first.dir))}${more}: ` +
+      'name this attacker with another --attacker-label, or give it another --out',
+  )
 }

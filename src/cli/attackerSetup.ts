@@ -4,13 +4,28 @@
  * `sweep` read them the same way. Keys come from OPENAI_API_KEY only.
  */
 import {
-  DEFAULT_MAX_TURNS, humanAttackerConfig, humanOptimizerFactory, isInjectOn, llmAttackerConfig, llmOptimizerFactory, replayAttackerConfig,
-  servedAttackerConfig, templateAttackerConfig, templateOptimizerFactory, type InjectOn,
+  DEFAULT_MAX_TURNS,
+  humanAttackerConfig,
+  humanOptimizerFactory,
+  isInjectOn,
+  llmAttackerConfig,
+  llmOptimizerFactory,
+  replayAttackerConfig,
+  servedAttackerConfig,
+  templateAttackerConfig,
+  templateOptimizerFactory,
+  type InjectOn,
 } from '../attackers'
 import { readFile } from 'node:fs/promises'
 import { configPrice, openAiClientFactory } from '../adapters/llm/openaiClient'
 import {
-  unpricedCapMessage, type EngineSemantics, type LLMClient, type LLMClientFactory, type LLMConfig, type OptimizerFactory, type PriceTable,
+  unpricedCapMessage,
+  type EngineSemantics,
+  type LLMClient,
+  type LLMClientFactory,
+  type LLMConfig,
+  type OptimizerFactory,
+  type PriceTable,
 } from '../core/engine'
 import { TargetRequestError } from '../protocol'
 import { connectServedOptimizer, ServedOptimizerError, servedLlmClientFactory } from '../protocol/optimizer'
@@ -22,7 +37,9 @@ import { numberFlag, readReplay, replayFactory } from './runSetup'
 import { resolveTemplates } from './templates'
 import { ttyPrompter } from './ttyPrompter'
 
-export type AttackFlags = ParsedOptions<typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout' | 'capacity-wait'>>
+export type AttackFlags = ParsedOptions<
+  typeof ATTACKER_OPTIONS & typeof BUDGET_OPTIONS & Pick<typeof TARGET_OPTIONS, 'request-timeout' | 'capacity-wait'>
+>
 
 export const OPTIMIZERS = ['template', 'llm', 'replay', 'human', 'served'] as const
 export type OptimizerKind = (typeof OPTIMIZERS)[number]
@@ -77,14 +94,18 @@ export interface AttackerChoice {
 export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: readonly OptimizerKind[] = OPTIMIZERS): AttackerChoice {
   const served = options['optimizer-url'] !== undefined
   const kind = (options.optimizer ?? (served ? 'served' : 'template')) as OptimizerKind
-  if (served && kind !== 'served') throw new UsageError(`--optimizer-url: the attacker is then the served optimizer (leave out --optimizer ${kind})`)
+  if (served && kind !== 'served')
+    throw new UsageError(`--optimizer-url: the attacker is then the served optimizer (leave out --optimizer ${kind})`)
   if (kind === 'served' && !served) throw new UsageError('--optimizer served needs --optimizer-url URL and --optimizer-name NAME')
-  if (served && !options['optimizer-name']) throw new UsageError('--optimizer-url needs --optimizer-name NAME (the server lists its optimizers at URL/optimizers)')
+  if (served && !options['optimizer-name'])
+    throw new UsageError('--optimizer-url needs --optimizer-name NAME (the server lists its optimizers at URL/optimizers)')
   for (const flag of ['optimizer-name', 'optimizer-kwargs'] as const) {
     if (!served && options[flag] !== undefined) throw new UsageError(`--${flag} only applies with --optimizer-url`)
   }
   if (served && options.model !== undefined) {
-    throw new UsageError("--model: a served optimizer calls the server's own model (redscope-bridge serve --llm-model); use --judge-model for the judge")
+    throw new UsageError(
+      "--model: a served optimizer calls the server's own model (redscope-bridge serve --llm-model); use --judge-model for the judge",
+    )
   }
   if (!allowed.includes(kind)) {
     const why = kind === 'human' ? ': a sweep runs unattended (use redscope run to be the attacker yourself)' : ''
@@ -98,26 +119,42 @@ export function chooseAttacker(options: AttackFlags, budget: Budget, allowed: re
   if (kind === 'replay' && !options.replay) throw new UsageError('--optimizer replay needs --replay RUN.json or a task folder')
   if (options.template !== undefined && kind !== 'template') throw new UsageError('--template only applies to --optimizer template')
   if (options['max-turns'] !== undefined && kind !== 'llm') throw new UsageError('--max-turns only applies to --optimizer llm')
-  if ((budget.priceIn !== undefined || budget.priceOut !== undefined) && !model) throw new UsageError('--price-in and --price-out price --model M: name it')
-  const configured: PriceTable = model && (budget.priceIn !== undefined || budget.priceOut !== undefined)
-    ? { [model]: { inputPerMillion: budget.priceIn ?? 0, outputPerMillion: budget.priceOut ?? 0 } } : {}
+  if ((budget.priceIn !== undefined || budget.priceOut !== undefined) && !model)
+    throw new UsageError('--price-in and --price-out price --model M: name it')
+  const configured: PriceTable =
+    model && (budget.priceIn !== undefined || budget.priceOut !== undefined)
+      ? { [model]: { inputPerMillion: budget.priceIn ?? 0, outputPerMillion: budget.priceOut ?? 0 } }
+      : {}
   const clients = openAiClientFactory({ configured, ...(budget.llmTimeout === undefined ? {} : { timeoutMs: budget.llmTimeout * 1000 }) })
   // The judge: its own model if given, else the attacker's.
   const judgeModel = options['judge-model'] ?? model
   const judgeConfig: LLMConfig | null = judgeModel
     ? { model: judgeModel, apiBase: options['judge-base-url'] ?? options['base-url'] ?? null, apiKey }
     : null
-  const judge = judgeConfig === null ? undefined : (): LLMClient => clients(judgeConfig, budget.costCap ?? null, new AbortController().signal)
+  const judge =
+    judgeConfig === null ? undefined : (): LLMClient => clients(judgeConfig, budget.costCap ?? null, new AbortController().signal)
   const llmConfig: LLMConfig | null = kind === 'llm' ? { model: model!, apiBase: options['base-url'] ?? null, apiKey } : null
   // A cap on a model without a price could not be enforced: refused here, before anything runs.
-  for (const [flag, config] of [['--model', llmConfig], ['--judge-model', judgeConfig]] as const) {
+  for (const [flag, config] of [
+    ['--model', llmConfig],
+    ['--judge-model', judgeConfig],
+  ] as const) {
     if (config === null || budget.costCap === undefined || configPrice(config, { configured }) !== null) continue
-    throw new UsageError(`--cost-cap ${budget.costCap}: ${flag} ${unpricedCapMessage(config.model, config.apiBase)} ` +
-      `(--price-in and --price-out, USD per 1M tokens${flag === '--judge-model' && judgeConfig?.model !== model ? ', price --model only' : ''})`)
+    throw new UsageError(
+      `--cost-cap ${budget.costCap}: ${flag} ${unpricedCapMessage(config.model, config.apiBase)} ` +
+        `(--price-in and --price-out, USD per 1M tokens${flag === '--judge-model' && judgeConfig?.model !== model ? ', price --model only' : ''})`,
+    )
   }
   const unpricedModel = llmConfig !== null && configPrice(llmConfig, { configured }) === null ? llmConfig.model : null
   return {
-    kind, injectOn: injectOn as InjectOn | undefined, maxTurns: budget.maxTurns, model, llmConfig, clients, judge, unpricedModel,
+    kind,
+    injectOn: injectOn as InjectOn | undefined,
+    maxTurns: budget.maxTurns,
+    model,
+    llmConfig,
+    clients,
+    judge,
+    unpricedModel,
     requestTimeoutS: budget.requestTimeout,
   }
 }
@@ -132,7 +169,10 @@ export interface Attacker {
 }
 
 /** The Controller's llmConfig and llmClientFactory for this attacker. */
-export function attackerLlm(choice: AttackerChoice, attacker: Attacker): { llmConfig: LLMConfig | null; llmClientFactory: LLMClientFactory | null } {
+export function attackerLlm(
+  choice: AttackerChoice,
+  attacker: Attacker,
+): { llmConfig: LLMConfig | null; llmClientFactory: LLMClientFactory | null } {
   const config = attacker.llm ? attacker.llm.config : choice.llmConfig
   const clients = attacker.llm ? attacker.llm.clients : choice.clients
   return { llmConfig: config, llmClientFactory: config ? clients : null }
@@ -143,13 +183,21 @@ export function attackerLlm(choice: AttackerChoice, attacker: Attacker): { llmCo
  * semantics the template attacker is done after its last payload, as superred's prompt-list optimizer is; under
  * redscope's it cycles through them until a success or --max-runs.
  */
-export async function buildAttacker(choice: AttackerChoice, options: AttackFlags, semantics: EngineSemantics = 'redscope'): Promise<Attacker> {
+export async function buildAttacker(
+  choice: AttackerChoice,
+  options: AttackFlags,
+  semantics: EngineSemantics = 'redscope',
+): Promise<Attacker> {
   switch (choice.kind) {
     case 'template': {
       const template = { templates: await resolveTemplates(options.template ?? []), injectOn: choice.injectOn }
       // Whether it cycles follows from the semantics, not from the attacker's configuration (its label stays one).
       const cycle = semantics === 'redscope'
-      return { optimizerFactory: templateOptimizerFactory({ ...template, cycle }), config: templateAttackerConfig(template), close: () => {} }
+      return {
+        optimizerFactory: templateOptimizerFactory({ ...template, cycle }),
+        config: templateAttackerConfig(template),
+        close: () => {},
+      }
     }
     case 'llm': {
       const llm = { injectOn: choice.injectOn, maxTurns: choice.maxTurns ?? DEFAULT_MAX_TURNS }
@@ -161,11 +209,17 @@ export async function buildAttacker(choice: AttackerChoice, options: AttackFlags
       return { optimizerFactory: replayFactory(run), config: replayAttackerConfig(run, options.replay!), close: () => {} }
     }
     case 'served': {
-      const source = await connectServed(options['optimizer-url']!, options['optimizer-name']!, await readKwargs(options['optimizer-kwargs']),
-        choice.requestTimeoutS)
+      const source = await connectServed(
+        options['optimizer-url']!,
+        options['optimizer-name']!,
+        await readKwargs(options['optimizer-kwargs']),
+        choice.requestTimeoutS,
+      )
       return {
-        optimizerFactory: source.optimizerFactory, config: servedAttackerConfig(source.config),
-        llm: { config: source.llmConfig, clients: servedLlmClientFactory }, close: () => {},
+        optimizerFactory: source.optimizerFactory,
+        config: servedAttackerConfig(source.config),
+        llm: { config: source.llmConfig, clients: servedLlmClientFactory },
+        close: () => {},
       }
     }
     case 'human': {
@@ -195,7 +249,8 @@ async function readKwargs(text: string | undefined): Promise<Record<string, unkn
   } catch (e) {
     throw new UsageError(`${where}: not JSON (${(e as Error).message})`)
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where}: must be a JSON object of keyword arguments`)
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError(`${where}: must be a JSON object of keyword arguments`)
   return value as Record<string, unknown>
 }
 
@@ -208,7 +263,8 @@ async function connectServed(url: string, name: string, kwargs: Record<string, u
     })
   } catch (e) {
     if (e instanceof ServedOptimizerError) throw new UsageError(`--optimizer-url: ${e.message}`)
-    if (e instanceof TargetRequestError) throw new UsageError(`--optimizer-url: unreachable or not a superred-optimizer-http/1 server: ${e.message}`)
+    if (e instanceof TargetRequestError)
+      throw new UsageError(`--optimizer-url: unreachable or not a superred-optimizer-http/1 server: ${e.message}`)
     throw e
   }
 }

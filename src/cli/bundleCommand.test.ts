@@ -7,7 +7,9 @@ import { main } from './main'
 const FIXTURE = join(__dirname, '..', '..', 'e2e', 'fixtures', 'superred-results-example')
 
 let dir: string
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'redscope-bundle-')) })
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'redscope-bundle-'))
+})
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 async function run(...argv: string[]) {
@@ -25,15 +27,27 @@ describe('redscope bundle refuses, naming what and where', () => {
     const busy = join(dir, 'busy')
     mkdirSync(busy)
     writeFileSync(join(busy, 'notes.txt'), 'mine')
-    expect(await run('bundle', results, '--out', busy)).toMatchObject({ code: 2, stderr: expect.stringContaining('the folder holds other files; give a new or empty folder') })
-    expect(await run('bundle', results, '--out', join(results, 'site'))).toMatchObject({ code: 2, stderr: expect.stringContaining('is inside') })
+    expect(await run('bundle', results, '--out', busy)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('the folder holds other files; give a new or empty folder'),
+    })
+    expect(await run('bundle', results, '--out', join(results, 'site'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is inside'),
+    })
     expect(await run('bundle', results, '--out', dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('is inside --out') })
   })
 
   it('a folder that is not there, or holds no results tree', async () => {
-    expect(await run('bundle', join(dir, 'nowhere'), '--out', join(dir, 'site'))).toMatchObject({ code: 2, stderr: expect.stringContaining('nowhere: no such folder') })
+    expect(await run('bundle', join(dir, 'nowhere'), '--out', join(dir, 'site'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('nowhere: no such folder'),
+    })
     mkdirSync(join(dir, 'empty'))
-    expect(await run('bundle', join(dir, 'empty'), '--out', join(dir, 'site'))).toMatchObject({ code: 2, stderr: expect.stringContaining('no results tree here') })
+    expect(await run('bundle', join(dir, 'empty'), '--out', join(dir, 'site'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no results tree here'),
+    })
   })
 
   it('a missing --out', async () => {

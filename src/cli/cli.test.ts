@@ -25,7 +25,13 @@ async function run(...argv: string[]) {
 
 describe('redscope combinations', () => {
   it('prints every combination in the reference order, names sorted inside', async () => {
-    const two = file('two.json', { tags: [{ name: 'root', parent: null }, { name: 'right', parent: 'root' }, { name: 'left', parent: 'root' }] })
+    const two = file('two.json', {
+      tags: [
+        { name: 'root', parent: null },
+        { name: 'right', parent: 'root' },
+        { name: 'left', parent: 'root' },
+      ],
+    })
     const r = await run('combinations', two)
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual([[], ['left'], ['right'], ['left', 'right'], ['root']])
@@ -77,16 +83,44 @@ describe('bad input: one line on stderr naming the file, exit 2, nothing on stdo
     ['missing file', join(dir, 'absent.json'), /absent\.json: no such file/],
     ['not JSON', file('broken.json', '{"tags": ['), /broken\.json: not valid JSON/],
     // Latin-1 "café": a lenient reader would take U+FFFD for é and go on with another tag's name.
-    ['not UTF-8', file('latin1.json', Buffer.from('{"tags": [{"name": "caf\xe9", "parent": null}]}', 'latin1')),
-      /latin1\.json: not UTF-8 text: the byte 0xe9 at offset 23 begins no valid UTF-8 character/],
+    [
+      'not UTF-8',
+      file('latin1.json', Buffer.from('{"tags": [{"name": "caf\xe9", "parent": null}]}', 'latin1')),
+      /latin1\.json: not UTF-8 text: the byte 0xe9 at offset 23 begins no valid UTF-8 character/,
+    ],
     ['wrong shape', file('shape.json', { tags: [{ name: 7 }] }), /shape\.json: not a forest file: tags\[0\]\.name/],
-    ['duplicate', file('dup.json', { tags: [{ name: 'a', parent: null }, { name: 'a', parent: null }] }), /dup\.json: Duplicate tag name: 'a'/],
-    ['dangling parent', file('dangling.json', { tags: [{ name: 'c', parent: 'p' }] }), /dangling\.json: Tag 'c' has parent 'p' which is not in the domain/],
-    ['cycle', file('cycle.json', { tags: [{ name: 'a', parent: 'b' }, { name: 'b', parent: 'a' }] }), /cycle\.json: Tag 'a' is its own ancestor/],
+    [
+      'duplicate',
+      file('dup.json', {
+        tags: [
+          { name: 'a', parent: null },
+          { name: 'a', parent: null },
+        ],
+      }),
+      /dup\.json: Duplicate tag name: 'a'/,
+    ],
+    [
+      'dangling parent',
+      file('dangling.json', { tags: [{ name: 'c', parent: 'p' }] }),
+      /dangling\.json: Tag 'c' has parent 'p' which is not in the domain/,
+    ],
+    [
+      'cycle',
+      file('cycle.json', {
+        tags: [
+          { name: 'a', parent: 'b' },
+          { name: 'b', parent: 'a' },
+        ],
+      }),
+      /cycle\.json: Tag 'a' is its own ancestor/,
+    ],
   ]
   for (const [label, path, pattern] of cases) {
     it(label, async () => {
-      for (const argv of [['combinations', path], ['check-scope', path, '--scope', 'a']]) {
+      for (const argv of [
+        ['combinations', path],
+        ['check-scope', path, '--scope', 'a'],
+      ]) {
         const r = await run(...argv)
         expect(r.code).toBe(2)
         expect(r.stdout).toBe('')
@@ -107,7 +141,9 @@ describe('the installed bin', () => {
     const ok = spawnSync(process.execPath, ['bin/redscope.mjs', 'combinations', chatbot, '--count'], { encoding: 'utf8' })
     expect(ok.status).toBe(0)
     expect(ok.stdout).toBe('18\n')
-    const bad = spawnSync(process.execPath, ['bin/redscope.mjs', 'check-scope', join(dir, 'absent.json'), '--scope', 'x'], { encoding: 'utf8' })
+    const bad = spawnSync(process.execPath, ['bin/redscope.mjs', 'check-scope', join(dir, 'absent.json'), '--scope', 'x'], {
+      encoding: 'utf8',
+    })
     expect(bad.status).toBe(2)
     expect(bad.stdout).toBe('')
     expect(bad.stderr).toMatch(/absent\.json/)
@@ -132,7 +168,15 @@ describe('help and usage', () => {
       expect((await run(name, '--frobnicate', '--help')).code).toBe(0)
     }
     const runHelp = (await run('run', '--help')).stdout
-    for (const flag of ['--target URL', '--claim CLAIM.json', '--scope TAGS', '--optimizer KIND', '--max-runs N', '--no-feedback', '--out DIR']) {
+    for (const flag of [
+      '--target URL',
+      '--claim CLAIM.json',
+      '--scope TAGS',
+      '--optimizer KIND',
+      '--max-runs N',
+      '--no-feedback',
+      '--out DIR',
+    ]) {
       expect(runHelp).toContain(flag)
     }
   })
@@ -154,16 +198,23 @@ describe('help and usage', () => {
   }
 
   it('usage errors are one line naming what is wrong, exit 2', async () => {
-    await oneLine(['combinations', chatbot, '--frobnicate'], "redscope combinations: unknown option --frobnicate (see 'redscope combinations --help')")
+    await oneLine(
+      ['combinations', chatbot, '--frobnicate'],
+      "redscope combinations: unknown option --frobnicate (see 'redscope combinations --help')",
+    )
     await oneLine(['combinations', chatbot, '-x'], "redscope combinations: unknown option -x (see 'redscope combinations --help')")
     await oneLine(['combinations', chatbot, '--count=yes'], 'redscope combinations: --count takes no value')
     await oneLine(['check-scope', chatbot, '--scope'], 'redscope check-scope: --scope needs a value (TAGS)')
     await oneLine(['check-scope', chatbot, '--scope', '--read-only', 'x'], 'redscope check-scope: --scope needs a value (TAGS)')
-    await oneLine(['combinations', chatbot, 'extra'],
-      "redscope combinations: unexpected argument 'extra' (usage: redscope combinations FOREST.json [options]; see 'redscope combinations --help')")
+    await oneLine(
+      ['combinations', chatbot, 'extra'],
+      "redscope combinations: unexpected argument 'extra' (usage: redscope combinations FOREST.json [options]; see 'redscope combinations --help')",
+    )
     await oneLine(['results'], "redscope results: missing DIR (usage: redscope results DIR; see 'redscope results --help')")
-    await oneLine(['run', '--claim', 'c.json'],
-      "redscope run: --target is required (usage: redscope run --target URL [options]; see 'redscope run --help')")
+    await oneLine(
+      ['run', '--claim', 'c.json'],
+      "redscope run: --target is required (usage: redscope run --target URL [options]; see 'redscope run --help')",
+    )
     const unknown = `redscope: unknown command 'teleport' (commands: ${names.join(', ')}; see 'redscope --help')`
     await oneLine(['teleport'], unknown)
     await oneLine(['help', 'teleport'], unknown)

@@ -19,8 +19,22 @@ const dir = mkdtempSync(join(tmpdir(), 'redscope-cluster-'))
 const procs = new CliProcesses()
 const CLAIM = 'public/claims/assistant-exfiltration.json'
 // 48 threat models of the assistant's forest, 4 tasks each, two payloads (the second answers the delimiters defence).
-const SWEEP = ['--claim', CLAIM, '--indices', '1-48', '--template', 'naive', '--template', 'delimiter_escape', '--max-runs', '2',
-  '--parallel', '2', '--concurrency', '4']
+const SWEEP = [
+  '--claim',
+  CLAIM,
+  '--indices',
+  '1-48',
+  '--template',
+  'naive',
+  '--template',
+  'delimiter_escape',
+  '--max-runs',
+  '2',
+  '--parallel',
+  '2',
+  '--concurrency',
+  '4',
+]
 
 afterAll(async () => {
   await procs.stopAll()
@@ -53,11 +67,28 @@ describe('a sweep on a simulated Kubernetes Indexed Job', () => {
     const targets = await Promise.all([startTarget(), startTarget()])
 
     const whole = procs.start(['sweep', '--target', targets[0], ...SWEEP, '--out', join(dir, 'whole')])
-    const worker = (i: number) => procs.start(['sweep', '--target', targets[0], '--target', targets[1], ...SWEEP,
-      '--shard-from-env', 'JOB_COMPLETION_INDEX', '--shards', '4', '--out', join(dir, `shard-${i}`)], { JOB_COMPLETION_INDEX: String(i) })
+    const worker = (i: number) =>
+      procs.start(
+        [
+          'sweep',
+          '--target',
+          targets[0],
+          '--target',
+          targets[1],
+          ...SWEEP,
+          '--shard-from-env',
+          'JOB_COMPLETION_INDEX',
+          '--shards',
+          '4',
+          '--out',
+          join(dir, `shard-${i}`),
+        ],
+        { JOB_COMPLETION_INDEX: String(i) },
+      )
     const workers = [0, 1, 2, 3].map(worker)
     // Each pod attacks replica I mod 2.
-    for (const [i, w] of workers.entries()) await w.waitFor(new RegExp(`shard ${i}/4: 12 of 48 threat models.*\\(${targets[i % 2].replace(/[.]/g, '\\.')}\\)`))
+    for (const [i, w] of workers.entries())
+      await w.waitFor(new RegExp(`shard ${i}/4: 12 of 48 threat models.*\\(${targets[i % 2].replace(/[.]/g, '\\.')}\\)`))
 
     // Worker 1 loses its node once it has finished a few threat models.
     const victim = workers[1]
@@ -100,7 +131,10 @@ describe('a sweep on a simulated Kubernetes Indexed Job', () => {
 
     const results = procs.start(['results', merged])
     expect(await results.exited, results.stderr()).toBe(0)
-    const summary = JSON.parse(results.stdout()) as { sweep: { finished: number; threat_models: number; shards: unknown }; experiments: Array<{ complete: boolean }> }
+    const summary = JSON.parse(results.stdout()) as {
+      sweep: { finished: number; threat_models: number; shards: unknown }
+      experiments: Array<{ complete: boolean }>
+    }
     expect(summary.sweep).toMatchObject({ threat_models: 48, finished: 48, shards: { count: 4, present: [0, 1, 2, 3] } })
     expect(summary.experiments).toHaveLength(48)
     expect(summary.experiments.every((e) => e.complete)).toBe(true)

@@ -59,5 +59,8 @@ export function defineCommand<const O extends OptionsSpec>(definition: CommandDe
 
 /** `a,b` and repeated options both give lists: `--scope a,b --scope c` is [a, b, c]. */
 export function splitList(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s.length > 0)
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
 }

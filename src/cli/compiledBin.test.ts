@@ -37,7 +37,8 @@ function fakePackage() {
 }
 
 const built = async (root: string) => writeStamp(root, join(root, 'dist-cli', 'build-inputs.json'), ['src/cli/main.ts', 'src/cli/other.ts'])
-const bin = (root: string, ...args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'redscope.mjs'), ...args], { encoding: 'utf8' })
+const bin = (root: string, ...args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'bin', 'redscope.mjs'), ...args], { encoding: 'utf8' })
 
 // Each test starts node a few times: on a busy machine that takes seconds.
 describe('bin/redscope.mjs and its build', { timeout: 60_000 }, () => {
@@ -60,8 +61,10 @@ describe('bin/redscope.mjs and its build', { timeout: 60_000 }, () => {
     const r = bin(root, '--help')
     expect(r.status).toBe(2)
     expect(r.stdout).toBe('')
-    expect(r.stderr).toBe('redscope: the compiled CLI is out of date: src/cli/other.ts changed since it was built. ' +
-      'Run `npm run build:cli` (or `npm run build`) first.\n')
+    expect(r.stderr).toBe(
+      'redscope: the compiled CLI is out of date: src/cli/other.ts changed since it was built. ' +
+        'Run `npm run build:cli` (or `npm run build`) first.\n',
+    )
   })
 
   it('refuses a build whose source was removed, and a missing build', async () => {
@@ -72,7 +75,9 @@ describe('bin/redscope.mjs and its build', { timeout: 60_000 }, () => {
     rmSync(join(root, 'dist-cli'), { recursive: true })
     const r = bin(root, '--help')
     expect(r.status).toBe(2)
-    expect(r.stderr).toMatch(/^redscope: the compiled CLI is out of date: it is not built \(dist-cli\/build-inputs\.json is missing\)\. Run `npm run build:cli`/)
+    expect(r.stderr).toMatch(
+      /^redscope: the compiled CLI is out of date: it is not built \(dist-cli\/build-inputs\.json is missing\)\. Run `npm run build:cli`/,
+    )
   })
 
   it('an installed copy without its sources runs its build', async () => {
@@ -90,13 +95,30 @@ describe('the real build', () => {
     expect(staticImports).toEqual(['node:util'])
     // Each command is a chunk of its own, imported when it runs.
     const lazy = [...entry.matchAll(/import\(["']\.\/chunks\/([a-zA-Z]+)-[\w-]+\.js["']\)/g)].map((m) => m[1]).sort()
-    expect(lazy).toEqual(['bundle', 'checkScope', 'combinations', 'compare', 'frontier', 'merge', 'models', 'results', 'run', 'serveLlm', 'serveTarget', 'sweep', 'view'])
+    expect(lazy).toEqual([
+      'bundle',
+      'checkScope',
+      'combinations',
+      'compare',
+      'frontier',
+      'merge',
+      'models',
+      'results',
+      'run',
+      'serveLlm',
+      'serveTarget',
+      'sweep',
+      'view',
+    ])
   })
 
-  it('node-llama-cpp (optional) stays outside the build, imported dynamically by serve-llm\'s chunk alone', () => {
-    const files = ['main.js', ...readdirSync(join(repo, 'dist-cli', 'chunks')).map((f) => join('chunks', f))]
-      .filter((f) => f.endsWith('.js'))
-    const importing = files.filter((f) => /\bimport\s*\(\s*["']node-llama-cpp["']\s*\)|from\s+["']node-llama-cpp["']/.test(readFileSync(join(repo, 'dist-cli', f), 'utf8')))
+  it("node-llama-cpp (optional) stays outside the build, imported dynamically by serve-llm's chunk alone", () => {
+    const files = ['main.js', ...readdirSync(join(repo, 'dist-cli', 'chunks')).map((f) => join('chunks', f))].filter((f) =>
+      f.endsWith('.js'),
+    )
+    const importing = files.filter((f) =>
+      /\bimport\s*\(\s*["']node-llama-cpp["']\s*\)|from\s+["']node-llama-cpp["']/.test(readFileSync(join(repo, 'dist-cli', f), 'utf8')),
+    )
     expect(importing).toHaveLength(1)
     expect(importing[0]).toMatch(/^chunks\/serveLlm-/)
     const chunk = readFileSync(join(repo, 'dist-cli', importing[0]), 'utf8')

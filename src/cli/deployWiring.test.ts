@@ -32,10 +32,17 @@ interface Container {
   image: string
   command?: string[]
   args?: string[]
-  env?: Array<{ name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string }; secretKeyRef?: { name: string; key: string } } }>
+  env?: Array<{
+    name: string
+    value?: string
+    valueFrom?: { fieldRef?: { fieldPath: string }; secretKeyRef?: { name: string; key: string } }
+  }>
   volumeMounts?: Array<{ name: string; mountPath: string }>
 }
-interface PodSpec { containers: Container[]; volumes?: Array<{ name: string; persistentVolumeClaim?: { claimName: string } }> }
+interface PodSpec {
+  containers: Container[]
+  volumes?: Array<{ name: string; persistentVolumeClaim?: { claimName: string } }>
+}
 
 function manifests(path: string): K8sObject[] {
   return parseAllDocuments(read(path)).map((d) => d.toJS() as K8sObject)
@@ -48,11 +55,19 @@ const find = (objs: K8sObject[], kind: string) => {
 
 /** Kubernetes' expansion of `$(VAR)` in command and args: variables the container's env defines; `$$` escapes. */
 function expand(arg: string, env: Readonly<Record<string, string>>): string {
-  return arg.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name: string | undefined) => (m === '$$' ? '$' : name !== undefined && name in env ? env[name] : m))
+  return arg.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name: string | undefined) =>
+    m === '$$' ? '$' : name !== undefined && name in env ? env[name] : m,
+  )
 }
 
 /** A shell glob of `*` only, as a RegExp over whole paths. */
-const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`)
+const glob = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  )
 
 const job = find(manifests('deploy/k8s/sweep-job.yaml'), 'Job')
 const pod = job.spec.template!.spec
@@ -69,7 +84,11 @@ function podOf(i: number) {
   const args = container.args!.map((a) => expand(a, env))
   expect(args[0]).toBe('sweep')
   const parsed = parseCommandLine(sweep, args.slice(1))
-  return { env, parsed, shard: chooseShard({ shard: parsed.options.shard, shardFromEnv: parsed.options['shard-from-env'], shards: parsed.options.shards }, env) }
+  return {
+    env,
+    parsed,
+    shard: chooseShard({ shard: parsed.options.shard, shardFromEnv: parsed.options['shard-from-env'], shards: parsed.options.shards }, env),
+  }
 }
 
 describe('the Kubernetes Indexed Job', () => {
@@ -77,8 +96,9 @@ describe('the Kubernetes Indexed Job', () => {
     expect(job.spec.completionMode).toBe('Indexed')
     expect(job.spec.parallelism).toBe(N)
     expect(N).toBeGreaterThan(1)
-    expect(container.env?.find((e) => e.name === 'JOB_COMPLETION_INDEX')?.valueFrom?.fieldRef?.fieldPath)
-      .toBe("metadata.annotations['batch.kubernetes.io/job-completion-index']")
+    expect(container.env?.find((e) => e.name === 'JOB_COMPLETION_INDEX')?.valueFrom?.fieldRef?.fieldPath).toBe(
+      "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+    )
   })
 
   it('pod I runs shard I of N (completions), each into its own folder on the results volume', () => {
@@ -119,7 +139,7 @@ describe('the Kubernetes Indexed Job', () => {
     expect(new Set(Array.from({ length: N }, (_, i) => targets[i % targets.length])).size).toBe(Math.min(N, replicas))
   })
 
-  it('the merge Job reads exactly the shards\' folders, from the same volume, and writes beside them', () => {
+  it("the merge Job reads exactly the shards' folders, from the same volume, and writes beside them", () => {
     const merged = find(manifests('deploy/k8s/merge-job.yaml'), 'Job')
     const mpod = merged.spec.template!.spec
     const mc = mpod.containers[0]
@@ -143,7 +163,14 @@ describe('the Kubernetes Indexed Job', () => {
 describe('the GitHub Actions workflow', () => {
   const wf = parseAllDocuments(read('deploy/github/redscope-sweep.yml'))[0].toJS() as {
     env: Record<string, string | number>
-    jobs: Record<string, { needs?: string; strategy?: { matrix: { shard: number[] } }; steps: Array<{ uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> }> }>
+    jobs: Record<
+      string,
+      {
+        needs?: string
+        strategy?: { matrix: { shard: number[] } }
+        steps: Array<{ uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> }>
+      }
+    >
   }
   const shards = Number(wf.env.SHARDS)
   const sweepJob = wf.jobs.sweep
@@ -170,11 +197,20 @@ describe('the GitHub Actions workflow', () => {
       const env: Record<string, string> = { SHARDS: String(shards) }
       for (const [k, v] of Object.entries(step.env ?? {})) env[k] = fill(v, i, inputs)
       // The script as the shell sees it: continuation lines joined, variables expanded, words split, quotes removed.
-      const script = step.run!.replace(/\\\n/g, ' ').split('\n').find((l) => l.includes('redscope sweep'))!
-      const words = script.replace(/\$(\w+)/g, (_, k: string) => env[k] ?? '').trim().split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1'))
+      const script = step
+        .run!.replace(/\\\n/g, ' ')
+        .split('\n')
+        .find((l) => l.includes('redscope sweep'))!
+      const words = script
+        .replace(/\$(\w+)/g, (_, k: string) => env[k] ?? '')
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/^"(.*)"$/, '$1'))
       expect(words.slice(0, 3)).toEqual(['npx', 'redscope', 'sweep'])
       const parsed = parseCommandLine(sweep, words.slice(3))
-      expect(chooseShard({ shard: parsed.options.shard, shardFromEnv: parsed.options['shard-from-env'], shards: parsed.options.shards }, env)).toEqual({ index: i, count: shards })
+      expect(
+        chooseShard({ shard: parsed.options.shard, shardFromEnv: parsed.options['shard-from-env'], shards: parsed.options.shards }, env),
+      ).toEqual({ index: i, count: shards })
       expect(parsed.options.all).toBe(true)
       expect(fill(upload.with!.path, i, inputs)).toBe(parsed.options.out)
       names.push(fill(upload.with!.name, i, inputs))
@@ -183,7 +219,10 @@ describe('the GitHub Actions workflow', () => {
     const download = wf.jobs.merge.steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!
     for (const name of names) expect(name).toMatch(glob(download.with!.pattern))
     // download-artifact puts each artifact in <path>/<name>: the merge's glob must take exactly those.
-    const mergeLine = wf.jobs.merge.steps.find((s) => s.run?.includes('redscope merge'))!.run!.trim().split(/\s+/)
+    const mergeLine = wf.jobs.merge.steps
+      .find((s) => s.run?.includes('redscope merge'))!
+      .run!.trim()
+      .split(/\s+/)
     const parsed = parseCommandLine(merge, mergeLine.slice(3))
     for (const name of names) expect(`${download.with!.path}/${name}`).toMatch(glob(parsed.positionals[0]))
   })
@@ -197,10 +236,23 @@ describe('the red team gate workflow', () => {
   const steps = wf.jobs.redteam.steps
   const env: Record<string, string> = { ...wf.env }
   /** Each `npx redscope CMD ...` line as the shell sees it: continuations joined, $VARs expanded, quotes removed. */
-  const lines = (cmd: string) => steps.flatMap((s) => (s.run ?? '').replace(/\\\n/g, ' ').split('\n'))
-    .map((l) => l.trim().replace(/\s*\|.*$/, '').replace(/\s*&$/, ''))
-    .filter((l) => l.startsWith(`npx redscope ${cmd} `))
-    .map((l) => l.replace(/\$(\w+)/g, (_, k: string) => env[k] ?? `$${k}`).split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1')).slice(3))
+  const lines = (cmd: string) =>
+    steps
+      .flatMap((s) => (s.run ?? '').replace(/\\\n/g, ' ').split('\n'))
+      .map((l) =>
+        l
+          .trim()
+          .replace(/\s*\|.*$/, '')
+          .replace(/\s*&$/, ''),
+      )
+      .filter((l) => l.startsWith(`npx redscope ${cmd} `))
+      .map((l) =>
+        l
+          .replace(/\$(\w+)/g, (_, k: string) => env[k] ?? `$${k}`)
+          .split(/\s+/)
+          .map((w) => w.replace(/^"(.*)"$/, '$1'))
+          .slice(3),
+      )
 
   it('runs commands the CLI accepts, and compares the downloaded baseline with the results it keeps as the next baseline', () => {
     const [sweepLine] = lines('sweep')
@@ -212,7 +264,11 @@ describe('the red team gate workflow', () => {
     expect(parseCommandLine(serveTarget, lines('serve-target')[0]).positionals).toEqual(['assistant'])
     // Both ways of red teaming write where the compare reads HEAD and the upload takes the baseline from.
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!
-    expect([swept.options.out, searched.options.out, upload.with!.path]).toEqual([compared.positionals[1], compared.positionals[1], compared.positionals[1]])
+    expect([swept.options.out, searched.options.out, upload.with!.path]).toEqual([
+      compared.positionals[1],
+      compared.positionals[1],
+      compared.positionals[1],
+    ])
     const fetch = steps.find((s) => s.id === 'baseline')!.run!
     expect(fetch).toContain(`--name ${upload.with!.name} --dir ${compared.positionals[0]}`)
     expect(compared.options['fail-on']).toEqual(['regression'])

@@ -31,10 +31,17 @@ async function run(...argv: string[]) {
 
 function claimFile(name: string, goals: Array<{ goal: string; mode?: Mode }>): string {
   const path = join(dir, `${name}.json`)
-  writeFileSync(path, JSON.stringify({
-    name,
-    tasks: goals.map(({ goal, mode }) => ({ goal, config: mode ? { mode } : {}, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } })),
-  }))
+  writeFileSync(
+    path,
+    JSON.stringify({
+      name,
+      tasks: goals.map(({ goal, mode }) => ({
+        goal,
+        config: mode ? { mode } : {},
+        evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' },
+      })),
+    }),
+  )
   return path
 }
 
@@ -53,7 +60,10 @@ function taskLines(stdout: string): Map<number, { reason: string; error: string 
 
 const manifestOf = (stdout: string) => {
   const dirLine = /^results: (.+)$/m.exec(stdout)![1]
-  return JSON.parse(readFileSync(join(dirLine, 'manifest.json'), 'utf8')) as { status: string; tasks: Array<{ status: string; has_error: boolean }> }
+  return JSON.parse(readFileSync(join(dirLine, 'manifest.json'), 'utf8')) as {
+    status: string
+    tasks: Array<{ status: string; has_error: boolean }>
+  }
 }
 
 describe('target faults through redscope run', () => {
@@ -65,10 +75,28 @@ describe('target faults through redscope run', () => {
 
   it('each fault fails only its task, naming the endpoint and the reason; a rerun reruns only those', async () => {
     const modes: Mode[] = ['ok', 'slow', 'never', 'status500', 'malformed', 'oversized', 'nested', 'drop', 'expire', 'ok']
-    const claim = claimFile('target-faults', modes.map((mode, i) => ({ goal: `task ${i + 1} (${mode})`, mode })))
+    const claim = claimFile(
+      'target-faults',
+      modes.map((mode, i) => ({ goal: `task ${i + 1} (${mode})`, mode })),
+    )
     const out = join(dir, 'target-out')
-    const argv = ['run', '--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1',
-      '--request-timeout', '1.5', '--concurrency', '4', '--out', out]
+    const argv = [
+      'run',
+      '--target',
+      target.url,
+      '--claim',
+      claim,
+      '--scope',
+      'user',
+      '--max-runs',
+      '1',
+      '--request-timeout',
+      '1.5',
+      '--concurrency',
+      '4',
+      '--out',
+      out,
+    ]
     const started = Date.now()
     const first = await run(...argv)
     expect(first.code).toBe(0)
@@ -118,11 +146,26 @@ describe('a long claim through redscope run', () => {
   afterAll(() => target.close())
 
   it('40 tasks queued for 2 slots: every task runs and stderr stays empty (no listener warning)', async () => {
-    const claim = claimFile('long', Array.from({ length: 40 }, (_, i) => ({ goal: `task ${i + 1}` })))
+    const claim = claimFile(
+      'long',
+      Array.from({ length: 40 }, (_, i) => ({ goal: `task ${i + 1}` })),
+    )
     const warnings: string[] = []
     const onWarning = (w: Error) => warnings.push(w.message)
     process.on('warning', onWarning)
-    const r = await run('run', '--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', join(dir, 'long-out'))
+    const r = await run(
+      'run',
+      '--target',
+      target.url,
+      '--claim',
+      claim,
+      '--scope',
+      'user',
+      '--max-runs',
+      '1',
+      '--out',
+      join(dir, 'long-out'),
+    )
     await new Promise((resolve) => setImmediate(resolve))
     process.off('warning', onWarning)
     expect(r.code).toBe(0)
@@ -144,7 +187,12 @@ describe('LLM endpoint faults through redscope run --optimizer llm', () => {
       if (healed || prompt.includes('goal-ok')) return { kind: 'reply', content: INJECTION }
       if (prompt.includes('goal-timeout')) return { kind: 'hang' }
       if (prompt.includes('goal-ratelimit')) {
-        return { kind: 'status', status: 429, headers: { 'retry-after-ms': '20' }, body: { error: { message: 'Rate limit reached for requests', type: 'requests' } } }
+        return {
+          kind: 'status',
+          status: 429,
+          headers: { 'retry-after-ms': '20' },
+          body: { error: { message: 'Rate limit reached for requests', type: 'requests' } },
+        }
       }
       if (prompt.includes('goal-nousage')) return { kind: 'reply', content: INJECTION, usage: null }
       return { kind: 'status', status: 400, body: { error: { message: 'unexpected prompt' } } }
@@ -158,19 +206,45 @@ describe('LLM endpoint faults through redscope run --optimizer llm', () => {
   it('a timeout, a 429 and a reply without usage each fail their task, naming the endpoint; a rerun resumes', async () => {
     process.env.OPENAI_API_KEY = 'sk-test-faults-0000'
     const goals = ['goal-ok', 'goal-timeout', 'goal-ratelimit', 'goal-nousage']
-    const claim = claimFile('llm-faults', goals.map((goal) => ({ goal })))
+    const claim = claimFile(
+      'llm-faults',
+      goals.map((goal) => ({ goal })),
+    )
     const out = join(dir, 'llm-out')
-    const argv = ['run', '--target', target.url, '--claim', claim, '--scope', 'user', '--optimizer', 'llm', '--model', 'gpt-4o-mini',
-      '--base-url', llm.baseURL, '--max-runs', '1', '--llm-timeout', '0.5', '--out', out]
+    const argv = [
+      'run',
+      '--target',
+      target.url,
+      '--claim',
+      claim,
+      '--scope',
+      'user',
+      '--optimizer',
+      'llm',
+      '--model',
+      'gpt-4o-mini',
+      '--base-url',
+      llm.baseURL,
+      '--max-runs',
+      '1',
+      '--llm-timeout',
+      '0.5',
+      '--out',
+      out,
+    ]
     const first = await run(...argv)
     expect(first.code).toBe(0)
     const lines = taskLines(first.stdout)
     expect(goals.map((_, i) => lines.get(i + 1)?.reason)).toEqual(['success', 'error', 'error', 'error'])
     const endpoint = `POST ${llm.baseURL}/chat/completions`
     expect(lines.get(2)!.error).toBe(`LlmRequestError: ${endpoint}: no answer within 0.5 s (after 3 attempts)`)
-    expect(lines.get(3)!.error).toBe(`LlmRequestError: ${endpoint}: answered 429: rate limited (after 3 attempts): 429 Rate limit reached for requests`)
-    expect(lines.get(4)!.error).toBe('RuntimeError: LLM response missing usage data (model=gpt-4o-mini). ' +
-      `Budget tracking requires usage reporting from the provider. (${endpoint})`)
+    expect(lines.get(3)!.error).toBe(
+      `LlmRequestError: ${endpoint}: answered 429: rate limited (after 3 attempts): 429 Rate limit reached for requests`,
+    )
+    expect(lines.get(4)!.error).toBe(
+      'RuntimeError: LLM response missing usage data (model=gpt-4o-mini). ' +
+        `Budget tracking requires usage reporting from the provider. (${endpoint})`,
+    )
     // The SDK retried the 429 and the timeout twice each, and made no more calls than that.
     const byGoal = (g: string) => llm.calls.filter((c) => c.messages.some((m) => m.content.includes(g))).length
     expect([byGoal('goal-timeout'), byGoal('goal-ratelimit'), byGoal('goal-nousage')]).toEqual([3, 3, 1])
@@ -221,13 +295,19 @@ describe('a disk that fills up under redscope run', () => {
     let stdout = ''
     let stderr = ''
     const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) }
-    const code = await runCommand(parseCommandLine(runDefinition, argv.slice(1)), io, { storage: (o) => fillingDisk(o, (p) => p.includes('/00002__')) })
+    const code = await runCommand(parseCommandLine(runDefinition, argv.slice(1)), io, {
+      storage: (o) => fillingDisk(o, (p) => p.includes('/00002__')),
+    })
     expect(code).toBe(1)
     // The attack itself went on: every task ran and printed its line.
     expect([...taskLines(stdout).values()].map((l) => l.reason)).toEqual(['success', 'success', 'success'])
     const lines = stderr.trim().split('\n')
-    expect(lines[0]).toMatch(/^redscope run: task 2: results not written: failed to persist task \(continuing\): .*ENOSPC: no space left on device/)
-    expect(lines.at(-1)).toBe(`redscope run: the results under ${out} are incomplete: 1 write(s) failed; free space and run the same command again to resume`)
+    expect(lines[0]).toMatch(
+      /^redscope run: task 2: results not written: failed to persist task \(continuing\): .*ENOSPC: no space left on device/,
+    )
+    expect(lines.at(-1)).toBe(
+      `redscope run: the results under ${out} are incomplete: 1 write(s) failed; free space and run the same command again to resume`,
+    )
 
     const before = target.sessions.length
     const again = await run(...argv)
@@ -241,9 +321,14 @@ describe('a disk that fills up under redscope run', () => {
     const claim = claimFile('disk-full-2', [{ goal: 'only' }])
     const out = join(dir, 'disk-out-2')
     let stderr = ''
-    const code = await runCommand(parseCommandLine(runDefinition, ['--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', out]),
-      { stdout: () => {}, stderr: (t) => void (stderr += t) }, { storage: (o) => fillingDisk(o, () => true) })
+    const code = await runCommand(
+      parseCommandLine(runDefinition, ['--target', target.url, '--claim', claim, '--scope', 'user', '--max-runs', '1', '--out', out]),
+      { stdout: () => {}, stderr: (t) => void (stderr += t) },
+      { storage: (o) => fillingDisk(o, () => true) },
+    )
     expect(code).toBe(1)
-    expect(stderr).toMatch(new RegExp(`^redscope run: results could not be written under ${out}: ENOSPC: no space left on device, write '[^']+'\n$`))
+    expect(stderr).toMatch(
+      new RegExp(`^redscope run: results could not be written under ${out}: ENOSPC: no space left on device, write '[^']+'\n$`),
+    )
   })
 })

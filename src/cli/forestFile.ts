@@ -10,7 +10,9 @@ export async function readForestFile(path: string): Promise<{ forest: Forest; do
     bytes = await readFile(path)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a forest file' : `cannot be read (${code ?? String(e)})`}`)
+    throw new UsageError(
+      `${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a forest file' : `cannot be read (${code ?? String(e)})`}`,
+    )
   }
   let json: unknown
   try {

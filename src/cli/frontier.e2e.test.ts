@@ -33,14 +33,16 @@ function frontierOfSweep(rows: Array<{ cover: Cover; win: boolean; scope: string
 }
 
 describe('redscope frontier on the demo assistant', () => {
-  it('finds the full sweep\'s minimal winning threat models, per task too, evaluating a tenth of them or fewer', async () => {
+  it("finds the full sweep's minimal winning threat models, per task too, evaluating a tenth of them or fewer", async () => {
     const sweepOut = join(dir, 'sweep')
     const sweep = await run('sweep', '--target', served.target, ...ATTACKER, '--all', '--parallel', '8', '--out', sweepOut)
     expect(sweep.code).toBe(0)
     const record = SweepRecordSchema.parse(JSON.parse(readFileSync(join(sweepOut, 'sweep.json'), 'utf8')))
     expect(record.models).toHaveLength(305)
     const rows = record.models.map((m) => {
-      const manifest = JSON.parse(readFileSync(join(sweepOut, m.dir, 'manifest.json'), 'utf8')) as { tasks: Array<{ index: number; success: boolean }> }
+      const manifest = JSON.parse(readFileSync(join(sweepOut, m.dir, 'manifest.json'), 'utf8')) as {
+        tasks: Array<{ index: number; success: boolean }>
+      }
       const tasks = [1, 2, 3, 4].map((i) => manifest.tasks.find((t) => t.index === i)?.success === true)
       return { scope: m.scope, cover: lattice.coverOfNames(m.scope), tasks }
     })
@@ -72,7 +74,10 @@ describe('redscope frontier on the demo assistant', () => {
     // Each point of the frontier links to the experiment that decided it, and says who wins in words.
     for (const m of f.claim.minimal_wins) {
       expect(m.runs).toHaveLength(1)
-      const manifest = JSON.parse(readFileSync(join(out, m.runs[0], 'manifest.json'), 'utf8')) as { status: string; tasks: Array<{ success: boolean }> }
+      const manifest = JSON.parse(readFileSync(join(out, m.runs[0], 'manifest.json'), 'utf8')) as {
+        status: string
+        tasks: Array<{ success: boolean }>
+      }
       expect(manifest.status).toBe('complete')
       expect(manifest.tasks.some((t) => t.success)).toBe(true)
       expect(m.words).toBe(`an attacker who writes ${m.scope.join(' and ')} and reads nothing else`)
@@ -81,8 +86,11 @@ describe('redscope frontier on the demo assistant', () => {
     // The maximal losses are printed too, each in words that claim only the runs made.
     expect(f.claim.maximal_losses.length).toBeGreaterThan(0)
     expect(r.stdout).toContain(`the widest attackers that did not break it in the runs made (${f.claim.maximal_losses.length}):\n`)
-    for (const m of f.claim.maximal_losses) expect(r.stdout).toContain(`#${m.index} ${m.words} loses: not broken in 1 run by ${f.search.attacker}`)
-    expect(r.stdout).toMatch(new RegExp(`^evaluated ${f.evaluated} of 305 threat models \\([\\d.]+%\\), ${305 - f.evaluated} decided by inference$`, 'm'))
+    for (const m of f.claim.maximal_losses)
+      expect(r.stdout).toContain(`#${m.index} ${m.words} loses: not broken in 1 run by ${f.search.attacker}`)
+    expect(r.stdout).toMatch(
+      new RegExp(`^evaluated ${f.evaluated} of 305 threat models \\([\\d.]+%\\), ${305 - f.evaluated} decided by inference$`, 'm'),
+    )
   }, 420_000)
 
   it('--repeat 2 runs each evaluated threat model twice, a results tree per repeat, and keeps both runs in every tally', async () => {
@@ -127,12 +135,25 @@ describe('redscope frontier on the demo assistant', () => {
     expect(done.complete).toBe(true)
     // The three evaluations are kept as they were, and none of them was asked for again.
     expect(done.evaluations.slice(0, 3)).toEqual(first.evaluations)
-    const asked = again.stdout.split('\n').filter((l) => /^\[\d+\] claim: #\d+/.test(l)).map((l) => /#(\d+)/.exec(l)![1])
+    const asked = again.stdout
+      .split('\n')
+      .filter((l) => /^\[\d+\] claim: #\d+/.test(l))
+      .map((l) => /#(\d+)/.exec(l)![1])
     expect(asked.filter((i) => first.evaluations.some((e) => e.index === i))).toEqual([])
     expect(asked.length).toBe(done.evaluated - 3)
 
     // Another claim in the same folder is another search: refused before anything runs.
-    const other = await run('frontier', '--target', served.target, '--claim', 'public/claims/assistant-money-transfer.json', '--template', 'naive', '--out', out)
+    const other = await run(
+      'frontier',
+      '--target',
+      served.target,
+      '--claim',
+      'public/claims/assistant-money-transfer.json',
+      '--template',
+      'naive',
+      '--out',
+      out,
+    )
     expect(other.code).toBe(2)
     expect(other.stderr).toContain('already holds another frontier search')
   }, 420_000)

@@ -48,7 +48,8 @@ describe('redscope frontier --read-only on the demo assistant', () => {
     expect(f.contradictions).toEqual([])
     // Evaluations name what they read as well as what they write, and are read back as the same threat models.
     expect(f.evaluations.some((e) => e.read_only.length > 0)).toBe(true)
-    for (const m of [...f.claim.minimal_wins, ...f.claim.maximal_losses]) expect(m.words).toBe(describeModel({ scope: m.scope, readOnly: m.read_only }))
+    for (const m of [...f.claim.minimal_wins, ...f.claim.maximal_losses])
+      expect(m.words).toBe(describeModel({ scope: m.scope, readOnly: m.read_only }))
     // The widest losers read what they do not write: e.g. "... and reads system, tools and user and nothing else".
     expect(f.claim.maximal_losses.some((m) => m.read_only.length > 0 && /and reads .+ and nothing else$/.test(m.words))).toBe(true)
     expect(f.claim.minimal_wins.length).toBeGreaterThan(0)
@@ -65,7 +66,8 @@ describe('redscope frontier --read-only on the demo assistant', () => {
       expected.set(coverKey(c), { cover: c, win: wins.some((w) => coverLeq(w, c)) })
     }
     // The frontiers say every sampled element is on exactly one side.
-    for (const { cover } of expected.values()) expect(wins.some((w) => coverLeq(w, cover)) !== losses.some((l) => coverLeq(cover, l))).toBe(true)
+    for (const { cover } of expected.values())
+      expect(wins.some((w) => coverLeq(w, cover)) !== losses.some((l) => coverLeq(cover, l))).toBe(true)
     const entries = [...expected.values()].filter((e) => !space.coverOfModel({ scope: [], readOnly: [] }).every((w, i) => w === e.cover[i]))
     const models = entries.map((e) => space.modelOf(e.cover)).map((m) => ({ scope: m.scope, read_only: m.readOnly }))
     const file = join(dir, 'sample.json')

@@ -16,10 +16,13 @@ import { treeText } from '../testing/threatModelHarness'
 const served = servedAssistant('redscope-frontier-shard-')
 const dir = served.dir
 const ATTACKER = ['--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--max-runs', '1', '--per-task']
-const models = (xs: Array<{ scope: string[]; read_only: string[] }>) => xs.map((m) => `${m.scope.join('+')}|${m.read_only.join('+')}`).sort()
+const models = (xs: Array<{ scope: string[]; read_only: string[] }>) =>
+  xs.map((m) => `${m.scope.join('+')}|${m.read_only.join('+')}`).sort()
 /** What must not depend on sharding: the frontiers, for the claim and each task, and what was searched. */
 const answerOf = (f: FrontierFile) => ({
-  total: f.threat_models_total, complete: f.complete, contradictions: f.contradictions,
+  total: f.threat_models_total,
+  complete: f.complete,
+  contradictions: f.contradictions,
   claim: { wins: models(f.claim.minimal_wins), losses: models(f.claim.maximal_losses), undecided: f.claim.undecided },
   tasks: f.tasks.map((t) => ({ index: t.index, goal: t.goal, wins: models(t.minimal_wins), losses: models(t.maximal_losses) })),
 })
@@ -87,10 +90,12 @@ describe('redscope frontier --shard and redscope merge', () => {
     expect(answerOf(readFrontier(merged))).toEqual(answerOf(readFrontier(join(dir, 'whole'))))
   }, 420_000)
 
-  it('a damaged file in a shard\'s repeat-2 tree is refused before anything is written, repeat-1 included', async () => {
+  it("a damaged file in a shard's repeat-2 tree is refused before anything is written, repeat-1 included", async () => {
     const shards = [0, 1].map((i) => join(dir, `rep-${i}`))
     for (const [i, out] of shards.entries()) {
-      expect((await run('frontier', '--target', served.target, ...ATTACKER, '--repeat', '2', '--shard', `${i}/2`, '--out', out)).code).toBe(0)
+      expect((await run('frontier', '--target', served.target, ...ATTACKER, '--repeat', '2', '--shard', `${i}/2`, '--out', out)).code).toBe(
+        0,
+      )
     }
     const exp = readdirSync(join(shards[1], 'repeat-2')).find((d) => existsSync(join(shards[1], 'repeat-2', d, 'result.json')))!
     const damaged = join(shards[1], 'repeat-2', exp, 'result.json')
@@ -103,8 +108,20 @@ describe('redscope frontier --shard and redscope merge', () => {
     expect(existsSync(out)).toBe(false)
   }, 420_000)
 
-  it('refuses --shard without --per-task: the claim\'s own search is sequential', async () => {
-    const r = await run('frontier', '--target', served.target, '--claim', 'public/claims/assistant-exfiltration.json', '--template', 'naive', '--shard', '0/2', '--out', join(dir, 'x'))
+  it("refuses --shard without --per-task: the claim's own search is sequential", async () => {
+    const r = await run(
+      'frontier',
+      '--target',
+      served.target,
+      '--claim',
+      'public/claims/assistant-exfiltration.json',
+      '--template',
+      'naive',
+      '--shard',
+      '0/2',
+      '--out',
+      join(dir, 'x'),
+    )
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('needs --per-task')
     // Without --claim the target's served claim is searched; the demo assistant serves none, and says so.

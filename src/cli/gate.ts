@@ -7,10 +7,18 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import {
-  CompareInputError, gateFailures, junitXml, parseFailOn, readSide, sarifLog, type Comparison, type FailOn, type Side, type TaskChangeKind,
+  CompareInputError,
+  gateFailures,
+  junitXml,
+  parseFailOn,
+  readSide,
+  sarifLog,
+  type Comparison,
+  type FailOn,
+  type Side,
+  type TaskChangeKind,
 } from '../core/compare'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from './io'
-
 
 export interface GateFlags {
   readonly 'fail-on'?: string[]
@@ -21,18 +29,24 @@ export interface GateFlags {
 
 /** The --fail-on rules, checked before any work is done; `regression` only where there is a baseline. */
 export function parseGateFlags(flags: GateFlags, withBaseline: boolean): FailOn[] {
-  return (flags['fail-on'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '').map((v) => {
-    let rule: FailOn
-    try {
-      rule = parseFailOn(v)
-    } catch (e) {
-      throw new UsageError(`--fail-on ${(e as Error).message}`)
-    }
-    if (rule.kind === 'regression' && !withBaseline) {
-      throw new UsageError('--fail-on regression needs a baseline: run `redscope compare BASE HEAD` on these results (breach and asr>P work here)')
-    }
-    return rule
-  })
+  return (flags['fail-on'] ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
+    .map((v) => {
+      let rule: FailOn
+      try {
+        rule = parseFailOn(v)
+      } catch (e) {
+        throw new UsageError(`--fail-on ${(e as Error).message}`)
+      }
+      if (rule.kind === 'regression' && !withBaseline) {
+        throw new UsageError(
+          '--fail-on regression needs a baseline: run `redscope compare BASE HEAD` on these results (breach and asr>P work here)',
+        )
+      }
+      return rule
+    })
 }
 
 export const wantsGate = (flags: GateFlags) => (flags['fail-on']?.length ?? 0) > 0 || flags.junit !== undefined || flags.sarif !== undefined
@@ -50,8 +64,15 @@ async function writeOut(flag: string, path: string, text: string): Promise<void>
  * Writes the reports asked for and says whether the gate fails: EXIT_FINDINGS with each reason on stderr, else EXIT_OK.
  * `location` is where SARIF results point when --sarif-location is not given.
  */
-export async function applyGate(flags: GateFlags, rules: readonly FailOn[], head: Side, comparison: Comparison | null,
-  changes: ReadonlyMap<string, TaskChangeKind> | undefined, location: string, io: CliIo): Promise<number> {
+export async function applyGate(
+  flags: GateFlags,
+  rules: readonly FailOn[],
+  head: Side,
+  comparison: Comparison | null,
+  changes: ReadonlyMap<string, TaskChangeKind> | undefined,
+  location: string,
+  io: CliIo,
+): Promise<number> {
   if (flags.junit !== undefined) await writeOut('--junit', flags.junit, junitXml(head, changes))
   if (flags.sarif !== undefined) {
     const log = sarifLog(head, { location: flags['sarif-location'] ?? location, changes })
@@ -73,7 +94,14 @@ export async function readGateSide(path: string): Promise<Side> {
 }
 
 /** The sweep's or frontier's own results, gated: after the command, with its exit code kept when it is worse. */
-export async function gateAfterRun(flags: GateFlags, rules: readonly FailOn[], out: string, location: string, code: number, io: CliIo): Promise<number> {
+export async function gateAfterRun(
+  flags: GateFlags,
+  rules: readonly FailOn[],
+  out: string,
+  location: string,
+  code: number,
+  io: CliIo,
+): Promise<number> {
   if (!wantsGate(flags) || code === 2) return code
   const gate = await applyGate(flags, rules, await readGateSide(out), null, undefined, location, io)
   return Math.max(code, gate)

@@ -23,9 +23,9 @@ function wrap(text: string, indent = ''): string[] {
 }
 
 function table(rows: ReadonlyArray<readonly [string, string]>, width = leftWidth(rows)): string[] {
-  return rows.map(([left, right]) => (left.length > width
-    ? `  ${left}\n  ${' '.repeat(width)}  ${right}`
-    : `  ${left.padEnd(width)}  ${right}`))
+  return rows.map(([left, right]) =>
+    left.length > width ? `  ${left}\n  ${' '.repeat(width)}  ${right}` : `  ${left.padEnd(width)}  ${right}`,
+  )
 }
 
 function leftWidth(rows: ReadonlyArray<readonly [string, string]>): number {

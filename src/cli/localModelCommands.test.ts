@@ -45,7 +45,10 @@ describe('redscope models', () => {
   })
 
   it.each([
-    [['models', 'pull', 'llama-70b'], "redscope models: no pinned model 'llama-70b' (known: smollm2); serve-llm --model also takes a GGUF file's path\n"],
+    [
+      ['models', 'pull', 'llama-70b'],
+      "redscope models: no pinned model 'llama-70b' (known: smollm2); serve-llm --model also takes a GGUF file's path\n",
+    ],
     [['models', 'pull'], 'redscope models: models pull needs a model name (smollm2)\n'],
     [['models', 'fetch', 'smollm2'], "redscope models: unknown action 'fetch' (models pull NAME | list | path NAME)\n"],
     [['models', 'list', 'smollm2'], "redscope models: models list takes no name (got 'smollm2')\n"],
@@ -73,7 +76,10 @@ describe('redscope serve-llm, before a model loads', () => {
   })
 
   it.each([
-    [['--host', '0.0.0.0'], '--host 0.0.0.0 listens beyond this machine: give a token (--token T or $REDSCOPE_LLM_TOKEN), which clients send as their API key'],
+    [
+      ['--host', '0.0.0.0'],
+      '--host 0.0.0.0 listens beyond this machine: give a token (--token T or $REDSCOPE_LLM_TOKEN), which clients send as their API key',
+    ],
     [['--threads', '0'], '--threads 0: must be an integer of at least 1'],
     [['--concurrency', '1.5'], '--concurrency 1.5: must be an integer from 1 to 64'],
     [['--context', '10'], '--context 10: must be a number of tokens of at least 64'],
@@ -96,10 +102,15 @@ describe('redscope serve-llm, before a model loads', () => {
 
   it('without node-llama-cpp installed, the message says how to install it', async () => {
     // A package that is not installed fails as node-llama-cpp would if `npm ci` had skipped it.
-    const failure = await import(/* @vite-ignore */ ['node-llama-cpp', 'not-installed'].join('-')).then(() => null, (e: unknown) => e)
+    const failure = await import(/* @vite-ignore */ ['node-llama-cpp', 'not-installed'].join('-')).then(
+      () => null,
+      (e: unknown) => e,
+    )
     const e = explainImportFailure(failure)
-    expect(e.message).toBe('serve-llm runs models with node-llama-cpp, an optional dependency that is not installed here. ' +
-      'In the redscope folder, run `npm ci` (it installs it, about 85 MB, unless optional dependencies are omitted) ' +
-      `or \`npm install --no-save node-llama-cpp@${LLAMA_CPP_VERSION}\`; see docs/local-model.md`)
+    expect(e.message).toBe(
+      'serve-llm runs models with node-llama-cpp, an optional dependency that is not installed here. ' +
+        'In the redscope folder, run `npm ci` (it installs it, about 85 MB, unless optional dependencies are omitted) ' +
+        `or \`npm install --no-save node-llama-cpp@${LLAMA_CPP_VERSION}\`; see docs/local-model.md`,
+    )
   })
 })

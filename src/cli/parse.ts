@@ -23,9 +23,16 @@ const seeHelp = (name: string) => `see 'redscope ${name} --help'`
 
 export function parseCommandLine<O extends OptionsSpec>(command: CommandDefinition<O>, argv: readonly string[]): CommandArgs<O> {
   const spec = command.options
-  const nodeOptions = Object.fromEntries(Object.entries(spec).map(([name, o]) => [name, {
-    type: o.type, multiple: o.multiple ?? false, ...(o.short ? { short: o.short } : {}),
-  }]))
+  const nodeOptions = Object.fromEntries(
+    Object.entries(spec).map(([name, o]) => [
+      name,
+      {
+        type: o.type,
+        multiple: o.multiple ?? false,
+        ...(o.short ? { short: o.short } : {}),
+      },
+    ]),
+  )
   const { tokens } = parseArgs({ args: [...argv], options: nodeOptions, strict: false, allowPositionals: true, tokens: true })
   const options: Record<string, unknown> = {}
   const positionals: string[] = []
@@ -67,5 +74,6 @@ export function parseCommandLine<O extends OptionsSpec>(command: CommandDefiniti
 export function usageLine<O extends OptionsSpec>(command: CommandDefinition<O>): string {
   const required = (command.required ?? []).map((name) => `--${name} ${command.options[name]?.value ?? 'VALUE'}`)
   return ['redscope', command.name, command.synopsis, ...required, Object.keys(command.options).length > 0 ? '[options]' : '']
-    .filter((s) => s !== '').join(' ')
+    .filter((s) => s !== '')
+    .join(' ')
 }

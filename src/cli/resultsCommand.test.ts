@@ -10,16 +10,24 @@ import { scopeOf } from '../core/tags'
 import { main } from './main'
 
 let dir: string
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'redscope-results-')) })
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'redscope-results-'))
+})
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('redscope results', () => {
   it('lists every task the manifest lists, a skipped one (no folder, no task.json) included', async () => {
     const forest = stubForest()
     await new Controller({
-      optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
-      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('runs', () => fixtureEvaluation(forest)), new ScriptedTask('skips', () => fixtureEvaluation(forest))]),
-      scope: (task) => (task.goal.description === 'skips' ? new Set() : scopeOf([forest.user])), scopeLabel: 'only-some', maxRunsPerTask: 1,
+      optimizerFactory: () => new ScriptedOptimizer(),
+      targetFactory: targetFactory(() => new StubTarget(forest)),
+      securityClaim: SecurityClaim.fromTasks([
+        new ScriptedTask('runs', () => fixtureEvaluation(forest)),
+        new ScriptedTask('skips', () => fixtureEvaluation(forest)),
+      ]),
+      scope: (task) => (task.goal.description === 'skips' ? new Set() : scopeOf([forest.user])),
+      scopeLabel: 'only-some',
+      maxRunsPerTask: 1,
       storage: new NodeFsStorage(dir),
     }).run()
     let out = ''

@@ -14,11 +14,13 @@ const oneLine = (s: string, max = 70) => {
  * The usage says which calls had no price; a task with no call yet of an unpriced model says so by the model.
  */
 const costOf = (usage: TaskResult['llmUsage'], unpricedModel: string | null) =>
-  (unpricedModel !== null && usage.calls === 0 ? 'unpriced' : usageCostWords(usage))
+  unpricedModel !== null && usage.calls === 0 ? 'unpriced' : usageCostWords(usage)
 
 export function taskLine(r: TaskResult, total: number, claim: ClaimFile, unpricedModel: string | null = null): string {
   const config = Object.entries(claim.tasks[r.index - 1]?.config ?? {})
-    .filter(([k]) => k !== 'user_task' && k !== 'user_message').map(([k, v]) => `${k}=${v}`).join(' ')
+    .filter(([k]) => k !== 'user_task' && k !== 'user_message')
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')
   const runs = r.nRuns ?? r.runs.length
   const echoed = r.runs.filter((run) => run.echo).length
   const parts = [
@@ -38,7 +40,12 @@ export function taskLine(r: TaskResult, total: number, claim: ClaimFile, unprice
   return r.error ? `${line}\n    error: ${oneLine(r.error.split('\n')[0], 300)}` : line
 }
 
-export function lineReporter(write: (s: string) => void, total: number, claim: ClaimFile, unpricedModel: string | null = null): ProgressReporter {
+export function lineReporter(
+  write: (s: string) => void,
+  total: number,
+  claim: ClaimFile,
+  unpricedModel: string | null = null,
+): ProgressReporter {
   return {
     taskComplete: (_info, result) => write(`${taskLine(result, total, claim, unpricedModel)}\n`),
     taskSkipped: (_info, index, goal, reason) => write(`task ${index}/${total}  skipped  ${oneLine(goal, 60)} (${oneLine(reason, 120)})\n`),
@@ -50,15 +57,22 @@ export function echoLine(result: ThreatModelResult, countEchoes: boolean): strin
   const tasks = result.taskResults.filter((r) => r.runs.some((run) => run.echo))
   if (tasks.length === 0) return ''
   const runs = tasks.reduce((n, r) => n + r.runs.filter((run) => run.echo).length, 0)
-  return `echoes: ${runs} run(s) in ${tasks.length} task(s) succeeded only on text the attacker injected itself; ` +
+  return (
+    `echoes: ${runs} run(s) in ${tasks.length} task(s) succeeded only on text the attacker injected itself; ` +
     (countEchoes ? 'counted as breaches (--count-echoes)' : 'not counted as breaches (--count-echoes counts them)')
+  )
 }
 
 /**
  * The run's outcome: the ASR over completed tasks with its n and 95% interval, or, when nothing broke, "not
  * broken in N tasks by <attacker>" with the interval's upper bound (src/core/stats: the words every view uses).
  */
-export function summaryLines(result: ThreatModelResult, attacker: string | null = null, countEchoes = false, unpricedModel: string | null = null): string {
+export function summaryLines(
+  result: ThreatModelResult,
+  attacker: string | null = null,
+  countEchoes = false,
+  unpricedModel: string | null = null,
+): string {
   const completed = result.taskResults.filter((r) => ['success', 'done', 'max_runs', 'budget_exhausted'].includes(r.stopReason))
   const successes = completed.filter((r) => r.success).length
   const asr = rateWords(successes, completed.length, { unit: 'task', attacker })
@@ -66,16 +80,23 @@ export function summaryLines(result: ThreatModelResult, attacker: string | null 
   for (const r of result.taskResults) reasons.set(r.stopReason, (reasons.get(r.stopReason) ?? 0) + 1)
   const cost = result.taskResults.reduce((sum, r) => sum + r.llmUsage.cost, 0)
   const calls = result.taskResults.reduce((sum, r) => sum + r.llmUsage.calls, 0)
-  const unpriced = result.taskResults.reduce((sum, r) => addUnpriced(sum, unpricedJsonOf(r.llmUsage)), null as ReturnType<typeof addUnpriced>)
+  const unpriced = result.taskResults.reduce(
+    (sum, r) => addUnpriced(sum, unpricedJsonOf(r.llmUsage)),
+    null as ReturnType<typeof addUnpriced>,
+  )
   const ends = runEndsSummary(result.taskResults.flatMap((r) => r.runs.map((run) => run.ending?.cause)))
-  return [
-    `${asrText(asr)}${result.skippedTasks.length ? `; ${result.skippedTasks.length} skipped` : ''}`,
-    `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
-    echoLine(result, countEchoes),
-    ends ? `runs ended: ${ends}` : '',
-    `LLM cost: ${unpricedModel !== null && calls === 0 ? 'unpriced' : costWords(cost, unpriced, { calls })} over ${calls} call(s)` +
-      (unpricedModel === null ? '' : ` (no price for ${unpricedModel}: give --price-in and --price-out)`),
-    result.cancelled ? 'cancelled before every task finished' : '',
-    result.resultsDir ? `results: ${result.resultsDir}` : '',
-  ].filter(Boolean).join('\n') + '\n'
+  return (
+    [
+      `${asrText(asr)}${result.skippedTasks.length ? `; ${result.skippedTasks.length} skipped` : ''}`,
+      `stop reasons: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+      echoLine(result, countEchoes),
+      ends ? `runs ended: ${ends}` : '',
+      `LLM cost: ${unpricedModel !== null && calls === 0 ? 'unpriced' : costWords(cost, unpriced, { calls })} over ${calls} call(s)` +
+        (unpricedModel === null ? '' : ` (no price for ${unpricedModel}: give --price-in and --price-out)`),
+      result.cancelled ? 'cancelled before every task finished' : '',
+      result.resultsDir ? `results: ${result.resultsDir}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n') + '\n'
+  )
 }

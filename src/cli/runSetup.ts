@@ -2,13 +2,28 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { replayOptimizerFactory, recordedRun, type RecordedRun } from '../attackers'
-import { claimFileFromServed, claimFromFile, ClaimFileError, goalEchoText, goalEchoWarnings, parseClaimFile, type ClaimFile } from '../claims'
+import {
+  claimFileFromServed,
+  claimFromFile,
+  ClaimFileError,
+  goalEchoText,
+  goalEchoWarnings,
+  parseClaimFile,
+  type ClaimFile,
+} from '../claims'
 import { scopeOf, validateScope, type Scope, type SecurityDomain } from '../core/tags'
 import { readTask, readTrajectory, TrajectoryFile } from '../core/results'
 import { NodeFsStorage } from '../adapters/storage/nodeFsStorage'
 import { formatPath } from '../core/tags'
 import type { EvaluatorDeps } from '../claims'
-import { connectHttpTarget, TargetRequestError, type CapacityWait, type HttpTargetFactory, type HttpTargetOptions, type Manifest } from '../protocol'
+import {
+  connectHttpTarget,
+  TargetRequestError,
+  type CapacityWait,
+  type HttpTargetFactory,
+  type HttpTargetOptions,
+  type Manifest,
+} from '../protocol'
 import { UsageError } from './io'
 
 export async function readClaim(path: string, deps: EvaluatorDeps) {
@@ -32,7 +47,11 @@ export async function readClaim(path: string, deps: EvaluatorDeps) {
  * `--claim FILE`, or without it the claim the target serves itself (its manifest's `claim`: a superred
  * claim on the bridge, configured and judged on the target's side). `where` names it in messages.
  */
-export async function claimFor(path: string | undefined, manifest: Manifest, deps: EvaluatorDeps): Promise<{ file: ClaimFile; where: string }> {
+export async function claimFor(
+  path: string | undefined,
+  manifest: Manifest,
+  deps: EvaluatorDeps,
+): Promise<{ file: ClaimFile; where: string }> {
   if (path !== undefined) return { file: (await readClaim(path, deps)).file, where: path }
   if (manifest.claim === null) {
     throw new UsageError(`--claim: ${manifest.name} serves no claim of its own, so a claim file is needed (--claim CLAIM.json)`)
@@ -49,7 +68,12 @@ export function warnGoalEchoes(file: ClaimFile, where: string, command: string, 
 }
 
 /** Scope names to the target's own tag objects; unknown names and an empty pair are refused, other findings noted. */
-export function resolveScopes(domain: SecurityDomain, scope: string[], readOnly: string[], note: (s: string) => void): { scope: Scope; readOnly: Scope } {
+export function resolveScopes(
+  domain: SecurityDomain,
+  scope: string[],
+  readOnly: string[],
+  note: (s: string) => void,
+): { scope: Scope; readOnly: Scope } {
   const findings = validateScope(domain, scope, readOnly)
   const fatal = findings.find((f) => f.code === 'unknown_tag' || f.code === 'empty_scope')
   if (fatal) {
@@ -73,7 +97,13 @@ export async function readReplay(path: string): Promise<RecordedRun> {
   try {
     if (!isDir) {
       const parsed = TrajectoryFile.safeParse(JSON.parse(await readFile(path, 'utf8')))
-      if (!parsed.success) throw new UsageError(`--replay ${path}: not a trajectory file: ${parsed.error.issues.slice(0, 2).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')}`)
+      if (!parsed.success)
+        throw new UsageError(
+          `--replay ${path}: not a trajectory file: ${parsed.error.issues
+            .slice(0, 2)
+            .map((i) => `${formatPath(i.path)}: ${i.message}`)
+            .join('; ')}`,
+        )
       return recordedRun(parsed.data.trajectory)
     }
     const storage = new NodeFsStorage(path)
@@ -82,7 +112,8 @@ export async function readReplay(path: string): Promise<RecordedRun> {
     if (runs.length === 0) throw new UsageError(`--replay ${path}: the task has no recorded runs`)
     const pick = runs.find((r) => r.success) ?? [...runs].sort((a, b) => b.primary_score - a.primary_score)[0]
     const file = await readTrajectory(storage, '', pick.run_number)
-    if (file === null) throw new UsageError(`--replay ${path}: ${join('trajectories', `run_${String(pick.run_number).padStart(5, '0')}.json`)} is missing`)
+    if (file === null)
+      throw new UsageError(`--replay ${path}: ${join('trajectories', `run_${String(pick.run_number).padStart(5, '0')}.json`)} is missing`)
     return recordedRun(file.trajectory)
   } catch (e) {
     if (e instanceof UsageError) throw e
@@ -117,7 +148,9 @@ export function checkClaimAgainstManifest(file: ClaimFile, manifest: Manifest, w
     if (task.served_task !== undefined) {
       const served = manifest.claim?.tasks.length ?? 0
       if (task.served_task > served) {
-        throw new UsageError(`${where}: tasks[${i}].served_task: ${manifest.name} serves ${served === 0 ? 'no claim' : `${served} task(s)`}, not task ${task.served_task}`)
+        throw new UsageError(
+          `${where}: tasks[${i}].served_task: ${manifest.name} serves ${served === 0 ? 'no claim' : `${served} task(s)`}, not task ${task.served_task}`,
+        )
       }
     }
     for (const name of Object.keys(task.config)) {
@@ -140,7 +173,10 @@ const CAPACITY_NOTE_EVERY_MS = 30_000
  * What every factory of one command does on a 503 `capacity`: wait up to `--capacity-wait` seconds, and say
  * so on stderr at once and every 30 s after, never once per task (a sweep's many sessions wait together).
  */
-export function capacityOptions(waitS: number | undefined, say: (line: string) => void): Pick<HttpTargetOptions, 'capacityWaitMs' | 'onCapacityWait'> {
+export function capacityOptions(
+  waitS: number | undefined,
+  say: (line: string) => void,
+): Pick<HttpTargetOptions, 'capacityWaitMs' | 'onCapacityWait'> {
   let lastSaid = -Infinity
   return {
     capacityWaitMs: waitS === undefined ? undefined : waitS * 1000,
@@ -149,16 +185,22 @@ export function capacityOptions(waitS: number | undefined, say: (line: string) =
       if (now - lastSaid < CAPACITY_NOTE_EVERY_MS) return
       const first = lastSaid === -Infinity
       lastSaid = now
-      say(first
-        ? `the target has no free session (503 capacity: ${JSON.stringify(w.message)}): retrying every ${w.waitS} s, for up to ${w.limitS} s before giving up (--capacity-wait)`
-        : `still waiting for a free session of the target (${w.waitedS} s of ${w.limitS} s)`)
+      say(
+        first
+          ? `the target has no free session (503 capacity: ${JSON.stringify(w.message)}): retrying every ${w.waitS} s, for up to ${w.limitS} s before giving up (--capacity-wait)`
+          : `still waiting for a free session of the target (${w.waitedS} s of ${w.limitS} s)`,
+      )
     },
   }
 }
 
 /** Reads the target's manifest; an unreachable or foreign server is a usage error naming the endpoint. */
-export async function connectTarget(url: string, requestTimeoutS: number | undefined, concurrency: number | undefined,
-  capacity: Pick<HttpTargetOptions, 'capacityWaitMs' | 'onCapacityWait'> = {}): Promise<HttpTargetFactory> {
+export async function connectTarget(
+  url: string,
+  requestTimeoutS: number | undefined,
+  concurrency: number | undefined,
+  capacity: Pick<HttpTargetOptions, 'capacityWaitMs' | 'onCapacityWait'> = {},
+): Promise<HttpTargetFactory> {
   try {
     return await connectHttpTarget(url, {
       token: process.env.REDSCOPE_TARGET_TOKEN || undefined,
@@ -175,6 +217,8 @@ export async function connectTarget(url: string, requestTimeoutS: number | undef
 /** A refused write: a full disk or quota, no permission, a read-only or missing place. */
 export function isStorageError(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code
-  return (e as { name?: string })?.name === 'QuotaExceededError' ||
+  return (
+    (e as { name?: string })?.name === 'QuotaExceededError' ||
     (typeof code === 'string' && ['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOENT'].includes(code))
+  )
 }

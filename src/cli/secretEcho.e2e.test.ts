@@ -23,7 +23,10 @@ function filesUnder(dir: string): string[] {
 
 /** Where a form of a secret is found, or null. */
 function leak(text: string): string | null {
-  for (const [name, secret] of [['key', KEY], ['token', TOKEN]] as const) {
+  for (const [name, secret] of [
+    ['key', KEY],
+    ['token', TOKEN],
+  ] as const) {
     for (const form of [...secretMaskForms(secret), b64(secret), b64(`x${secret}`), b64(`xy${secret}`)]) {
       const at = text.indexOf(form)
       if (at >= 0) return `the ${name} as ${JSON.stringify(form)}: …${text.slice(Math.max(0, at - 60), at + form.length + 20)}…`
@@ -57,15 +60,39 @@ afterAll(async () => {
 
 describe('a key the model or the judge echoes, and a token the target echoes', () => {
   it('are in no file redscope run writes, nor on its stdout or stderr', async () => {
-    writeFileSync(join(dir, 'claim.json'), JSON.stringify({
-      name: 'echoes', tasks: [
-        { goal: 'goal-judged', config: { mode: 'echo' }, evaluator: { type: 'llm_judge', criteria: 'the reply says echo' } },
-        { goal: 'goal-matched', config: { mode: 'ok' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
-      ],
-    }))
+    writeFileSync(
+      join(dir, 'claim.json'),
+      JSON.stringify({
+        name: 'echoes',
+        tasks: [
+          { goal: 'goal-judged', config: { mode: 'echo' }, evaluator: { type: 'llm_judge', criteria: 'the reply says echo' } },
+          { goal: 'goal-matched', config: { mode: 'ok' }, evaluator: { type: 'trajectory_match', observable: 'reply', pattern: '^echo' } },
+        ],
+      }),
+    )
     const out = join(dir, 'results')
-    const r = await runCli(['run', '--target', target.url, '--claim', join(dir, 'claim.json'), '--scope', 'user', '--optimizer', 'llm',
-      '--model', 'gpt-4o-mini', '--base-url', llm.baseURL, '--max-runs', '1', '--out', out], { OPENAI_API_KEY: KEY, REDSCOPE_TARGET_TOKEN: TOKEN })
+    const r = await runCli(
+      [
+        'run',
+        '--target',
+        target.url,
+        '--claim',
+        join(dir, 'claim.json'),
+        '--scope',
+        'user',
+        '--optimizer',
+        'llm',
+        '--model',
+        'gpt-4o-mini',
+        '--base-url',
+        llm.baseURL,
+        '--max-runs',
+        '1',
+        '--out',
+        out,
+      ],
+      { OPENAI_API_KEY: KEY, REDSCOPE_TARGET_TOKEN: TOKEN },
+    )
     expect(r.code, r.stderr).toBe(0)
     // The echoes happened: the model and the judge were called with the key, and the target saw the token.
     expect(llm.calls.some((c) => c.messages[0].content.includes('strict evaluator'))).toBe(true)

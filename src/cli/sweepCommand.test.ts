@@ -26,7 +26,18 @@ async function run(...argv: string[]) {
 }
 
 const record = (out: string) => SweepRecordSchema.parse(JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')))
-const sweepArgs = (...extra: string[]) => ['sweep', '--target', assistant.url, '--claim', EXFIL, '--template', 'naive', '--max-runs', '1', ...extra]
+const sweepArgs = (...extra: string[]) => [
+  'sweep',
+  '--target',
+  assistant.url,
+  '--claim',
+  EXFIL,
+  '--template',
+  'naive',
+  '--max-runs',
+  '1',
+  ...extra,
+]
 
 beforeAll(async () => {
   assistant = await createTargetServer(referenceTargetOptions('assistant')).listen(0)
@@ -42,18 +53,34 @@ describe('redscope sweep', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
-    expect(lines[0]).toMatch(/^sweep-[0-9a-f]{12}: 72 threat models, 4 task\(s\) each, against redscope-assistant \(http:\/\/127\.0\.0\.1:\d+\); 3 at once, 2 session\(s\) each; results in /)
+    expect(lines[0]).toMatch(
+      /^sweep-[0-9a-f]{12}: 72 threat models, 4 task\(s\) each, against redscope-assistant \(http:\/\/127\.0\.0\.1:\d+\); 3 at once, 2 session\(s\) each; results in /,
+    )
     // Each threat model's ASR and the pooled one with their n and 95% interval, in the words every view uses.
     expect(lines.filter((l) => /^\[\s*\d+\/72\] #\d+ \[.*inbox.*\]: ASR \d+% \(\d of 4 tasks, 95% CI \d+–\d+%\)$/.test(l))).toHaveLength(72)
-    expect(lines.at(-1)).toMatch(/^72 of 72 threat models done \(72 run now, 0 kept\); 72 broke the claim; ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\), the tasks of every threat model pooled$/)
+    expect(lines.at(-1)).toMatch(
+      /^72 of 72 threat models done \(72 run now, 0 kept\); 72 broke the claim; ASR \d+% \(\d+ of 288 tasks, 95% CI \d+–\d+%\), the tasks of every threat model pooled$/,
+    )
     const rec = record(out)
-    expect(rec).toMatchObject({ target: 'redscope-assistant', claim: 'assistant-exfiltration', attacker: expect.stringMatching(/^template-[0-9a-f]{8}$/), title: 'Sweep of 72 threat models: assistant-exfiltration against redscope-assistant' })
-    expect(rec.plan).toMatchObject({ selection: { kind: 'containing', tags: ['inbox', 'user'] }, total: '72', shards: { count: 1, indices: [0] },
-      settings: { model: null, maxRunsPerTask: 1, includeFeedback: true } })
+    expect(rec).toMatchObject({
+      target: 'redscope-assistant',
+      claim: 'assistant-exfiltration',
+      attacker: expect.stringMatching(/^template-[0-9a-f]{8}$/),
+      title: 'Sweep of 72 threat models: assistant-exfiltration against redscope-assistant',
+    })
+    expect(rec.plan).toMatchObject({
+      selection: { kind: 'containing', tags: ['inbox', 'user'] },
+      total: '72',
+      shards: { count: 1, indices: [0] },
+      settings: { model: null, maxRunsPerTask: 1, includeFeedback: true },
+    })
     expect(rec.models).toHaveLength(72)
     expect(rec.models.every((m) => m.scope.includes('inbox') && m.scope.includes('user') && /^\d+$/.test(m.index))).toBe(true)
     // Each experiment is where the record says, and reads back complete.
-    const summary = JSON.parse((await run('results', out)).stdout) as { sweep: { finished: number; verdict: { n: number; wilson_95: number[] } }; experiments: Array<{ dir: string }> }
+    const summary = JSON.parse((await run('results', out)).stdout) as {
+      sweep: { finished: number; verdict: { n: number; wilson_95: number[] } }
+      experiments: Array<{ dir: string }>
+    }
     expect(summary.sweep.finished).toBe(72)
     expect(summary.sweep.verdict.n).toBe(288)
     expect(summary.sweep.verdict.wilson_95).toHaveLength(2)
@@ -74,7 +101,10 @@ describe('redscope sweep', () => {
       expect(r.stdout).toContain(`shard ${i}/3: ${i === 0 ? 6 : 5} of 16 threat models`)
     }
     expect(outs.map((o) => record(o).models.map((m) => Number(m.index)))).toEqual([
-      [1, 4, 7, 10, 302, 305], [2, 5, 8, 300, 303], [3, 6, 9, 301, 304]])
+      [1, 4, 7, 10, 302, 305],
+      [2, 5, 8, 300, 303],
+      [3, 6, 9, 301, 304],
+    ])
     const merged = join(dir, 'indices-merged')
     const m = await run('merge', outs[2], outs[0], outs[1], '--out', merged)
     expect(m.stderr).toBe('')
@@ -98,7 +128,13 @@ describe('redscope sweep', () => {
     expect(r.stdout).toMatch(/#0 \[inbox\] read-only \[user\]: /)
     const rec = record(out)
     expect(rec.plan!.selection).toMatchObject({ kind: 'file', name: 'models.json' })
-    expect(rec.models.map((m) => [m.index === '' ? null : 'n', m.scope, m.readOnly])).toEqual(expect.arrayContaining([[null, ['inbox'], ['user']], ['n', ['drive'], []], ['n', ['calendar'], []]]))
+    expect(rec.models.map((m) => [m.index === '' ? null : 'n', m.scope, m.readOnly])).toEqual(
+      expect.arrayContaining([
+        [null, ['inbox'], ['user']],
+        ['n', ['drive'], []],
+        ['n', ['calendar'], []],
+      ]),
+    )
   }, 120_000)
 
   it('refuses what it cannot run, in one line, before anything is written (exit 2)', async () => {
@@ -110,12 +146,18 @@ describe('redscope sweep', () => {
       [sweepArgs('--all', '--indices', '1-3', '--out', out), '--all and --indices: choose the threat models one way'],
       [sweepArgs('--containing', 'inbx', '--out', out), /--containing: "inbx" is not a tag of this forest \(the forest's tags: system, /],
       [sweepArgs('--indices', '1-400', '--out', out), '--indices 1-400: #400 is not a threat model of this forest (it has #0 to #305)'],
-      [sweepArgs('--threat-models', badModels, '--out', out), /--threat-models .*bad-models\.json: \[0\]\.scope: Invalid input: expected array, received string \(expected /],
+      [
+        sweepArgs('--threat-models', badModels, '--out', out),
+        /--threat-models .*bad-models\.json: \[0\]\.scope: Invalid input: expected array, received string \(expected /,
+      ],
       [sweepArgs('--all', '--shard', '3/3', '--out', out), '--shard 3/3: 3 is not a shard of 3'],
       [sweepArgs('--all', '--shards', '3', '--out', out), '--shards N needs --shard-from-env VAR'],
       [sweepArgs('--all', '--shard-from-env', 'NO_SUCH_INDEX_VAR', '--shards', '3', '--out', out), 'NO_SUCH_INDEX_VAR is not set'],
       [sweepArgs('--all', '--shard', '0/2', '--shard-from-env', 'X', '--out', out), 'give the shard one way'],
-      [sweepArgs('--all', '--optimizer', 'human', '--out', out), '--optimizer human: must be one of template, llm, replay, served: a sweep runs unattended'],
+      [
+        sweepArgs('--all', '--optimizer', 'human', '--out', out),
+        '--optimizer human: must be one of template, llm, replay, served: a sweep runs unattended',
+      ],
       [sweepArgs('--all', '--parallel', '0', '--out', out), '--parallel 0: must be an integer of at least 1'],
     ]
     for (const [argv, message] of cases) {
@@ -133,10 +175,14 @@ describe('redscope sweep', () => {
     expect((await run(...sweepArgs('--indices', '1-4', '--shard', '0/2', '--out', out))).code).toBe(0)
     const other = await run(...sweepArgs('--indices', '1-4', '--shard', '1/2', '--out', out))
     expect(other.code).toBe(2)
-    expect(other.stderr).toContain(`${out} holds shard 0/2 of this sweep, and this is shard 1/2: give each shard its own folder (e.g. results/shard-1)`)
+    expect(other.stderr).toContain(
+      `${out} holds shard 0/2 of this sweep, and this is shard 1/2: give each shard its own folder (e.g. results/shard-1)`,
+    )
     const different = await run(...sweepArgs('--indices', '1-5', '--shard', '0/2', '--out', out))
     expect(different.code).toBe(2)
-    expect(different.stderr).toContain(`${out} already holds another sweep's results (Sweep of 4 threat models: assistant-exfiltration against redscope-assistant)`)
+    expect(different.stderr).toContain(
+      `${out} already holds another sweep's results (Sweep of 4 threat models: assistant-exfiltration against redscope-assistant)`,
+    )
   }, 120_000)
 })
 
@@ -156,7 +202,9 @@ describe('redscope merge', () => {
     const mixed = join(dir, 'm-mixed')
     const refused = await run('merge', a, other, '--out', mixed)
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain(`${a} and ${other} are not parts of one sweep: their maxRunsPerTask differ (plan.settings.maxRunsPerTask: 1 vs 2) (nothing was written)`)
+    expect(refused.stderr).toContain(
+      `${a} and ${other} are not parts of one sweep: their maxRunsPerTask differ (plan.settings.maxRunsPerTask: 1 vs 2) (nothing was written)`,
+    )
     expect(() => readFileSync(join(mixed, 'experiments.json'))).toThrow()
 
     // The same shard run twice into two folders, one copy then altered: the merge names the experiment, task and field.
@@ -179,8 +227,11 @@ describe('redscope merge', () => {
     const exp = record(good).models[0].dir
     const task = readdirSync(join(good, exp, 'tasks'))[0]
     const files = {
-      result: join(exp, 'result.json'), task: join(exp, 'tasks', task, 'task.json'), manifest: join(exp, 'manifest.json'),
-      run: join(exp, 'tasks', task, 'trajectories', 'run_00001.json'), domain: join(exp, 'domain.json'),
+      result: join(exp, 'result.json'),
+      task: join(exp, 'tasks', task, 'task.json'),
+      manifest: join(exp, 'manifest.json'),
+      run: join(exp, 'tasks', task, 'trajectories', 'run_00001.json'),
+      domain: join(exp, 'domain.json'),
       iterations: join(exp, 'tasks', task, 'iterations.json'),
     }
     const damages: Array<[string, string, (text: string) => string | Buffer, RegExp]> = [
@@ -189,8 +240,12 @@ describe('redscope merge', () => {
       ['garbage', files.run, () => '\u0000\u0001 garbage', /not JSON/],
       ['wrong shape', files.iterations, () => JSON.stringify({ schema_version: 5, index: 'one', goal: 'g', runs: {} }), /index: /],
       ['deeply nested', files.result, () => `${'['.repeat(5000)}${']'.repeat(5000)}`, /nested deeper than 1,000 levels/],
-      ['invalid UTF-8', files.domain, (t) => Buffer.concat([Buffer.from(t.slice(0, 20)), Buffer.from([0xff, 0xfe]), Buffer.from(t.slice(20))]),
-        /not UTF-8 text: the byte 0xff at offset 20/],
+      [
+        'invalid UTF-8',
+        files.domain,
+        (t) => Buffer.concat([Buffer.from(t.slice(0, 20)), Buffer.from([0xff, 0xfe]), Buffer.from(t.slice(20))]),
+        /not UTF-8 text: the byte 0xff at offset 20/,
+      ],
       ['wrong shape manifest', files.manifest, () => JSON.stringify({ status: 'complete' }), /manifest\.json: /],
     ]
     for (const [label, file, damage, problem] of damages) {

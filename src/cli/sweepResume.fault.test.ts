@@ -29,8 +29,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const sweepArgs = (out: string, models = 12) => ['sweep', '--target', assistant.url, '--claim', EXFIL, '--template', 'naive', '--max-runs', '1',
-  '--indices', `1-${models}`, '--parallel', '4', '--out', out]
+const sweepArgs = (out: string, models = 12) => [
+  'sweep',
+  '--target',
+  assistant.url,
+  '--claim',
+  EXFIL,
+  '--template',
+  'naive',
+  '--max-runs',
+  '1',
+  '--indices',
+  `1-${models}`,
+  '--parallel',
+  '4',
+  '--out',
+  out,
+]
 
 async function resume(out: string, models = 12) {
   let stdout = ''
@@ -39,14 +54,22 @@ async function resume(out: string, models = 12) {
   return { code, stdout, stderr }
 }
 
-const experimentDirs = (out: string) => readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+const experimentDirs = (out: string) =>
+  readdirSync(out, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
 /** Finished: result.json written and the manifest says complete (what a resume keeps without reopening). */
-const finished = (out: string) => experimentDirs(out).filter((d) => {
-  if (!existsSync(join(out, d, 'result.json'))) return false
-  return (JSON.parse(readFileSync(join(out, d, 'manifest.json'), 'utf8')) as { status: string }).status === 'complete'
-})
-const indexed = (out: string) => new Set(((JSON.parse(readFileSync(join(out, 'experiments.json'), 'utf8')) as { experiments: Array<{ dir: string }> })
-  .experiments.map((r) => r.dir)))
+const finished = (out: string) =>
+  experimentDirs(out).filter((d) => {
+    if (!existsSync(join(out, d, 'result.json'))) return false
+    return (JSON.parse(readFileSync(join(out, d, 'manifest.json'), 'utf8')) as { status: string }).status === 'complete'
+  })
+const indexed = (out: string) =>
+  new Set(
+    (JSON.parse(readFileSync(join(out, 'experiments.json'), 'utf8')) as { experiments: Array<{ dir: string }> }).experiments.map(
+      (r) => r.dir,
+    ),
+  )
 
 /** Every JSON file under `root` parses (an atomic write never leaves half a file). */
 function everyJsonWhole(root: string): void {
@@ -121,8 +144,12 @@ describe('a sweep killed and resumed', () => {
       await p.waitFor(/threat models, 4 task\(s\) each/)
       // Killed once a seeded number of experiments have finished (0 to 5): at, or just after, an experiment's end.
       const after = Math.floor(rnd() * 6)
-      await expect.poll(() => (existsSync(out) ? experimentDirs(out).filter((d) => existsSync(join(out, d, 'result.json'))).length : 0),
-        { timeout: 60_000, interval: 5 }).toBeGreaterThanOrEqual(after)
+      await expect
+        .poll(() => (existsSync(out) ? experimentDirs(out).filter((d) => existsSync(join(out, d, 'result.json'))).length : 0), {
+          timeout: 60_000,
+          interval: 5,
+        })
+        .toBeGreaterThanOrEqual(after)
       p.child.kill('SIGKILL')
       await p.exited
       const done = finished(out)

@@ -7,8 +7,18 @@ import { basename } from 'node:path'
 import { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../core/json'
 import {
-  digestOf, parseIndexRanges, parseShard, selectionOf, shardFromEnv, ShardError, SweepPickError,
-  type NamedThreatModel, type Selection, type Shard, type SweepPick, type SweepSelection,
+  digestOf,
+  parseIndexRanges,
+  parseShard,
+  selectionOf,
+  shardFromEnv,
+  ShardError,
+  SweepPickError,
+  type NamedThreatModel,
+  type Selection,
+  type Shard,
+  type SweepPick,
+  type SweepSelection,
 } from '../core/sweep'
 import { countCombinations, formatPath, type SecurityDomain } from '../core/tags'
 import { UsageError } from './io'
@@ -24,8 +34,10 @@ const SHAPES = '[["tag", ...], ...] or [{"scope": [...], "read_only": [...]}, ..
 
 /** Each entry checked in the shape it has, so that a problem names its entry and field. */
 export function parseThreatModels(json: unknown): NamedThreatModel[] {
-  const list = Array.isArray(json) ? json
-    : json !== null && typeof json === 'object' && Array.isArray((json as { threat_models?: unknown }).threat_models) ? (json as { threat_models: unknown[] }).threat_models
+  const list = Array.isArray(json)
+    ? json
+    : json !== null && typeof json === 'object' && Array.isArray((json as { threat_models?: unknown }).threat_models)
+      ? (json as { threat_models: unknown[] }).threat_models
       : null
   if (list === null) throw new Error(`not a list of threat models: expected ${SHAPES}, bare or under "threat_models"`)
   return list.map((entry, i) => {
@@ -81,8 +93,12 @@ const SELECTION_FLAGS = '--all, --containing TAG, --indices RANGES or --threat-m
 
 /** Exactly one way of choosing, resolved against the forest the sweep enumerates. */
 export async function chooseSelection(flags: SelectionFlags, domain: SecurityDomain): Promise<ChosenSelection> {
-  const given = [flags.all ? '--all' : null, flags.containing?.length ? '--containing' : null,
-    flags.indices !== undefined ? '--indices' : null, flags.threatModels !== undefined ? '--threat-models' : null].filter((x) => x !== null)
+  const given = [
+    flags.all ? '--all' : null,
+    flags.containing?.length ? '--containing' : null,
+    flags.indices !== undefined ? '--indices' : null,
+    flags.threatModels !== undefined ? '--threat-models' : null,
+  ].filter((x) => x !== null)
   if (given.length === 0) throw new UsageError(`say which threat models to run: ${SELECTION_FLAGS}`)
   if (given.length > 1) throw new UsageError(`${given.join(' and ')}: choose the threat models one way (${SELECTION_FLAGS})`)
   let pick: SweepPick
@@ -120,7 +136,9 @@ export async function chooseSelection(flags: SelectionFlags, domain: SecurityDom
     return { selection, spec }
   } catch (e) {
     if (e instanceof SweepPickError) {
-      const known = /is not a tag of this forest/.test(e.message) ? ` (the forest's tags: ${domain.tags.map((t) => t.name).join(', ')})` : ''
+      const known = /is not a tag of this forest/.test(e.message)
+        ? ` (the forest's tags: ${domain.tags.map((t) => t.name).join(', ')})`
+        : ''
       throw new UsageError(`${flag}: ${e.message}${known}`)
     }
     throw e
@@ -143,8 +161,10 @@ export function chooseShard(flags: ShardFlags, env: Readonly<Record<string, stri
       return parseShard(flags.shard)
     }
     if (flags.shardFromEnv !== undefined || flags.shards !== undefined) {
-      if (flags.shardFromEnv === undefined) throw new UsageError('--shards N needs --shard-from-env VAR (the variable that holds this worker\'s index)')
-      if (flags.shards === undefined) throw new UsageError(`--shard-from-env ${flags.shardFromEnv} needs --shards N (how many workers there are)`)
+      if (flags.shardFromEnv === undefined)
+        throw new UsageError("--shards N needs --shard-from-env VAR (the variable that holds this worker's index)")
+      if (flags.shards === undefined)
+        throw new UsageError(`--shard-from-env ${flags.shardFromEnv} needs --shards N (how many workers there are)`)
       const n = /^\s*\d+\s*$/.test(flags.shards) ? Number(flags.shards) : NaN
       return shardFromEnv(flags.shardFromEnv, env[flags.shardFromEnv], n)
     }

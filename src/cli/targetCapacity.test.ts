@@ -60,8 +60,20 @@ const openSession = async () => {
   return ((await r.json()) as { session_id: string }).session_id
 }
 const closeSession = async (id: string) => expect((await fetch(`${url}/sessions/${id}`, { method: 'DELETE' })).status).toBe(204)
-const runArgs = (out: string, ...extra: string[]) =>
-  ['run', '--target', url, '--claim', EXFIL, '--scope', 'inbox', '--max-runs', '1', '--out', join(dir, out), ...extra]
+const runArgs = (out: string, ...extra: string[]) => [
+  'run',
+  '--target',
+  url,
+  '--claim',
+  EXFIL,
+  '--scope',
+  'inbox',
+  '--max-runs',
+  '1',
+  '--out',
+  join(dir, out),
+  ...extra,
+]
 const TEMPLATE = ['--template', 'naive']
 
 describe('a target at capacity', () => {
@@ -71,10 +83,14 @@ describe('a target at capacity', () => {
       const r = await run(...runArgs('full', ...TEMPLATE, '--capacity-wait', '2'))
       // Said once, not once per task or per retry.
       const notes = r.stderr.split('\n').filter((l) => l.includes('no free session'))
-      expect(notes).toEqual(['redscope run: the target has no free session (503 capacity: "1 sessions are open; retry later"): ' +
-        'retrying every 1 s, for up to 2 s before giving up (--capacity-wait)'])
-      expect(r.stdout).toContain('every session of the target stayed taken (503 capacity) for 2 s, the limit: gave up ' +
-        "(another client, or a run that was killed, holds them until the target's idle timeout")
+      expect(notes).toEqual([
+        'redscope run: the target has no free session (503 capacity: "1 sessions are open; retry later"): ' +
+          'retrying every 1 s, for up to 2 s before giving up (--capacity-wait)',
+      ])
+      expect(r.stdout).toContain(
+        'every session of the target stayed taken (503 capacity) for 2 s, the limit: gave up ' +
+          "(another client, or a run that was killed, holds them until the target's idle timeout",
+      )
     } finally {
       await closeSession(held)
     }
@@ -95,7 +111,9 @@ describe('a target at capacity', () => {
   }, 60_000)
 
   it('a run stopped by SIGTERM closes the sessions it holds', async () => {
-    const p = procs.start(runArgs('term', '--optimizer', 'llm', '--model', 'gpt-4o-mini', '--base-url', chat.baseURL), { OPENAI_API_KEY: 'sk-capacity-test' })
+    const p = procs.start(runArgs('term', '--optimizer', 'llm', '--model', 'gpt-4o-mini', '--base-url', chat.baseURL), {
+      OPENAI_API_KEY: 'sk-capacity-test',
+    })
     await p.waitFor(/4 task\(s\) against/)
     await expect.poll(() => handler.sessionCount, { timeout: 20_000 }).toBe(1)
     await expect.poll(() => chat.calls.length, { timeout: 20_000 }).toBeGreaterThan(0)

@@ -21,8 +21,10 @@ export async function resolveTemplates(values: readonly string[]): Promise<strin
       out.push(v)
     } else {
       // A bare word that is no payload's name is most likely a typo, not a one-word payload.
-      throw new UsageError(`--template ${v}: no payload named '${v}' (known: ${PAYLOAD_LIBRARY.map((p) => p.name).join(', ')}); ` +
-        'give literal text with a space or a {placeholder}, or @FILE')
+      throw new UsageError(
+        `--template ${v}: no payload named '${v}' (known: ${PAYLOAD_LIBRARY.map((p) => p.name).join(', ')}); ` +
+          'give literal text with a space or a {placeholder}, or @FILE',
+      )
     }
   }
   return out

@@ -13,15 +13,17 @@ export function ttyPrompter(input: Readable, output: Writable): HumanPrompter & 
   const ask = async (question: string): Promise<string> => {
     output.write(question)
     const next = await lines.next()
-    if (next.done) throw new Error('the human attacker\'s input ended')
+    if (next.done) throw new Error("the human attacker's input ended")
     return next.value
   }
   return {
     async askInjection(r) {
       const seen = describeTrajectory(r.seen)
-      output.write(`\n--- run ${r.runNumber}: ${r.kind === 'pre' ? 'before' : 'after'} ${r.controllable.name} ---\n` +
-        `goal: ${r.goal}\n${seen ? `so far:\n${seen}\n` : ''}request: ${JSON.stringify(r.request)}\n` +
-        `${r.answer === null ? '' : `answer: ${JSON.stringify(r.answer)}\n`}`)
+      output.write(
+        `\n--- run ${r.runNumber}: ${r.kind === 'pre' ? 'before' : 'after'} ${r.controllable.name} ---\n` +
+          `goal: ${r.goal}\n${seen ? `so far:\n${seen}\n` : ''}request: ${JSON.stringify(r.request)}\n` +
+          `${r.answer === null ? '' : `answer: ${JSON.stringify(r.answer)}\n`}`,
+      )
       const line = await ask(`inject into ${r.controllable.name} (empty line: no injection; \\n for a newline)> `)
       return line === '' ? null : line.replace(/\\n/g, '\n')
     },

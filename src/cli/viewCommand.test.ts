@@ -17,17 +17,25 @@ beforeEach(() => {
   cpSync('e2e/fixtures/superred-results-example', join(dir, 'results'), { recursive: true })
 })
 afterEach(async () => {
-  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve()
-    c.once('exit', () => resolve())
-    c.kill('SIGTERM')
-  })))
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve()
+          c.once('exit', () => resolve())
+          c.kill('SIGTERM')
+        }),
+    ),
+  )
   children = []
   rmSync(dir, { recursive: true, force: true })
 })
 
 function startView(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; out: string }> {
-  const child = spawn(process.execPath, ['bin/redscope.mjs', 'view', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/redscope.mjs', 'view', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   children.push(child)
   return new Promise((resolve, reject) => {
     let out = ''

@@ -18,17 +18,32 @@ interface FileButtonProps {
  * A button that picks one file. The input is cleared before the file is handed over, so that picking the same
  * file again (after fixing it on disk) is read again rather than ignored by the browser.
  */
-export function FileButton({ className, children, accept, ariaLabel, closesMenu = false, hidden = false, testId, onFile }: FileButtonProps) {
+export function FileButton({
+  className,
+  children,
+  accept,
+  ariaLabel,
+  closesMenu = false,
+  hidden = false,
+  testId,
+  onFile,
+}: FileButtonProps) {
   return (
     <label className={className}>
       {children}
-      <input type="file" accept={accept} aria-label={ariaLabel} hidden={hidden} data-testid={testId}
+      <input
+        type="file"
+        accept={accept}
+        aria-label={ariaLabel}
+        hidden={hidden}
+        data-testid={testId}
         onChange={(e) => {
           const file = e.target.files?.[0]
           e.target.value = ''
           if (closesMenu) e.target.closest('details')?.removeAttribute('open')
           if (file) void onFile(file)
-        }} />
+        }}
+      />
     </label>
   )
 }

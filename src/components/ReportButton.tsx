@@ -38,7 +38,14 @@ export function ReportButton({ storage, sourceLabel, dirs, kind, title, fileName
     setBusy(true)
     setError(null)
     try {
-      const report = await buildReport(redactingReader(storage, exportMask()), dirs, { kind, title, source: sourceLabel, now: new Date(), forest, frontier })
+      const report = await buildReport(redactingReader(storage, exportMask()), dirs, {
+        kind,
+        title,
+        source: sourceLabel,
+        now: new Date(),
+        forest,
+        frontier,
+      })
       downloadText(reportFileName(fileName), reportHtml(report), 'text/html')
     } catch (e) {
       setError(`The report could not be made: ${(e as Error).message}`)
@@ -48,11 +55,20 @@ export function ReportButton({ storage, sourceLabel, dirs, kind, title, fileName
   }
   return (
     <span className="report-button">
-      <button type="button" className={className} onClick={() => void make()} disabled={busy}
-        title="One HTML file: the forest painted with the results, each threat model and what it grants, each task's outcome and its best run's key steps, cost and time. Secrets are masked with the finding export's rules. It runs no script, opens from a file and prints to PDF.">
+      <button
+        type="button"
+        className={className}
+        onClick={() => void make()}
+        disabled={busy}
+        title="One HTML file: the forest painted with the results, each threat model and what it grants, each task's outcome and its best run's key steps, cost and time. Secrets are masked with the finding export's rules. It runs no script, opens from a file and prints to PDF."
+      >
         {busy ? 'Making the report…' : `Download the ${kind === 'sweep' ? 'sweep' : 'experiment'} report`}
       </button>
-      {error ? <span className="results-error" role="alert">{error}</span> : null}
+      {error ? (
+        <span className="results-error" role="alert">
+          {error}
+        </span>
+      ) : null}
     </span>
   )
 }

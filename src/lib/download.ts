@@ -17,6 +17,11 @@ export function downloadUrl(fileName: string, url: string): void {
 
 /** A file name made from user text: letters, digits, dashes and underscores only. */
 export function safeFileName(name: string, fallback = 'forest'): string {
-  const s = name.trim().toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)
+  const s = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
   return s || fallback
 }

@@ -6,7 +6,12 @@ import { exportMask } from './heldSecrets'
 import { zipTree } from './zipTree'
 
 /** Zips `dirs` of any results Storage (the Results tab passes the source it lists). */
-export async function downloadTreeZip(storage: Storage, dirs: readonly string[], name: string, extra: Readonly<Record<string, string>> = {}): Promise<void> {
+export async function downloadTreeZip(
+  storage: Storage,
+  dirs: readonly string[],
+  name: string,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<void> {
   const top = safeFileName(name, 'redscope-results')
   // Masked on the way out too: a tree written before the mask, or elsewhere, may hold a key this page holds.
   const data = await zipTree(redactingReader(storage, exportMask()), dirs, top, extra)

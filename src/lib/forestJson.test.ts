@@ -26,7 +26,9 @@ describe('FOREST.json', () => {
   it('names the field of a wrong value, and the tag superred would refuse', () => {
     expect(message(() => parseForestJson('{"tags": [{"name": "a"}, {"name": 3}]}'))).toMatch(/^not a forest file: tags\[1\]\.name: /)
     expect(message(() => parseForestJson('{"tags": [{"name": "a"}, {"name": "a"}]}'))).toBe("tags[1]: Duplicate tag name: 'a'")
-    expect(message(() => parseForestJson('{"tags": [{"name": "a", "parent": "zz"}]}'))).toBe("tags[0]: Tag 'a' has parent 'zz' which is not in the domain")
+    expect(message(() => parseForestJson('{"tags": [{"name": "a", "parent": "zz"}]}'))).toBe(
+      "tags[0]: Tag 'a' has parent 'zz' which is not in the domain",
+    )
     expect(() => parseForestJson('[]')).toThrow(ForestFileError)
   })
 })
@@ -46,14 +48,22 @@ describe('permalink', () => {
     expect(() => decodePermalink(good.slice(0, 20))).toThrow(PermalinkError)
     expect(message(() => decodePermalink(good.slice(0, 20)))).toMatch(/damaged/)
     const bad = encodePermalink({ forest: { tags: [{ name: 'a', parent: 'b', description: '' }] }, scope: [], readOnly: [] })
-    expect(message(() => decodePermalink(bad.slice(6)))).toBe("This link's forest is not valid: Tag 'a' has parent 'b' which is not in the domain")
+    expect(message(() => decodePermalink(bad.slice(6)))).toBe(
+      "This link's forest is not valid: Tag 'a' has parent 'b' which is not in the domain",
+    )
   })
 })
 
 describe('a FOREST.json file as bytes', () => {
   it('is decoded strictly: a byte that is not UTF-8 is refused by offset, never read as U+FFFD', async () => {
-    const latin1 = new Uint8Array([...new TextEncoder().encode('{"tags": [{"name": "caf'), 0xe9, ...new TextEncoder().encode('", "parent": null}]}')])
-    await expect(fileText(new Blob([latin1]))).rejects.toThrow(new ForestFileError('not UTF-8 text: the byte 0xe9 at offset 23 begins no valid UTF-8 character'))
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode('{"tags": [{"name": "caf'),
+      0xe9,
+      ...new TextEncoder().encode('", "parent": null}]}'),
+    ])
+    await expect(fileText(new Blob([latin1]))).rejects.toThrow(
+      new ForestFileError('not UTF-8 text: the byte 0xe9 at offset 23 begins no valid UTF-8 character'),
+    )
     const good = new TextEncoder().encode('{"tags": [{"name": "café", "parent": null}]}')
     expect(parseForestJson(await fileText(new Blob([good]))).tags[0].name).toBe('café')
   })

@@ -30,7 +30,10 @@ export function parseJsonText(text: string): unknown {
     const lc = /\(line (\d+) column (\d+)\)/.exec(msg)
     const pos = /at position (\d+)/.exec(msg)
     const where = lc ? `line ${lc[1]}, column ${lc[2]}` : pos ? lineColumn(text, Number(pos[1])) : null
-    const what = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '').replace(/^JSON\.parse: /, '')
+    const what = msg
+      .replace(/\s*\(line \d+ column \d+\)/, '')
+      .replace(/ in JSON at position \d+/, '')
+      .replace(/^JSON\.parse: /, '')
     throw new ForestFileError(`not valid JSON${where ? ` at ${where}` : ''}: ${what}`)
   }
 }
@@ -53,9 +56,10 @@ export function parseForestJson(text: string): Forest {
     buildDomain(parsed.data)
   } catch (e) {
     if (!(e instanceof SecurityDomainError)) throw e
-    const at = e.code === 'duplicate_tag'
-      ? parsed.data.tags.findIndex((t, i) => t.name === e.tag && parsed.data.tags.findIndex((u) => u.name === e.tag) < i)
-      : parsed.data.tags.findIndex((t) => t.name === e.tag)
+    const at =
+      e.code === 'duplicate_tag'
+        ? parsed.data.tags.findIndex((t, i) => t.name === e.tag && parsed.data.tags.findIndex((u) => u.name === e.tag) < i)
+        : parsed.data.tags.findIndex((t) => t.name === e.tag)
     throw new ForestFileError(`tags[${at}]: ${e.message}`)
   }
   return parsed.data
@@ -64,7 +68,14 @@ export function parseForestJson(text: string): Forest {
 /** One tag per line: diffs well and reads well. */
 export function forestToJson(forest: Forest): string {
   // references only when a tag has some: a forest without them writes exactly as before.
-  const lines = forest.tags.map((t) => `    ${JSON.stringify({ name: t.name, parent: t.parent, description: t.description,
-    ...(t.references && t.references.length > 0 ? { references: t.references } : {}) })}`)
+  const lines = forest.tags.map(
+    (t) =>
+      `    ${JSON.stringify({
+        name: t.name,
+        parent: t.parent,
+        description: t.description,
+        ...(t.references && t.references.length > 0 ? { references: t.references } : {}),
+      })}`,
+  )
   return `{\n  "tags": [\n${lines.join(',\n')}\n  ]\n}\n`
 }

@@ -25,7 +25,8 @@ export async function saveFrontier(record: FrontierRecordInput): Promise<void> {
 
 export async function readFrontier(id: string): Promise<FrontierRecord> {
   const parsed = FrontierRecordSchema.safeParse(JSON.parse(await frontiersStorage().readText(`${id}.json`)))
-  if (!parsed.success) throw new Error(`frontier search ${id}: its record in this browser is damaged (${parsed.error.issues[0]?.message ?? 'unreadable'})`)
+  if (!parsed.success)
+    throw new Error(`frontier search ${id}: its record in this browser is damaged (${parsed.error.issues[0]?.message ?? 'unreadable'})`)
   return parsed.data
 }
 

@@ -39,7 +39,12 @@ export function variableNames(names: readonly string[]): Map<string, string> {
   const out = new Map<string, string>()
   const taken = new Set(['DOMAIN'])
   for (const n of names) {
-    let base = n.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase().replace(/[^A-Z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'UNNAMED'
+    let base =
+      n
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .toUpperCase()
+        .replace(/[^A-Z0-9_]+/g, '_')
+        .replace(/^_+|_+$/g, '') || 'UNNAMED'
     if (/^\d/.test(base)) base = `T_${base}`
     let v = `${base}_TAG`
     for (let k = 2; taken.has(v); k++) v = `${base}_${k}_TAG`
@@ -52,7 +57,7 @@ export function variableNames(names: readonly string[]): Map<string, string> {
 const PRINCIPLES = [
   'Each tag names a capability an attacker can be granted (what can be touched), never a persona.',
   'A child is a strictly weaker capability than its parent: granting the parent grants it.',
-  'Read-only access is a scope decision (the Controller\'s read_only), not a tag of its own.',
+  "Read-only access is a scope decision (the Controller's read_only), not a tag of its own.",
   'Knowledge (say, which model is in use) sits on its own tag, apart from control.',
   'Independent channels are independent trees (separate roots).',
   'Each separately-compromisable data store gets its own leaf.',
@@ -80,7 +85,12 @@ function descendantCounts(roots: readonly TagId[], children: Map<TagId | null, T
 
 export function forestToPython(forest: Forest, title = 'Security domains'): string {
   // Ids equal names here: a valid forest has unique names.
-  const tags: DesignTag[] = forest.tags.map((t) => ({ id: t.name as TagId, name: t.name, parent: t.parent as TagId | null, description: t.description }))
+  const tags: DesignTag[] = forest.tags.map((t) => ({
+    id: t.name as TagId,
+    name: t.name,
+    parent: t.parent as TagId | null,
+    description: t.description,
+  }))
   const children = childrenIndex(tags)
   const byName = new Map(tags.map((t) => [t.name, t]))
   const vars = variableNames(forest.tags.map((t) => t.name))
@@ -112,14 +122,25 @@ export function forestToPython(forest: Forest, title = 'Security domains'): stri
 
   const out: string[] = []
   out.push(`"""${docSafe(title)}: a superred SecurityDomain forest.`, '')
-  out.push(...wrap(`${forest.tags.length} tag${forest.tags.length === 1 ? '' : 's'} in ${roots.length} independent tree${roots.length === 1 ? '' : 's'}. ` +
-    'A parent includes all of its descendants; order is meaningful (it fixes the order of distinct_combinations()).', 80))
+  out.push(
+    ...wrap(
+      `${forest.tags.length} tag${forest.tags.length === 1 ? '' : 's'} in ${roots.length} independent tree${roots.length === 1 ? '' : 's'}. ` +
+        'A parent includes all of its descendants; order is meaningful (it fixes the order of distinct_combinations()).',
+      80,
+    ),
+  )
   out.push('', 'Design principles (superred security-domains guide):', '')
   PRINCIPLES.forEach((p, i) => out.push(...wrap(p, 77).map((l, k) => (k === 0 ? `${i + 1}. ${l}` : `   ${l}`))))
   out.push('', 'The forest:', '')
   out.push(...drawing.map((l) => `    ${docSafe(l)}`.trimEnd()))
-  out.push('"""', '', 'from __future__ import annotations', '',
-    'from superred.core.types.security_domain import SecurityDomain, SecurityDomainTag', '')
+  out.push(
+    '"""',
+    '',
+    'from __future__ import annotations',
+    '',
+    'from superred.core.types.security_domain import SecurityDomain, SecurityDomainTag',
+    '',
+  )
 
   const order: string[] = []
   const section = (root: TagId, n: number) => {

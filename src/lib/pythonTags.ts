@@ -30,7 +30,10 @@ export interface PythonImport {
 
 /** The first line of a module docstring as a name: redscope's own export suffix dropped, cut to a readable length. */
 export function docstringTitle(doc: string): string | null {
-  const first = doc.trim().split('\n')[0].trim()
+  const first = doc
+    .trim()
+    .split('\n')[0]
+    .trim()
     .replace(/:\s*a superred SecurityDomain forest\.?$/i, '')
     .replace(/\.$/, '')
     .trim()
@@ -164,12 +167,17 @@ export function parseSecurityTags(source: string): PythonImport {
     }
     const open = expr[0]
     if (!(isOp(open, '[') || isOp(open, '(')) || closing(expr, 0) !== expr.length - 1) {
-      throw new PythonImportError(open?.line ?? line, 'SecurityDomain(...) must be given a list of tag names, e.g. SecurityDomain([SYSTEM_TAG, USER_TAG])')
+      throw new PythonImportError(
+        open?.line ?? line,
+        'SecurityDomain(...) must be given a list of tag names, e.g. SecurityDomain([SYSTEM_TAG, USER_TAG])',
+      )
     }
     return splitArgs(expr.slice(1, -1)).map((item) => {
       if (isOp(item[0], '*')) {
-        throw new PythonImportError(item[0].line,
-          `${item.map((t) => t.value).join('')} is computed when Python runs: list each tag by its name instead`)
+        throw new PythonImportError(
+          item[0].line,
+          `${item.map((t) => t.value).join('')} is computed when Python runs: list each tag by its name instead`,
+        )
       }
       if (item.length !== 1 || item[0].kind !== 'name') {
         throw new PythonImportError(item[0]?.line ?? line, `${item.map((t) => t.value).join(' ')} is not a tag name`)
@@ -198,7 +206,8 @@ export function parseSecurityTags(source: string): PythonImport {
     const tagAt = findCall(toks, 'SecurityDomainTag')
     const domAt = findCall(toks, 'SecurityDomain')
     const value = asg ? toks.slice(asg.value) : []
-    const tagCallIsValue = asg !== null && tagAt >= asg.value && (tagAt === asg.value || (tagAt === asg.value + 2 && isOp(toks[asg.value + 1], '.')))
+    const tagCallIsValue =
+      asg !== null && tagAt >= asg.value && (tagAt === asg.value || (tagAt === asg.value + 2 && isOp(toks[asg.value + 1], '.')))
     if (tagAt >= 0 && tagCallIsValue && closing(toks, tagAt + 1) === toks.length - 1) {
       const { positional, keywords } = callArgs(toks, tagAt)
       const nameExpr = keywords.get('name') ?? positional[0]
@@ -208,11 +217,17 @@ export function parseSecurityTags(source: string): PythonImport {
       let parentVar: string | null = null
       if (parentExpr && !(parentExpr.length === 1 && parentExpr[0].kind === 'name' && parentExpr[0].value === 'None')) {
         if (parentExpr.length !== 1 || parentExpr[0].kind !== 'name') {
-          throw new PythonImportError(parentExpr[0]?.line ?? st.line, `parent must name a tag assigned above (got ${parentExpr.map((t) => t.value).join('')})`)
+          throw new PythonImportError(
+            parentExpr[0]?.line ?? st.line,
+            `parent must name a tag assigned above (got ${parentExpr.map((t) => t.value).join('')})`,
+          )
         }
         parentVar = parentExpr[0].value
         if (!tags.has(parentVar)) {
-          throw new PythonImportError(parentExpr[0].line, `parent=${parentVar} is not a tag assigned above this line (Python would raise NameError)`)
+          throw new PythonImportError(
+            parentExpr[0].line,
+            `parent=${parentVar} is not a tag assigned above this line (Python would raise NameError)`,
+          )
         }
       }
       const trailing = st.comments.find((c) => c.line === st.endLine) ?? st.comments.find((c) => c.line === st.line)
@@ -223,24 +238,32 @@ export function parseSecurityTags(source: string): PythonImport {
       continue
     }
     if (tagAt >= 0) {
-      throw new PythonImportError(toks[tagAt].line,
-        'this SecurityDomainTag is built inside an expression, which only Python can evaluate: assign each tag to its own name, e.g. USER_TAG = SecurityDomainTag("user")')
+      throw new PythonImportError(
+        toks[tagAt].line,
+        'this SecurityDomainTag is built inside an expression, which only Python can evaluate: assign each tag to its own name, e.g. USER_TAG = SecurityDomainTag("user")',
+      )
     }
     if (domAt >= 0) {
-      if (domain) throw new PythonImportError(toks[domAt].line, `a second SecurityDomain(...) (the first is on line ${domain.line}): keep one`)
+      if (domain)
+        throw new PythonImportError(toks[domAt].line, `a second SecurityDomain(...) (the first is on line ${domain.line}): keep one`)
       const { positional, keywords } = callArgs(toks, domAt)
       const expr = keywords.get('tags') ?? positional[0]
       if (!expr) throw new PythonImportError(toks[domAt].line, 'SecurityDomain(...) needs its list of tags')
       domain = { items: listItems(expr, toks[domAt].line), line: toks[domAt].line }
       continue
     }
-    if (asg && (isOp(value[0], '[') || isOp(value[0], '(')) && closing(value, 0) === value.length - 1 &&
-      value.slice(1, -1).every((t) => t.kind === 'name' || isOp(t, ','))) {
+    if (
+      asg &&
+      (isOp(value[0], '[') || isOp(value[0], '(')) &&
+      closing(value, 0) === value.length - 1 &&
+      value.slice(1, -1).every((t) => t.kind === 'name' || isOp(t, ','))
+    ) {
       lists.set(asg.variable, { names: value, line: st.line })
     }
   }
 
-  if (defs.length === 0) throw new PythonImportError(1, 'no tag assignments found (expected lines like USER_TAG = SecurityDomainTag("user"))')
+  if (defs.length === 0)
+    throw new PythonImportError(1, 'no tag assignments found (expected lines like USER_TAG = SecurityDomainTag("user"))')
   const notes: string[] = []
   let chosen: TagDef[]
   if (domain) {
@@ -251,13 +274,20 @@ export function parseSecurityTags(source: string): PythonImport {
     })
     const listed = new Set(chosen)
     const left = defs.filter((d) => !listed.has(d) && tags.get(d.variable) === d)
-    if (left.length) notes.push(`Not in SecurityDomain([...]), so left out as superred would: ${left.map((d) => `${d.name} (line ${d.line})`).join(', ')}.`)
+    if (left.length)
+      notes.push(
+        `Not in SecurityDomain([...]), so left out as superred would: ${left.map((d) => `${d.name} (line ${d.line})`).join(', ')}.`,
+      )
   } else {
     chosen = [...tags.values()]
     notes.push('No SecurityDomain([...]) found: every tag assigned in the module is used, in order.')
   }
   const forest: Forest = {
-    tags: chosen.map((d) => ({ name: d.name, parent: d.parentVar === null ? null : tags.get(d.parentVar)!.name, description: d.description })),
+    tags: chosen.map((d) => ({
+      name: d.name,
+      parent: d.parentVar === null ? null : tags.get(d.parentVar)!.name,
+      description: d.description,
+    })),
   }
   try {
     buildDomain(forest)

@@ -50,11 +50,23 @@ export async function downloadSite(req: SiteRequest): Promise<BundleStats> {
   const encoder = new TextEncoder()
   const entries: Zippable = {}
   for (const [name, bytes] of viewer) entries[`${top}/${name}`] = bytes
-  const stats = await buildBundle(req.storage, {
-    title: req.title, createdAt: new Date(), madeBy: 'redscope (Download as a site)', redact: true,
-    dirs: req.dirs, extraRootFiles: req.extraRootFiles,
-  }, async (path, text) => { entries[`${top}/${path}`] = encoder.encode(text) })
-  const data = await new Promise<Uint8Array>((resolve, reject) => zip(entries, { level: 6 }, (error, out) => (error ? reject(error) : resolve(out))))
+  const stats = await buildBundle(
+    req.storage,
+    {
+      title: req.title,
+      createdAt: new Date(),
+      madeBy: 'redscope (Download as a site)',
+      redact: true,
+      dirs: req.dirs,
+      extraRootFiles: req.extraRootFiles,
+    },
+    async (path, text) => {
+      entries[`${top}/${path}`] = encoder.encode(text)
+    },
+  )
+  const data = await new Promise<Uint8Array>((resolve, reject) =>
+    zip(entries, { level: 6 }, (error, out) => (error ? reject(error) : resolve(out))),
+  )
   const url = URL.createObjectURL(new Blob([data as Uint8Array<ArrayBuffer>], { type: 'application/zip' }))
   downloadUrl(`${top}.zip`, url)
   setTimeout(() => URL.revokeObjectURL(url), 30_000)

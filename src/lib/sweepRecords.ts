@@ -17,7 +17,8 @@ export async function saveSweep(record: SweepRecord): Promise<void> {
 
 export async function readSweep(id: string): Promise<SweepRecord> {
   const parsed = SweepRecordSchema.safeParse(JSON.parse(await sweepsStorage().readText(`${id}.json`)))
-  if (!parsed.success) throw new Error(`sweep ${id}: its record in this browser is damaged (${parsed.error.issues[0]?.message ?? 'unreadable'})`)
+  if (!parsed.success)
+    throw new Error(`sweep ${id}: its record in this browser is damaged (${parsed.error.issues[0]?.message ?? 'unreadable'})`)
   return parsed.data
 }
 

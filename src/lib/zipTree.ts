@@ -31,7 +31,12 @@ export async function treeFiles(storage: Storage, dirs: readonly string[]): Prom
   return files
 }
 
-export async function zipTree(storage: Storage, dirs: readonly string[], top: string, extra: Readonly<Record<string, string>> = {}): Promise<Uint8Array> {
+export async function zipTree(
+  storage: Storage,
+  dirs: readonly string[],
+  top: string,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<Uint8Array> {
   const files = await treeFiles(storage, dirs)
   for (const [name, text] of Object.entries(extra)) files.set(name, text)
   const encoder = new TextEncoder()

@@ -12,8 +12,10 @@ import { probeFactory } from '../testing/probeTarget'
 import { removeThreatModelRoots, runThreatModel, serveReference, shippedClaim } from '../testing/threatModelHarness'
 
 const exfil = shippedClaim('assistant-exfiltration.json').tasks[0]
-const task = (fault: string | null): ClaimFile['tasks'][number] =>
-  ({ ...exfil, config: fault === null ? exfil.config : { ...exfil.config, fault } })
+const task = (fault: string | null): ClaimFile['tasks'][number] => ({
+  ...exfil,
+  config: fault === null ? exfil.config : { ...exfil.config, fault },
+})
 
 afterAll(removeThreatModelRoots)
 
@@ -29,26 +31,37 @@ describe('a misbehaving target fails only the task it misbehaved in', () => {
     await upstream.close()
   })
 
-  it('garbage, a timeout and a dropped connection each end their own task as error, with a clear message', { timeout: 30_000 }, async () => {
-    const { result, root } = await runThreatModel({
-      factory: proxy.url, clientOptions: { requestTimeoutMs: 3_000 }, // healthy requests need headroom on a loaded machine
-      claim: { name: 'faults', tasks: [task(null), task('garbage'), task('hang'), task('drop'), task(null)] },
-      scope: ['inbox'], optimizerFactory: templateOptimizerFactory({ templates: ['{goal}'] }),
-    })
-    expect(result.taskResults.map((t) => t.stopReason)).toEqual(['success', 'error', 'error', 'error', 'success'])
-    const errors = result.taskResults.map((t) => t.error?.split('\n')[0] ?? null)
-    const endpoint = new RegExp(`POST ${proxy.url}/sessions/[0-9a-f-]{36}/runs/r1/responses: `)
-    expect(errors[1]).toMatch(endpoint)
-    expect(errors[1]).toContain('answered 200 with a body that is not JSON: "{\\"run_id\\": \\"r1\\"')
-    expect(errors[2]).toMatch(endpoint)
-    expect(errors[2]).toContain('no answer within 3 s (per-request timeout)')
-    expect(errors[3]).toContain('the connection was dropped before an answer came')
-    // Each failed run is kept as an errored run, and the results tree says so.
-    expect(result.taskResults[1].runs[0]).toMatchObject({ errored: true, evaluated: false })
-    const manifest = JSON.parse(readFileSync(join(root, result.resultsDir!, 'manifest.json'), 'utf8'))
-    expect(manifest.tasks.map((t: { status: string; has_error: boolean }) => [t.status, t.has_error]))
-      .toEqual([['success', false], ['error', true], ['error', true], ['error', true], ['success', false]])
-  })
+  it(
+    'garbage, a timeout and a dropped connection each end their own task as error, with a clear message',
+    { timeout: 30_000 },
+    async () => {
+      const { result, root } = await runThreatModel({
+        factory: proxy.url,
+        clientOptions: { requestTimeoutMs: 3_000 }, // healthy requests need headroom on a loaded machine
+        claim: { name: 'faults', tasks: [task(null), task('garbage'), task('hang'), task('drop'), task(null)] },
+        scope: ['inbox'],
+        optimizerFactory: templateOptimizerFactory({ templates: ['{goal}'] }),
+      })
+      expect(result.taskResults.map((t) => t.stopReason)).toEqual(['success', 'error', 'error', 'error', 'success'])
+      const errors = result.taskResults.map((t) => t.error?.split('\n')[0] ?? null)
+      const endpoint = new RegExp(`POST ${proxy.url}/sessions/[0-9a-f-]{36}/runs/r1/responses: `)
+      expect(errors[1]).toMatch(endpoint)
+      expect(errors[1]).toContain('answered 200 with a body that is not JSON: "{\\"run_id\\": \\"r1\\"')
+      expect(errors[2]).toMatch(endpoint)
+      expect(errors[2]).toContain('no answer within 3 s (per-request timeout)')
+      expect(errors[3]).toContain('the connection was dropped before an answer came')
+      // Each failed run is kept as an errored run, and the results tree says so.
+      expect(result.taskResults[1].runs[0]).toMatchObject({ errored: true, evaluated: false })
+      const manifest = JSON.parse(readFileSync(join(root, result.resultsDir!, 'manifest.json'), 'utf8'))
+      expect(manifest.tasks.map((t: { status: string; has_error: boolean }) => [t.status, t.has_error])).toEqual([
+        ['success', false],
+        ['error', true],
+        ['error', true],
+        ['error', true],
+        ['success', false],
+      ])
+    },
+  )
 })
 
 describe('a target process that dies mid-run', () => {
@@ -58,7 +71,9 @@ describe('a target process that dies mid-run', () => {
   })
 
   it('fails the task with the endpoint that found it dead', async () => {
-    child = spawn(process.execPath, [join(__dirname, '../../bin/redscope.mjs'), 'serve-target', 'assistant', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = spawn(process.execPath, [join(__dirname, '../../bin/redscope.mjs'), 'serve-target', 'assistant', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const url = await new Promise<string>((resolve, reject) => {
       let out = ''
       child.stdout!.on('data', (c: Buffer) => {
@@ -69,7 +84,9 @@ describe('a target process that dies mid-run', () => {
       child.once('exit', (code) => reject(new Error(`serve-target exited (${code}) before serving`)))
     })
     const { result } = await runThreatModel({
-      factory: url, claim: { name: 'dies', tasks: [task(null)] }, scope: ['inbox'],
+      factory: url,
+      claim: { name: 'dies', tasks: [task(null)] },
+      scope: ['inbox'],
       optimizerFactory: humanOptimizerFactory({
         // The target is paused waiting for us: kill its process, then answer.
         askInjection: async () => {
@@ -82,7 +99,11 @@ describe('a target process that dies mid-run', () => {
     })
     const [t] = result.taskResults
     expect(t.stopReason).toBe('error')
-    expect(t.error?.split('\n')[0]).toMatch(new RegExp(`POST ${url}/sessions/[0-9a-f-]{36}/runs/r1/responses: (no connection \\(connect ECONNREFUSED|the connection was dropped)`))
+    expect(t.error?.split('\n')[0]).toMatch(
+      new RegExp(
+        `POST ${url}/sessions/[0-9a-f-]{36}/runs/r1/responses: (no connection \\(connect ECONNREFUSED|the connection was dropped)`,
+      ),
+    )
   }, 30_000)
 })
 
@@ -92,11 +113,24 @@ describe('a task time cap over HTTP', () => {
     const server = await createTargetServer({ create: probeFactory(stats), name: 'probe' }).listen(0)
     try {
       const { result } = await runThreatModel({
-        factory: server.url, scope: ['user'], timeCapS: 0.5,
-        claim: { name: 'slow', tasks: [
-          { goal: 'wait', config: { mode: 'slow' }, evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'x', flags: '' } },
-          { goal: 'quick', config: { mode: 'ok' }, evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'hello', flags: '' } },
-        ] },
+        factory: server.url,
+        scope: ['user'],
+        timeCapS: 0.5,
+        claim: {
+          name: 'slow',
+          tasks: [
+            {
+              goal: 'wait',
+              config: { mode: 'slow' },
+              evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'x', flags: '' },
+            },
+            {
+              goal: 'quick',
+              config: { mode: 'ok' },
+              evaluator: { type: 'query_match', query: 'injections', params: {}, pattern: 'hello', flags: '' },
+            },
+          ],
+        },
         optimizerFactory: templateOptimizerFactory({ templates: ['hello'] }),
         // The quick task's check reads back the attacker's own "hello" (an echo): counted, so that it ends as a success.
         countEchoes: true,

@@ -18,47 +18,97 @@ const idField = maybe(fc.constantFrom(EVENT_ID, EVENT_ID.toUpperCase(), 'not-a-u
 const timeField = maybe(fc.constantFrom(TIMESTAMP, '2026-12-01T15:38:00', '15:38'))
 const domain = maybe(fc.constantFrom('system', 'user', '', null))
 
-const observable = fc.record({ name: maybe(text), security_domain: domain, description: maybe(text), observable_type: maybe(text), extra: text },
-  { requiredKeys: ['name'] })
-const event = fc.record({
-  type: maybe(fc.constant('ObservableEvent')), observable: maybe(observable), content: fc.jsonValue({ maxDepth: 2 }),
-  security_domain: domain, event_id: idField, timestamp: timeField,
-}, { requiredKeys: ['type', 'observable'] })
-const descriptor = fc.record({ security_domain: domain, description: maybe(text), value_type: maybe(text) }, { requiredKeys: ['security_domain'] })
-const pause = fc.record({
-  call_id: maybe(text), type: maybe(fc.constantFrom('ControllablePreCallEvent', 'ControllablePostCallEvent')), controllable: maybe(text),
-  request: maybe(text), answer: maybe(text), descriptor: maybe(descriptor), event_id: idField, timestamp: timeField,
-}, { requiredKeys: ['call_id', 'type', 'controllable', 'request'] })
-const evaluation = fc.oneof({ arbitrary: fc.constant(null), weight: 8 }, fc.constantFrom({ success: true, primary_score: { value: 1 } }, { success: 'yes' }))
+const observable = fc.record(
+  { name: maybe(text), security_domain: domain, description: maybe(text), observable_type: maybe(text), extra: text },
+  { requiredKeys: ['name'] },
+)
+const event = fc.record(
+  {
+    type: maybe(fc.constant('ObservableEvent')),
+    observable: maybe(observable),
+    content: fc.jsonValue({ maxDepth: 2 }),
+    security_domain: domain,
+    event_id: idField,
+    timestamp: timeField,
+  },
+  { requiredKeys: ['type', 'observable'] },
+)
+const descriptor = fc.record(
+  { security_domain: domain, description: maybe(text), value_type: maybe(text) },
+  { requiredKeys: ['security_domain'] },
+)
+const pause = fc.record(
+  {
+    call_id: maybe(text),
+    type: maybe(fc.constantFrom('ControllablePreCallEvent', 'ControllablePostCallEvent')),
+    controllable: maybe(text),
+    request: maybe(text),
+    answer: maybe(text),
+    descriptor: maybe(descriptor),
+    event_id: idField,
+    timestamp: timeField,
+  },
+  { requiredKeys: ['call_id', 'type', 'controllable', 'request'] },
+)
+const evaluation = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 8 },
+  fc.constantFrom({ success: true, primary_score: { value: 1 } }, { success: 'yes' }),
+)
 const stepFields = {
-  run_id: maybe(text), events: maybe(fc.array(event, { maxLength: 3 })), error: maybe(fc.constantFrom('boom', { message: 'boom' }, null, null)),
-  evaluation, evaluation_error: maybe(fc.constantFrom('ValueError: x', null)), extra: text,
+  run_id: maybe(text),
+  events: maybe(fc.array(event, { maxLength: 3 })),
+  error: maybe(fc.constantFrom('boom', { message: 'boom' }, null, null)),
+  evaluation,
+  evaluation_error: maybe(fc.constantFrom('ValueError: x', null)),
+  extra: text,
 }
 // Mostly a pause with 'paused' and none otherwise, as servers send; the rest breaks the schema's cross-field rules.
 const runStep = fc.oneof(
   fc.record({ ...stepFields, status: maybe(fc.constant('paused')), pause: maybe(pause) }, { requiredKeys: ['run_id', 'status', 'pause'] }),
-  fc.record({ ...stepFields, status: maybe(fc.constantFrom('finished', 'failed')), pause: fc.constantFrom(null, undefined) }, { requiredKeys: ['run_id', 'status'] }),
-  fc.record({ ...stepFields, status: maybe(fc.constantFrom('paused', 'finished', 'failed')), pause: maybe(pause) }, { requiredKeys: ['run_id', 'status'] }),
+  fc.record(
+    { ...stepFields, status: maybe(fc.constantFrom('finished', 'failed')), pause: fc.constantFrom(null, undefined) },
+    { requiredKeys: ['run_id', 'status'] },
+  ),
+  fc.record(
+    { ...stepFields, status: maybe(fc.constantFrom('paused', 'finished', 'failed')), pause: maybe(pause) },
+    { requiredKeys: ['run_id', 'status'] },
+  ),
 )
-const responseBody = fc.record({
-  call_id: maybe(text),
-  response: maybe(fc.record({
-    type: maybe(fc.constantFrom('ControllableInjection', 'ControllableNoInjection')), value: maybe(text),
-    declined_by: maybe(fc.constantFrom('scope', 'optimizer', 'nobody')),
-  }, { requiredKeys: ['type'] })),
-}, { requiredKeys: ['call_id', 'response'] })
+const responseBody = fc.record(
+  {
+    call_id: maybe(text),
+    response: maybe(
+      fc.record(
+        {
+          type: maybe(fc.constantFrom('ControllableInjection', 'ControllableNoInjection')),
+          value: maybe(text),
+          declined_by: maybe(fc.constantFrom('scope', 'optimizer', 'nobody')),
+        },
+        { requiredKeys: ['type'] },
+      ),
+    ),
+  },
+  { requiredKeys: ['call_id', 'response'] },
+)
 
 /** Runs the property; returns how many messages the reader took (the rest went to zod). */
-function sameAsZod(arbitrary: fc.Arbitrary<unknown>, read: (json: unknown) => unknown, schema: { safeParse(v: unknown): { success: boolean; data?: unknown } }): number {
+function sameAsZod(
+  arbitrary: fc.Arbitrary<unknown>,
+  read: (json: unknown) => unknown,
+  schema: { safeParse(v: unknown): { success: boolean; data?: unknown } },
+): number {
   let taken = 0
-  fc.assert(fc.property(arbitrary, (json) => {
-    const fast = read(json)
-    if (fast === undefined) return
-    taken += 1
-    const slow = schema.safeParse(json)
-    expect(slow.success).toBe(true)
-    expect(exactly(fast)).toBe(exactly(slow.data))
-  }), { numRuns: 3000 })
+  fc.assert(
+    fc.property(arbitrary, (json) => {
+      const fast = read(json)
+      if (fast === undefined) return
+      taken += 1
+      const slow = schema.safeParse(json)
+      expect(slow.success).toBe(true)
+      expect(exactly(fast)).toBe(exactly(slow.data))
+    }),
+    { numRuns: 3000 },
+  )
   return taken
 }
 
@@ -85,7 +135,11 @@ describe('hot message readers', () => {
     const missing = parseWire(RunStepSchema, { run_id: 'r1', status: 'paused' })
     expect(missing.success).toBe(false)
     expect(missing.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['pause', 'a paused run must carry its pause']])
-    const badEvent = parseWire(RunStepSchema, { run_id: 'r1', status: 'finished', events: [{ type: 'ObservableEvent', observable: { name: '', security_domain: null } }] })
+    const badEvent = parseWire(RunStepSchema, {
+      run_id: 'r1',
+      status: 'finished',
+      events: [{ type: 'ObservableEvent', observable: { name: '', security_domain: null } }],
+    })
     expect(badEvent.error?.issues[0].path).toEqual(['events', 0, 'observable', 'name'])
     const badResponse = parseWire(ResponseBodySchema, { call_id: 'c1', response: { type: 'ControllableNoInjection', declined_by: null } })
     expect(badResponse.error?.issues[0].path).toEqual(['response', 'declined_by'])
@@ -102,15 +156,19 @@ describe('hot message readers', () => {
 
     it("every step of the reference assistant's run takes the reader and reads as zod reads it", async () => {
       const post = async (path: string, body: unknown) => {
-        const res = await fetch(`${running.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })
+        const res = await fetch(`${running.url}${path}`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' },
+        })
         return res.json() as Promise<unknown>
       }
-      const { session_id: sid } = await post('/sessions', {}) as { session_id: string }
+      const { session_id: sid } = (await post('/sessions', {})) as { session_id: string }
       const steps: unknown[] = [await post(`/sessions/${sid}/runs`, {})]
       for (let step = steps[0] as { run_id: string; status: string; pause: { call_id: string } | null }; step.status === 'paused';) {
         const body = { call_id: step.pause!.call_id, response: { type: 'ControllableNoInjection', declined_by: 'scope' } }
         expect(readResponseBody(body)).toEqual(ResponseBodySchema.parse(body))
-        step = await post(`/sessions/${sid}/runs/${step.run_id}/responses`, body) as typeof step
+        step = (await post(`/sessions/${sid}/runs/${step.run_id}/responses`, body)) as typeof step
         steps.push(step)
       }
       expect(steps.length).toBeGreaterThan(5)

@@ -12,8 +12,16 @@
  */
 import type { z } from 'zod'
 import {
-  EmptyBodySchema, TIMESTAMP_PATTERN, ResponseBodySchema, RunStepSchema, EVENT_ID_PATTERN,
-  type Pause, type PauseDescriptor, type ResponseBody, type RunEvent, type RunStep,
+  EmptyBodySchema,
+  TIMESTAMP_PATTERN,
+  ResponseBodySchema,
+  RunStepSchema,
+  EVENT_ID_PATTERN,
+  type Pause,
+  type PauseDescriptor,
+  type ResponseBody,
+  type RunEvent,
+  type RunStep,
 } from './schemas'
 
 type JsonObject = Record<string, unknown>

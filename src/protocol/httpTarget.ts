@@ -4,17 +4,31 @@
  * each pause is one round trip through `sendEvent`.
  */
 import {
-  evaluationResult, eventIdOf, evidenceFrom, NotApplicable, observableEvent, score, observableValue, postCallEvent, preCallEvent,
-  type ConfigSpec, type Controllable, type ControllableEvent, type ControllableResponse, type Emit,
-  type EvaluationResult, type ObservableValue, type QuerySpec, type SendEvent, type ServedTaskTarget,
+  evaluationResult,
+  eventIdOf,
+  evidenceFrom,
+  NotApplicable,
+  observableEvent,
+  score,
+  observableValue,
+  postCallEvent,
+  preCallEvent,
+  type ConfigSpec,
+  type Controllable,
+  type ControllableEvent,
+  type ControllableResponse,
+  type Emit,
+  type EvaluationResult,
+  type ObservableValue,
+  type QuerySpec,
+  type SendEvent,
+  type ServedTaskTarget,
 } from '../core/engine'
 import type { SecurityDomain } from '../core/tags'
 import type { ProtocolClient } from './protocolClient'
 import { TargetRequestError } from './protocolClient'
 import type { RemoteSurfaces } from './remoteSurfaces'
-import {
-  QueryAnswerSchema, RunStepSchema, SessionObservablesSchema, type EvaluationWire, type RunStep, type WireResponse,
-} from './schemas'
+import { QueryAnswerSchema, RunStepSchema, SessionObservablesSchema, type EvaluationWire, type RunStep, type WireResponse } from './schemas'
 
 /** Teardown's DELETE is best effort and short: the server expires idle sessions anyway. */
 const TEARDOWN_TIMEOUT_MS = 5_000
@@ -122,10 +136,17 @@ export class HttpTarget implements ServedTaskTarget {
   private fromWire(e: EvaluationWire): EvaluationResult {
     const tag = (name: string | null) => (name === null ? null : this.surfaces.tag(name))
     const subScores = Object.fromEntries(Object.entries(e.sub_scores).map(([k, s]) => [k, score(s.value, tag(s.security_domain), s.name)]))
-    const evidence = e.evidence === undefined ? null
-      : evidenceFrom(`served task ${this.servedTask ?? '?'}`, typeof e.evidence === 'string' ? [e.evidence] : e.evidence)
-    return evaluationResult({ success: e.success, primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain), e.primary_score.name),
-      subScores, rationale: e.rationale, evidence })
+    const evidence =
+      e.evidence === undefined
+        ? null
+        : evidenceFrom(`served task ${this.servedTask ?? '?'}`, typeof e.evidence === 'string' ? [e.evidence] : e.evidence)
+    return evaluationResult({
+      success: e.success,
+      primaryScore: score(e.primary_score.value, tag(e.primary_score.security_domain), e.primary_score.name),
+      subScores,
+      rationale: e.rationale,
+      evidence,
+    })
   }
 
   async query(name: string, params: Readonly<Record<string, string>> = {}): Promise<string> {
@@ -151,23 +172,26 @@ export class HttpTarget implements ServedTaskTarget {
           this.keepVerdict(step, endpoint)
           return
         }
-        if (step.status === 'failed') throw new TargetRequestError(endpoint, `the target's run failed: ${this.client.mask(String(step.error))}`)
+        if (step.status === 'failed')
+          throw new TargetRequestError(endpoint, `the target's run failed: ${this.client.mask(String(step.error))}`)
         const pause = step.pause
         if (pause === null) throw new TargetRequestError(endpoint, 'a paused run without a pause') // schema forbids; for the type checker
         let event: ControllableEvent
         try {
           const c = this.surfaces.pausedAt(pause.controllable, pause.descriptor)
           const options = { eventId: pause.event_id === undefined ? undefined : eventIdOf(pause.event_id), timestamp: pause.timestamp }
-          event = pause.type === 'ControllablePreCallEvent'
-            ? preCallEvent(c, pause.request, options)
-            : postCallEvent(c, pause.request, pause.answer, options)
+          event =
+            pause.type === 'ControllablePreCallEvent'
+              ? preCallEvent(c, pause.request, options)
+              : postCallEvent(c, pause.request, pause.answer, options)
         } catch (e) {
           throw new TargetRequestError(endpoint, (e as Error).message)
         }
         const response = await sendEvent(event)
         endpoint = nextEndpoint
         step = await this.client.call('POST', next, { call_id: pause.call_id, response: toWire(response) }, RunStepSchema, signal)
-        if (step.run_id !== runId) throw new TargetRequestError(endpoint, `answered for run '${step.run_id}' while run '${runId}' was in progress`)
+        if (step.run_id !== runId)
+          throw new TargetRequestError(endpoint, `answered for run '${step.run_id}' while run '${runId}' was in progress`)
       }
     } finally {
       signal?.removeEventListener('abort', onAbort)
@@ -199,11 +223,13 @@ export class HttpTarget implements ServedTaskTarget {
       if (!override && obs.securityDomain === null) {
         throw new TargetRequestError(endpoint, `events[${i}] (observable '${e.observable.name}') has no security domain`)
       }
-      emit(observableEvent(obs, this.client.masksSecrets ? maskStrings(e.content, (t) => this.client.mask(t)) : e.content, {
-        securityDomain: override,
-        eventId: e.event_id === undefined ? undefined : eventIdOf(e.event_id),
-        timestamp: e.timestamp,
-      }))
+      emit(
+        observableEvent(obs, this.client.masksSecrets ? maskStrings(e.content, (t) => this.client.mask(t)) : e.content, {
+          securityDomain: override,
+          eventId: e.event_id === undefined ? undefined : eventIdOf(e.event_id),
+          timestamp: e.timestamp,
+        }),
+      )
     })
   }
 
@@ -217,9 +243,7 @@ export class HttpTarget implements ServedTaskTarget {
   }
 
   private deleteSession(): Promise<void> {
-    this.deleted ??= this.client
-      .call('DELETE', this.path, undefined, null, AbortSignal.timeout(TEARDOWN_TIMEOUT_MS))
-      .catch(() => undefined)
+    this.deleted ??= this.client.call('DELETE', this.path, undefined, null, AbortSignal.timeout(TEARDOWN_TIMEOUT_MS)).catch(() => undefined)
     return this.deleted
   }
 }

@@ -72,8 +72,12 @@ export class HttpTargetFactory implements TargetFactory {
         // The target's own words, cut short: they are shown on a terminal, and the target may be hostile.
         const said = (e.serverMessage ?? e.message).slice(0, 200)
         if (Date.now() + waitMs > deadline) {
-          throw new TargetRequestError(e.endpoint, `every session of the target stayed taken (503 capacity) for ${limitS} s, the limit: ` +
-            `gave up (another client, or a run that was killed, holds them until the target's idle timeout; the target said: ${JSON.stringify(said)})`, { status: 503, code: e.code ?? undefined })
+          throw new TargetRequestError(
+            e.endpoint,
+            `every session of the target stayed taken (503 capacity) for ${limitS} s, the limit: ` +
+              `gave up (another client, or a run that was killed, holds them until the target's idle timeout; the target said: ${JSON.stringify(said)})`,
+            { status: 503, code: e.code ?? undefined },
+          )
         }
         this.onCapacityWait?.({ message: said, waitS: waitMs / 1000, waitedS: Math.round((Date.now() - started) / 1000), limitS })
         await sleep(waitMs)

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs'
 import {
-  OPTIMIZER_PROTOCOL_MESSAGES, OPTIMIZER_PROTOCOL_SCHEMA_PATH, PROTOCOL_MESSAGES, PROTOCOL_SCHEMA_PATH, optimizerProtocolJsonSchema,
-  optimizerProtocolJsonSchemaText, protocolJsonSchema, protocolJsonSchemaText,
+  OPTIMIZER_PROTOCOL_MESSAGES,
+  OPTIMIZER_PROTOCOL_SCHEMA_PATH,
+  PROTOCOL_MESSAGES,
+  PROTOCOL_SCHEMA_PATH,
+  optimizerProtocolJsonSchema,
+  optimizerProtocolJsonSchemaText,
+  protocolJsonSchema,
+  protocolJsonSchemaText,
 } from './jsonSchema'
 
 describe('the protocol JSON Schema', () => {
@@ -19,7 +25,9 @@ describe('the protocol JSON Schema', () => {
 
   it('of the Optimizer-over-HTTP protocol, committed beside it, is the one its zod schemas generate', () => {
     const committed = readFileSync(OPTIMIZER_PROTOCOL_SCHEMA_PATH, 'utf8')
-    expect(committed, `${OPTIMIZER_PROTOCOL_SCHEMA_PATH} is stale: run npm run protocol-schema and commit it`).toBe(optimizerProtocolJsonSchemaText())
+    expect(committed, `${OPTIMIZER_PROTOCOL_SCHEMA_PATH} is stale: run npm run protocol-schema and commit it`).toBe(
+      optimizerProtocolJsonSchemaText(),
+    )
     const defs = optimizerProtocolJsonSchema().$defs as Record<string, { properties?: Record<string, unknown> }>
     expect(Object.keys(defs).sort()).toEqual(Object.keys(OPTIMIZER_PROTOCOL_MESSAGES).sort())
     expect(defs.EventAnswer.properties).toHaveProperty('usage')

@@ -13,12 +13,29 @@
  */
 import { z } from 'zod'
 import {
-  ConfigBodySchema, EmptyBodySchema, ErrorBodySchema, ManifestSchema, PROTOCOL_VERSION, QueryAnswerSchema, QueryBodySchema,
-  ResponseBodySchema, RunStepSchema, SessionCreatedSchema, SessionObservablesSchema, TaskBodySchema,
+  ConfigBodySchema,
+  EmptyBodySchema,
+  ErrorBodySchema,
+  ManifestSchema,
+  PROTOCOL_VERSION,
+  QueryAnswerSchema,
+  QueryBodySchema,
+  ResponseBodySchema,
+  RunStepSchema,
+  SessionCreatedSchema,
+  SessionObservablesSchema,
+  TaskBodySchema,
 } from './schemas'
 import {
-  EventAnswerSchema, EventBodySchema, KwargsAnswerSchema, KwargsBodySchema, OPTIMIZER_PROTOCOL_VERSION, OpenSessionBodySchema,
-  OptimizerManifestSchema, SessionClosedSchema, SessionOpenedSchema,
+  EventAnswerSchema,
+  EventBodySchema,
+  KwargsAnswerSchema,
+  KwargsBodySchema,
+  OPTIMIZER_PROTOCOL_VERSION,
+  OpenSessionBodySchema,
+  OptimizerManifestSchema,
+  SessionClosedSchema,
+  SessionOpenedSchema,
 } from './optimizer/schemas'
 
 /** Every message of the protocol by name: the `$defs` of the document. */
@@ -68,13 +85,19 @@ function jsonSchemaOf(messages: Record<string, z.ZodType>, version: string, titl
 }
 
 export function protocolJsonSchema(): Record<string, unknown> {
-  return jsonSchemaOf(PROTOCOL_MESSAGES, PROTOCOL_VERSION,
-    `Target-over-HTTP protocol (${PROTOCOL_VERSION}), generated from src/protocol/schemas.ts: do not edit`)
+  return jsonSchemaOf(
+    PROTOCOL_MESSAGES,
+    PROTOCOL_VERSION,
+    `Target-over-HTTP protocol (${PROTOCOL_VERSION}), generated from src/protocol/schemas.ts: do not edit`,
+  )
 }
 
 export function optimizerProtocolJsonSchema(): Record<string, unknown> {
-  return jsonSchemaOf(OPTIMIZER_PROTOCOL_MESSAGES, OPTIMIZER_PROTOCOL_VERSION,
-    `Optimizer-over-HTTP protocol (${OPTIMIZER_PROTOCOL_VERSION}), generated from src/protocol/optimizer/schemas.ts: do not edit`)
+  return jsonSchemaOf(
+    OPTIMIZER_PROTOCOL_MESSAGES,
+    OPTIMIZER_PROTOCOL_VERSION,
+    `Optimizer-over-HTTP protocol (${OPTIMIZER_PROTOCOL_VERSION}), generated from src/protocol/optimizer/schemas.ts: do not edit`,
+  )
 }
 
 /** The file's exact text (2-space indent, trailing newline), so the staleness check is a string compare. */

@@ -65,7 +65,6 @@ export async function readCapped(response: Response, max: number): Promise<strin
   return parts.join('')
 }
 
-
 export class TargetRequestError extends Error {
   /** `METHOD url`, credentials removed. */
   readonly endpoint: string
@@ -78,7 +77,11 @@ export class TargetRequestError extends Error {
   /** The error body's message as the target wrote it (secrets masked), when it sent one. */
   readonly serverMessage: string | null
 
-  constructor(endpoint: string, problem: string, init: { status?: number; code?: string; retryAfter?: number | null; serverMessage?: string } = {}) {
+  constructor(
+    endpoint: string,
+    problem: string,
+    init: { status?: number; code?: string; retryAfter?: number | null; serverMessage?: string } = {},
+  ) {
     super(`${endpoint}: ${problem}`)
     this.name = 'TargetRequestError'
     this.endpoint = endpoint
@@ -104,7 +107,8 @@ export function redactUrl(url: string): string {
 function describeNetworkFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause
   if (cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET') return 'the connection was dropped before an answer came'
-  if (cause?.code) return `no connection (${cause.message?.includes(cause.code) ? cause.message : `${cause.code}${cause.message ? `: ${cause.message}` : ''}`})`
+  if (cause?.code)
+    return `no connection (${cause.message?.includes(cause.code) ? cause.message : `${cause.code}${cause.message ? `: ${cause.message}` : ''}`})`
   // undici hides the reason in `cause` ("fetch failed" alone says nothing); browsers give no reason at all.
   return `no connection (${cause?.message ?? (error as Error)?.message ?? String(error)})`
 }
@@ -172,11 +176,21 @@ export class ProtocolClient {
    * One request. With a schema, the 2xx answer must be JSON that matches it;
    * without one, the body is ignored (204 answers). `signal` cancels.
    */
-  async call<S extends z.ZodType>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: S,
-    signal?: AbortSignal): Promise<z.infer<S>>
+  async call<S extends z.ZodType>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body: unknown,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<z.infer<S>>
   async call(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: null, signal?: AbortSignal): Promise<void>
-  async call(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: z.ZodType | null,
-    signal?: AbortSignal): Promise<unknown> {
+  async call(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body: unknown,
+    schema: z.ZodType | null,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     // One controller per request, aborted by the timeout or by the caller's signal: a plain timer
     // and a shared listener, cheaper per step than AbortSignal.timeout joined by AbortSignal.any.
     const controller = new AbortController()
@@ -215,18 +229,33 @@ export class ProtocolClient {
     // A value nested deeper than the limit takes an opening and a closing bracket per level: a shorter
     // answer (every step's) cannot parse into one, and is not scanned.
     if (text.length >= 2 * (MAX_JSON_DEPTH + 1) && jsonDeeperThan(text, MAX_JSON_DEPTH)) {
-      throw new TargetRequestError(this.endpoint(method, path), `answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`, { status: response.status })
+      throw new TargetRequestError(
+        this.endpoint(method, path),
+        `answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`,
+        { status: response.status },
+      )
     }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
-      throw new TargetRequestError(this.endpoint(method, path), `answered ${response.status} with a body that is not JSON: ${preview(this.mask(text))}`, { status: response.status })
+      throw new TargetRequestError(
+        this.endpoint(method, path),
+        `answered ${response.status} with a body that is not JSON: ${preview(this.mask(text))}`,
+        { status: response.status },
+      )
     }
     const parsed = parseWire(schema, json)
     if (!parsed.success) {
-      const detail = parsed.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
-      throw new TargetRequestError(this.endpoint(method, path), `answered ${response.status} with a body that breaks the protocol: ${detail}`, { status: response.status })
+      const detail = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${formatPath(i.path)}: ${i.message}`)
+        .join('; ')
+      throw new TargetRequestError(
+        this.endpoint(method, path),
+        `answered ${response.status} with a body that breaks the protocol: ${detail}`,
+        { status: response.status },
+      )
     }
     return parsed.data
   }
@@ -242,9 +271,16 @@ export class ProtocolClient {
     const parsed = ErrorBodySchema.safeParse(json)
     if (parsed.success) {
       const { code, message } = parsed.data.error
-      return new TargetRequestError(endpoint, `answered ${response.status} ${code}${message ? `: ${this.mask(message)}` : ''}`,
-        { status: response.status, code, retryAfter, serverMessage: this.mask(message) })
+      return new TargetRequestError(endpoint, `answered ${response.status} ${code}${message ? `: ${this.mask(message)}` : ''}`, {
+        status: response.status,
+        code,
+        retryAfter,
+        serverMessage: this.mask(message),
+      })
     }
-    return new TargetRequestError(endpoint, `answered ${response.status} ${preview(this.mask(text))}`, { status: response.status, retryAfter })
+    return new TargetRequestError(endpoint, `answered ${response.status} ${preview(this.mask(text))}`, {
+      status: response.status,
+      retryAfter,
+    })
   }
 }

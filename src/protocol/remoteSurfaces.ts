@@ -4,8 +4,14 @@
  * match its tags by identity (superred's `includes` compares objects).
  */
 import {
-  controllable, observable, observableValue,
-  type ConfigSpec, type Controllable, type Observable, type ObservableValue, type QuerySpec,
+  controllable,
+  observable,
+  observableValue,
+  type ConfigSpec,
+  type Controllable,
+  type Observable,
+  type ObservableValue,
+  type QuerySpec,
 } from '../core/engine'
 import { buildDomain, type SecurityDomain, type SecurityDomainTag } from '../core/tags'
 import { forestFromManifest, type Manifest, type ObservableSpec, type PauseDescriptor } from './schemas'
@@ -27,12 +33,14 @@ export class RemoteSurfaces {
     this.manifest = manifest
     this.domain = buildDomain(forestFromManifest(manifest))
     this.controllables = manifest.controllables.map((c) =>
-      controllable(c.name, this.tag(c.security_domain), { description: c.description, valueType: c.value_type }))
+      controllable(c.name, this.tag(c.security_domain), { description: c.description, valueType: c.value_type }),
+    )
     this.controllableByName = new Map(this.controllables.map((c) => [c.name, c]))
-    this.observables = manifest.observables.map((o) =>
-      observableValue(this.observableOf(o), o.content))
+    this.observables = manifest.observables.map((o) => observableValue(this.observableOf(o), o.content))
     this.configSpecs = manifest.config_specs.map((c) => ({
-      name: c.name, securityDomain: c.security_domain === null ? null : this.tag(c.security_domain), description: c.description,
+      name: c.name,
+      securityDomain: c.security_domain === null ? null : this.tag(c.security_domain),
+      description: c.description,
     }))
     this.querySpecs = manifest.query_specs.map((q) => ({ name: q.name, description: q.description, params: q.params }))
   }
@@ -58,12 +66,19 @@ export class RemoteSurfaces {
   pausedAt(name: string, descriptor: PauseDescriptor | undefined): Controllable {
     const declared = this.controllable(name)
     if (descriptor === undefined) return declared
-    if (descriptor.security_domain === declared.securityDomain?.name && descriptor.description === declared.description &&
-      descriptor.value_type === declared.valueType) return declared
+    if (
+      descriptor.security_domain === declared.securityDomain?.name &&
+      descriptor.description === declared.description &&
+      descriptor.value_type === declared.valueType
+    )
+      return declared
     const key = JSON.stringify([name, descriptor.security_domain, descriptor.description, descriptor.value_type])
     let c = this.pausedCache.get(key)
     if (!c) {
-      c = controllable(name, this.tag(descriptor.security_domain), { description: descriptor.description, valueType: descriptor.value_type })
+      c = controllable(name, this.tag(descriptor.security_domain), {
+        description: descriptor.description,
+        valueType: descriptor.value_type,
+      })
       this.pausedCache.set(key, c)
     }
     return c
@@ -73,11 +88,17 @@ export class RemoteSurfaces {
   observableOf(spec: ObservableSpec): Observable {
     // Every event names its observable: compared field by field, not through a key string built per event.
     const known = this.observablesByName.get(spec.name)
-    const found = known?.find((o) => (o.securityDomain?.name ?? null) === spec.security_domain &&
-      o.observableType === spec.observable_type && o.description === spec.description)
+    const found = known?.find(
+      (o) =>
+        (o.securityDomain?.name ?? null) === spec.security_domain &&
+        o.observableType === spec.observable_type &&
+        o.description === spec.description,
+    )
     if (found) return found
-    const obs = observable(spec.name, spec.security_domain === null ? null : this.tag(spec.security_domain),
-      { description: spec.description, observableType: spec.observable_type })
+    const obs = observable(spec.name, spec.security_domain === null ? null : this.tag(spec.security_domain), {
+      description: spec.description,
+      observableType: spec.observable_type,
+    })
     if (known) known.push(obs)
     else this.observablesByName.set(spec.name, [obs])
     return obs

@@ -10,9 +10,7 @@ const draftManifest = {
     { name: 'system_prompt', parent: 'system', description: 'override the system prompt' },
     { name: 'user', parent: null, description: 'send the user message' },
   ],
-  controllables: [
-    { name: 'user_message', security_domain: 'user', description: "the user's message", value_type: 'text' },
-  ],
+  controllables: [{ name: 'user_message', security_domain: 'user', description: "the user's message", value_type: 'text' }],
   observables: [
     { name: 'model_identity', security_domain: 'system', description: 'which model runs', observable_type: 'text', content: 'gpt-4o-mini' },
   ],
@@ -23,11 +21,13 @@ const draftManifest = {
 
 const draftStep = {
   run_id: 'r1',
-  events: [{
-    type: 'ObservableEvent',
-    observable: { name: 'model_output', security_domain: 'model', description: '', observable_type: 'text' },
-    content: 'calling read_inbox',
-  }],
+  events: [
+    {
+      type: 'ObservableEvent',
+      observable: { name: 'model_output', security_domain: 'model', description: '', observable_type: 'text' },
+      content: 'calling read_inbox',
+    },
+  ],
   status: 'paused',
   pause: { call_id: 'c3', type: 'ControllablePreCallEvent', controllable: 'inbox_email', request: 'read_inbox()' },
   error: null,
@@ -60,7 +60,10 @@ describe('ManifestSchema', () => {
   it('refuses a dangling parent, a duplicate tag and a surface on an unknown tag', () => {
     const dangling = ManifestSchema.safeParse({ ...draftManifest, security_domain: [{ name: 'a', parent: 'zzz' }] })
     expect(dangling.error?.issues[0].message).toBe("Tag 'a' has parent 'zzz' which is not in the domain")
-    const dup = ManifestSchema.safeParse({ ...draftManifest, security_domain: [...draftManifest.security_domain, { name: 'user', parent: null }] })
+    const dup = ManifestSchema.safeParse({
+      ...draftManifest,
+      security_domain: [...draftManifest.security_domain, { name: 'user', parent: null }],
+    })
     expect(dup.error?.issues[0].message).toBe("Duplicate tag name: 'user'")
     const unknown = ManifestSchema.safeParse({ ...draftManifest, controllables: [{ name: 'x', security_domain: 'nope' }] })
     expect(unknown.error?.issues[0].path).toEqual(['controllables', 0, 'security_domain'])

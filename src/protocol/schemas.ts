@@ -32,7 +32,11 @@ const tagRef = z.string().min(1, 'must be a tag name').nullable()
 export const ManifestTagSchema = z.object({
   name,
   // An omitted parent means a root, as in FOREST.json files.
-  parent: z.string().nullable().optional().transform((p) => p ?? null),
+  parent: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((p) => p ?? null),
   description: z.string().optional().default(''),
   // Addition: framework references of the tag (docs/target-protocol.md), checked against the one list.
   references: z.array(ReferenceIdSchema).optional(),
@@ -56,7 +60,10 @@ export const ObservableSpecSchema = z.object({
 
 export const ManifestObservableSchema = ObservableSpecSchema.extend({
   security_domain: z.string().min(1, 'must be a tag name'),
-  content: z.unknown().optional().transform((c) => c ?? null),
+  content: z
+    .unknown()
+    .optional()
+    .transform((c) => c ?? null),
 })
 
 export const ConfigSpecSchema = z.object({
@@ -97,62 +104,81 @@ export const ManifestClaimSchema = z.object({
   hooks: ManifestClaimHooksSchema.optional().default({}),
 })
 
-export const ManifestSchema = z.object({
-  protocol: z.string().superRefine((p, ctx) => {
-    if (protocolMajor(p) !== PROTOCOL_MAJOR) {
-      ctx.addIssue({ code: 'custom', message: `is ${JSON.stringify(p)}, but this client speaks ${PROTOCOL_VERSION} (major ${PROTOCOL_MAJOR}) only` })
+export const ManifestSchema = z
+  .object({
+    protocol: z.string().superRefine((p, ctx) => {
+      if (protocolMajor(p) !== PROTOCOL_MAJOR) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is ${JSON.stringify(p)}, but this client speaks ${PROTOCOL_VERSION} (major ${PROTOCOL_MAJOR}) only`,
+        })
+      }
+    }),
+    name,
+    description: z.string().optional().default(''),
+    security_domain: z.array(ManifestTagSchema),
+    controllables: z.array(ControllableSpecSchema),
+    observables: z.array(ManifestObservableSchema),
+    config_specs: z.array(ConfigSpecSchema).optional().default([]),
+    query_specs: z.array(QuerySpecSchema).optional().default([]),
+    // Addition: optional, 1 when absent (a server that says nothing gets one session at a time).
+    concurrency: z.number().int().min(1, 'must be at least 1').optional().default(1),
+    // Addition: the claim served with the target; null when the server judges nothing itself.
+    claim: ManifestClaimSchema.nullable()
+      .optional()
+      .transform((c) => c ?? null),
+  })
+  .superRefine((m, ctx) => {
+    // The forest must build exactly as superred's SecurityDomain would, and every
+    // surface must point at one of its tags: otherwise scopes cannot cover it.
+    try {
+      buildDomain(forestFromManifest(m))
+    } catch (e) {
+      if (!(e instanceof SecurityDomainError)) throw e
+      const at = m.security_domain.findIndex((t) => t.name === e.tag)
+      ctx.addIssue({ code: 'custom', message: e.message, path: ['security_domain', Math.max(at, 0)] })
+      return
     }
-  }),
-  name,
-  description: z.string().optional().default(''),
-  security_domain: z.array(ManifestTagSchema),
-  controllables: z.array(ControllableSpecSchema),
-  observables: z.array(ManifestObservableSchema),
-  config_specs: z.array(ConfigSpecSchema).optional().default([]),
-  query_specs: z.array(QuerySpecSchema).optional().default([]),
-  // Addition: optional, 1 when absent (a server that says nothing gets one session at a time).
-  concurrency: z.number().int().min(1, 'must be at least 1').optional().default(1),
-  // Addition: the claim served with the target; null when the server judges nothing itself.
-  claim: ManifestClaimSchema.nullable().optional().transform((c) => c ?? null),
-}).superRefine((m, ctx) => {
-  // The forest must build exactly as superred's SecurityDomain would, and every
-  // surface must point at one of its tags: otherwise scopes cannot cover it.
-  try {
-    buildDomain(forestFromManifest(m))
-  } catch (e) {
-    if (!(e instanceof SecurityDomainError)) throw e
-    const at = m.security_domain.findIndex((t) => t.name === e.tag)
-    ctx.addIssue({ code: 'custom', message: e.message, path: ['security_domain', Math.max(at, 0)] })
-    return
-  }
-  const tags = new Set(m.security_domain.map((t) => t.name))
-  const check = (list: 'controllables' | 'observables' | 'config_specs', i: number, tag: string | null) => {
-    if (tag !== null && !tags.has(tag)) {
-      ctx.addIssue({ code: 'custom', message: `tag '${tag}' is not in security_domain`, path: [list, i, 'security_domain'] })
+    const tags = new Set(m.security_domain.map((t) => t.name))
+    const check = (list: 'controllables' | 'observables' | 'config_specs', i: number, tag: string | null) => {
+      if (tag !== null && !tags.has(tag)) {
+        ctx.addIssue({ code: 'custom', message: `tag '${tag}' is not in security_domain`, path: [list, i, 'security_domain'] })
+      }
     }
-  }
-  m.controllables.forEach((c, i) => check('controllables', i, c.security_domain))
-  m.observables.forEach((o, i) => check('observables', i, o.security_domain))
-  m.config_specs.forEach((c, i) => check('config_specs', i, c.security_domain))
-  const unique = (list: 'controllables' | 'observables' | 'config_specs' | 'query_specs', names: string[]) => {
-    const seen = new Set<string>()
-    names.forEach((n, i) => {
-      if (seen.has(n)) ctx.addIssue({ code: 'custom', message: `duplicate name '${n}'`, path: [list, i, 'name'] })
-      seen.add(n)
-    })
-  }
-  unique('controllables', m.controllables.map((c) => c.name))
-  unique('observables', m.observables.map((o) => o.name))
-  unique('config_specs', m.config_specs.map((c) => c.name))
-  unique('query_specs', m.query_specs.map((q) => q.name))
-  const hooks = m.claim?.hooks
-  if (hooks?.config !== undefined && !m.config_specs.some((c) => c.name === hooks.config)) {
-    ctx.addIssue({ code: 'custom', message: `config '${hooks.config}' is not in config_specs`, path: ['claim', 'hooks', 'config'] })
-  }
-  if (hooks?.query !== undefined && !m.query_specs.some((q) => q.name === hooks.query)) {
-    ctx.addIssue({ code: 'custom', message: `query '${hooks.query}' is not in query_specs`, path: ['claim', 'hooks', 'query'] })
-  }
-})
+    m.controllables.forEach((c, i) => check('controllables', i, c.security_domain))
+    m.observables.forEach((o, i) => check('observables', i, o.security_domain))
+    m.config_specs.forEach((c, i) => check('config_specs', i, c.security_domain))
+    const unique = (list: 'controllables' | 'observables' | 'config_specs' | 'query_specs', names: string[]) => {
+      const seen = new Set<string>()
+      names.forEach((n, i) => {
+        if (seen.has(n)) ctx.addIssue({ code: 'custom', message: `duplicate name '${n}'`, path: [list, i, 'name'] })
+        seen.add(n)
+      })
+    }
+    unique(
+      'controllables',
+      m.controllables.map((c) => c.name),
+    )
+    unique(
+      'observables',
+      m.observables.map((o) => o.name),
+    )
+    unique(
+      'config_specs',
+      m.config_specs.map((c) => c.name),
+    )
+    unique(
+      'query_specs',
+      m.query_specs.map((q) => q.name),
+    )
+    const hooks = m.claim?.hooks
+    if (hooks?.config !== undefined && !m.config_specs.some((c) => c.name === hooks.config)) {
+      ctx.addIssue({ code: 'custom', message: `config '${hooks.config}' is not in config_specs`, path: ['claim', 'hooks', 'config'] })
+    }
+    if (hooks?.query !== undefined && !m.query_specs.some((q) => q.name === hooks.query)) {
+      ctx.addIssue({ code: 'custom', message: `query '${hooks.query}' is not in query_specs`, path: ['claim', 'hooks', 'query'] })
+    }
+  })
 
 export type ManifestTag = z.infer<typeof ManifestTagSchema>
 export type ManifestClaim = z.infer<typeof ManifestClaimSchema>
@@ -168,8 +194,12 @@ export type ManifestInput = z.input<typeof ManifestSchema>
 /** The manifest's tags as a plain forest (FOREST.json shape), order kept. */
 export function forestFromManifest(manifest: Pick<Manifest, 'security_domain'>): Forest {
   return {
-    tags: manifest.security_domain.map((t) => ({ name: t.name, parent: t.parent ?? null, description: t.description ?? '',
-      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}) })),
+    tags: manifest.security_domain.map((t) => ({
+      name: t.name,
+      parent: t.parent ?? null,
+      description: t.description ?? '',
+      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}),
+    })),
   }
 }
 
@@ -183,7 +213,10 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,
 export const ObservableEventWireSchema = z.object({
   type: z.literal('ObservableEvent'),
   observable: ObservableSpecSchema,
-  content: z.unknown().optional().transform((c) => c ?? null),
+  content: z
+    .unknown()
+    .optional()
+    .transform((c) => c ?? null),
   /** Overrides the observable's domain when present. */
   security_domain: tagRef.optional(),
   /** Addition: the server's event id (a uuid), kept on the client's trajectory when valid. */
@@ -240,29 +273,42 @@ export const EvaluationWireSchema = z.object({
   evidence: z.union([z.string(), z.array(z.string())]).optional(),
 })
 
-export const RunStepSchema = z.object({
-  run_id: name,
-  events: z.array(RunEventSchema).optional().default([]),
-  status: RunStatusSchema,
-  pause: PauseSchema.nullable().optional().transform((p) => p ?? null),
-  // A string; an {code, message} object is accepted too and read as its message.
-  error: z.union([z.string(), z.object({ code: z.string().optional(), message: z.string() })]).nullable().optional()
-    .transform((e) => (e === undefined || e === null ? null : typeof e === 'string' ? e : e.message)),
-  /** Addition: on a finished run of a session configured by a served task, that task's evaluation of it. */
-  evaluation: EvaluationWireSchema.nullable().optional().transform((e) => e ?? null),
-  /** Addition: instead of `evaluation`, when the task's `evaluate` raised ("<Type>: <message>"). */
-  evaluation_error: z.string().nullable().optional().transform((e) => e ?? null),
-}).superRefine((step, ctx) => {
-  if (step.status === 'paused' && step.pause === null) {
-    ctx.addIssue({ code: 'custom', message: 'a paused run must carry its pause', path: ['pause'] })
-  }
-  if (step.status !== 'paused' && step.pause !== null) {
-    ctx.addIssue({ code: 'custom', message: `a ${step.status} run carries no pause`, path: ['pause'] })
-  }
-  if (step.status === 'failed' && step.error === null) {
-    ctx.addIssue({ code: 'custom', message: 'a failed run must say why', path: ['error'] })
-  }
-})
+export const RunStepSchema = z
+  .object({
+    run_id: name,
+    events: z.array(RunEventSchema).optional().default([]),
+    status: RunStatusSchema,
+    pause: PauseSchema.nullable()
+      .optional()
+      .transform((p) => p ?? null),
+    // A string; an {code, message} object is accepted too and read as its message.
+    error: z
+      .union([z.string(), z.object({ code: z.string().optional(), message: z.string() })])
+      .nullable()
+      .optional()
+      .transform((e) => (e === undefined || e === null ? null : typeof e === 'string' ? e : e.message)),
+    /** Addition: on a finished run of a session configured by a served task, that task's evaluation of it. */
+    evaluation: EvaluationWireSchema.nullable()
+      .optional()
+      .transform((e) => e ?? null),
+    /** Addition: instead of `evaluation`, when the task's `evaluate` raised ("<Type>: <message>"). */
+    evaluation_error: z
+      .string()
+      .nullable()
+      .optional()
+      .transform((e) => e ?? null),
+  })
+  .superRefine((step, ctx) => {
+    if (step.status === 'paused' && step.pause === null) {
+      ctx.addIssue({ code: 'custom', message: 'a paused run must carry its pause', path: ['pause'] })
+    }
+    if (step.status !== 'paused' && step.pause !== null) {
+      ctx.addIssue({ code: 'custom', message: `a ${step.status} run carries no pause`, path: ['pause'] })
+    }
+    if (step.status === 'failed' && step.error === null) {
+      ctx.addIssue({ code: 'custom', message: 'a failed run must say why', path: ['error'] })
+    }
+  })
 
 export type ObservableEventWire = z.infer<typeof ObservableEventWireSchema>
 export type RunEvent = z.infer<typeof RunEventSchema>
@@ -320,9 +366,24 @@ export const QueryAnswerSchema = z.object({ value: z.string() })
  * unknown_query, not_pending, capacity. The rest are additions.
  */
 export const ERROR_CODES = [
-  'bad_request', 'unauthorized', 'unknown_session', 'unknown_config', 'unknown_query', 'not_pending', 'capacity',
-  'not_found', 'method_not_allowed', 'payload_too_large', 'invalid_config', 'run_active', 'target_error', 'internal',
-  'forbidden_host', 'missing_param', 'not_applicable', 'unknown_task',
+  'bad_request',
+  'unauthorized',
+  'unknown_session',
+  'unknown_config',
+  'unknown_query',
+  'not_pending',
+  'capacity',
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'invalid_config',
+  'run_active',
+  'target_error',
+  'internal',
+  'forbidden_host',
+  'missing_param',
+  'not_applicable',
+  'unknown_task',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -8,8 +8,10 @@ import { queryOptions, skipToken } from '@tanstack/react-query'
 import { readOptimizerManifest } from '../protocol/optimizer'
 import { pageFetch } from './targetManifest'
 
-export const optimizerListQuery = (url: string | null, token = '', attempt = 0) => queryOptions({
-  queryKey: ['optimizer-list', url ?? '', token !== '', attempt] as const,
-  queryFn: url === null ? skipToken : async () => (await readOptimizerManifest(url, { fetch: pageFetch, token: token || undefined })).manifest,
-  staleTime: 30_000,
-})
+export const optimizerListQuery = (url: string | null, token = '', attempt = 0) =>
+  queryOptions({
+    queryKey: ['optimizer-list', url ?? '', token !== '', attempt] as const,
+    queryFn:
+      url === null ? skipToken : async () => (await readOptimizerManifest(url, { fetch: pageFetch, token: token || undefined })).manifest,
+    staleTime: 30_000,
+  })

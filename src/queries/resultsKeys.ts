@@ -18,4 +18,5 @@ export const resultsKeys = {
 }
 
 /** Whether a query key is a comparison that reads `source` on either side. */
-export const isCompareOf = (key: readonly unknown[], source: string) => key[0] === 'results' && key[2] === 'compare' && (key[1] === source || key[3] === source)
+export const isCompareOf = (key: readonly unknown[], source: string) =>
+  key[0] === 'results' && key[2] === 'compare' && (key[1] === source || key[3] === source)

@@ -25,7 +25,10 @@ export class ManifestError extends Error {
 export function parseManifest(json: unknown, source: string): Manifest {
   const r = ManifestSchema.safeParse(json)
   if (!r.success) {
-    const issues = r.error.issues.slice(0, 3).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')
+    const issues = r.error.issues
+      .slice(0, 3)
+      .map((i) => `${formatPath(i.path)}: ${i.message}`)
+      .join('; ')
     throw new ManifestError(`${source} is not a target manifest: ${issues}`)
   }
   return r.data
@@ -39,7 +42,8 @@ export function targetBaseUrl(input: string): string {
   } catch {
     throw new ManifestError(`"${input}" is not a URL (expected something like http://127.0.0.1:8765)`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ManifestError(`${url.protocol} URLs are not supported: use http or https`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ManifestError(`${url.protocol} URLs are not supported: use http or https`)
   return url.href.replace(/\/+$/, '')
 }
 
@@ -52,11 +56,13 @@ export const pageFetch = explainingFetch()
  * kept in the key; `attempt` is bumped by each "Test connection" click, so a
  * retry really asks again.
  */
-export const targetManifestQuery = (url: string | null, token = '', attempt = 0) => queryOptions({
-  queryKey: ['target-manifest', url ?? '', token !== '', attempt] as const,
-  queryFn: url === null ? skipToken : async () => (await connectHttpTarget(url, { fetch: pageFetch, token: token || undefined })).manifest,
-  staleTime: 30_000,
-})
+export const targetManifestQuery = (url: string | null, token = '', attempt = 0) =>
+  queryOptions({
+    queryKey: ['target-manifest', url ?? '', token !== '', attempt] as const,
+    queryFn:
+      url === null ? skipToken : async () => (await connectHttpTarget(url, { fetch: pageFetch, token: token || undefined })).manifest,
+    staleTime: 30_000,
+  })
 
 const parseFileManifest = memoizeOne((target: TargetRef): { manifest: Manifest | null; error: string | null } => {
   if (target?.kind !== 'file') return { manifest: null, error: null }

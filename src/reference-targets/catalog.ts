@@ -52,7 +52,8 @@ function serverKeyFor(baseUrl: string | undefined): string | undefined {
 export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTarget>> = {
   assistant: {
     name: 'redscope-assistant',
-    description: "A tool-using assistant over Jordan's inbox, calendar, cloud drive and bank account; it follows instructions it reads in tool data, within the limits of its `defence`",
+    description:
+      "A tool-using assistant over Jordan's inbox, calendar, cloud drive and bank account; it follows instructions it reads in tool data, within the limits of its `defence`",
     forest: ASSISTANT_FOREST,
     factory: ({ weakenDefence } = {}) => {
       const surfaces = assistantSurfaces()
@@ -70,7 +71,8 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
   },
   stochastic: {
     name: 'redscope-stochastic',
-    description: 'A refund agent that obeys an injected instruction by chance, with known odds per surface written (seeded): ' +
+    description:
+      'A refund agent that obeys an injected instruction by chance, with known odds per surface written (seeded): ' +
       'the reference for searching a noisy target with `redscope frontier --confidence`',
     forest: STOCHASTIC_FOREST,
     factory: ({ seed } = {}) => {
@@ -88,7 +90,11 @@ export const REFERENCE_TARGETS: Readonly<Record<ReferenceTargetName, ReferenceTa
  * `seed` seeds a random target's stream (the stochastic one); the others ignore it.
  */
 export function referenceTargetOptions(
-  name: ReferenceTargetName, extra: Partial<TargetServerOptions> = {}, thinkMs = 0, seed?: number, weakenDefence?: Defence,
+  name: ReferenceTargetName,
+  extra: Partial<TargetServerOptions> = {},
+  thinkMs = 0,
+  seed?: number,
+  weakenDefence?: Defence,
 ): TargetServerOptions {
   const t = REFERENCE_TARGETS[name]
   const make = t.factory({ seed, weakenDefence })

@@ -1,4 +1,10 @@
-export { REFERENCE_TARGETS, REFERENCE_TARGET_NAMES, referenceTargetOptions, isReferenceTargetName, type ReferenceTargetName } from './catalog'
+export {
+  REFERENCE_TARGETS,
+  REFERENCE_TARGET_NAMES,
+  referenceTargetOptions,
+  isReferenceTargetName,
+  type ReferenceTargetName,
+} from './catalog'
 export { AssistantTarget, DEFAULT_USER_TASK, systemPromptFor } from './assistant/assistantTarget'
 export { ASSISTANT_FOREST } from './assistant/forest'
 export { DEFENCES, type Defence } from './assistant/defences'

@@ -41,7 +41,8 @@ export async function servedModel(baseUrl: string, fetchFn: typeof fetch = fetch
   } catch (e) {
     throw new Error(`cannot reach the model server at ${baseUrl} (${(e as Error).message}): start one with \`redscope serve-llm\``)
   }
-  if (!res.ok) throw new Error(`the model server at ${baseUrl} answered GET /models with ${res.status}: is it an OpenAI-compatible base URL (…/v1)?`)
+  if (!res.ok)
+    throw new Error(`the model server at ${baseUrl} answered GET /models with ${res.status}: is it an OpenAI-compatible base URL (…/v1)?`)
   const body = ModelList.safeParse(await res.json().catch(() => null))
   const id = body.success ? body.data.data[0]?.id : undefined
   if (id === undefined) throw new Error(`the model server at ${baseUrl} lists no model at GET /models: give one with --llm-model`)

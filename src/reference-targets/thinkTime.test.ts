@@ -18,10 +18,16 @@ async function timedRun(url: string): Promise<number> {
   try {
     const items: TrajectoryItem[] = []
     const t0 = performance.now()
-    await target.run((i) => items.push(i), async (e) => noInjection(e, 'scope'))
+    await target.run(
+      (i) => items.push(i),
+      async (e) => noInjection(e, 'scope'),
+    )
     const ms = performance.now() - t0
-    expect(items.filter((i) => i.type === 'ObservableEvent').map((i) => i.type === 'ObservableEvent' && i.observable.name))
-      .toEqual(['user_request', 'reasoning', 'reply'])
+    expect(items.filter((i) => i.type === 'ObservableEvent').map((i) => i.type === 'ObservableEvent' && i.observable.name)).toEqual([
+      'user_request',
+      'reasoning',
+      'reply',
+    ])
     return ms
   } finally {
     await target.teardown()
@@ -69,16 +75,31 @@ describe('think time of the served demo targets', () => {
     const target = withThinkTime(new ChatbotTarget(), 10_000)
     const abort = new AbortController()
     const t0 = performance.now()
-    const run = target.run(() => {}, async (e) => noInjection(e, 'scope'), abort.signal)
+    const run = target.run(
+      () => {},
+      async (e) => noInjection(e, 'scope'),
+      abort.signal,
+    )
     setTimeout(() => abort.abort(new Error('cancelled')), 20)
     await expect(run).rejects.toThrow('cancelled')
     expect(performance.now() - t0).toBeLessThan(1000)
   })
 
-  it('the app\'s demo targets take REDSCOPE_THINK_MS', async () => {
+  it("the app's demo targets take REDSCOPE_THINK_MS", async () => {
     const mounted: Array<{ path: string; handler: Parameters<MountableServer['middlewares']['use']>[1] }> = []
     let closing: (() => void) | null = null
-    mountDemoTargets({ middlewares: { use: (path, handler) => mounted.push({ path, handler }) }, httpServer: { once: (_e, l) => { closing = l } } }, [], 90)
+    mountDemoTargets(
+      {
+        middlewares: { use: (path, handler) => mounted.push({ path, handler }) },
+        httpServer: {
+          once: (_e, l) => {
+            closing = l
+          },
+        },
+      },
+      [],
+      90,
+    )
     expect(mounted.map((m) => m.path)).toEqual(['/targets/assistant', '/targets/chatbot'])
     const { createServer } = await import('node:http')
     const chatbot = mounted[1].handler
@@ -103,7 +124,8 @@ describe('redscope serve-target --think-ms', () => {
 
   async function serve(args: string[], env: Record<string, string>): Promise<{ url: string; line: string }> {
     const child = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'chatbot', '--port', '0', ...args], {
-      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
     })
     children.push(child)
     const line = await new Promise<string>((resolve, reject) => {
@@ -117,16 +139,20 @@ describe('redscope serve-target --think-ms', () => {
     return { url: /at (http:\S+) /.exec(line)![1], line }
   }
 
-  it('the flag wins over the environment, the environment over the default (none), and the line says the pace', { timeout: 30_000 }, async () => {
-    const [flagged, fromEnv, byDefault] = await Promise.all([
-      serve(['--think-ms', '100'], { REDSCOPE_THINK_MS: '0' }),
-      serve([], { REDSCOPE_THINK_MS: '250' }),
-      serve([], { REDSCOPE_THINK_MS: '' }),
-    ])
-    expect(flagged.line).toContain('100 ms think time per step')
-    expect(await timedRun(flagged.url)).toBeGreaterThanOrEqual(PAUSES_PER_RUN * 100 - 5)
-    expect(fromEnv.line).toContain('250 ms think time per step')
-    // A CLI sweep is not slowed by a pace meant for people watching the browser's live view.
-    expect(byDefault.line).not.toContain('think time')
-  })
+  it(
+    'the flag wins over the environment, the environment over the default (none), and the line says the pace',
+    { timeout: 30_000 },
+    async () => {
+      const [flagged, fromEnv, byDefault] = await Promise.all([
+        serve(['--think-ms', '100'], { REDSCOPE_THINK_MS: '0' }),
+        serve([], { REDSCOPE_THINK_MS: '250' }),
+        serve([], { REDSCOPE_THINK_MS: '' }),
+      ])
+      expect(flagged.line).toContain('100 ms think time per step')
+      expect(await timedRun(flagged.url)).toBeGreaterThanOrEqual(PAUSES_PER_RUN * 100 - 5)
+      expect(fromEnv.line).toContain('250 ms think time per step')
+      // A CLI sweep is not slowed by a pace meant for people watching the browser's live view.
+      expect(byDefault.line).not.toContain('think time')
+    },
+  )
 })

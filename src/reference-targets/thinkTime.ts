@@ -52,10 +52,14 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export function withThinkTime(target: Target, ms: number): Target {
   if (ms <= 0) return target
   const run: Target['run'] = (emit, sendEvent, signal) =>
-    target.run(emit, async (event) => {
-      await pause(ms, signal)
-      return sendEvent(event)
-    }, signal)
+    target.run(
+      emit,
+      async (event) => {
+        await pause(ms, signal)
+        return sendEvent(event)
+      },
+      signal,
+    )
   // A Proxy keeps the target's own getters and methods (and their `this`) and changes run alone.
   return new Proxy(target, {
     get(t, key) {

@@ -51,15 +51,21 @@ export const canvasViewStore = createStore<CanvasViewState>((set) => ({
   autoView: ({ density, direction }) => set((s) => (s.density === density && s.direction === direction ? s : { density, direction })),
   setDensity: (density) => set({ density, densityPinned: true }),
   setDirection: (direction) => {
-    try { globalThis.localStorage?.setItem(KEY, direction) } catch { /* not kept: still applied for this visit */ }
+    try {
+      globalThis.localStorage?.setItem(KEY, direction)
+    } catch {
+      /* not kept: still applied for this visit */
+    }
     set({ direction, directionPinned: true })
   },
-  toggleFold: (id) => set((s) => {
-    const next = new Set(s.folded)
-    if (next.has(id)) next.delete(id); else next.add(id)
-    return { folded: next }
-  }),
+  toggleFold: (id) =>
+    set((s) => {
+      const next = new Set(s.folded)
+      if (next.has(id)) next.delete(id)
+      else next.add(id)
+      return { folded: next }
+    }),
   unfoldAll: () => set((s) => (s.folded.size === 0 ? s : { folded: new Set() })),
 }))
 
-export const useCanvasView = <T,>(pick: (s: CanvasViewState) => T): T => useStore(canvasViewStore, pick)
+export const useCanvasView = <T>(pick: (s: CanvasViewState) => T): T => useStore(canvasViewStore, pick)

@@ -8,8 +8,16 @@
  */
 import { createStore, useStore, type StateCreator, type StoreApi } from 'zustand'
 import {
-  applyEdit, commit, EMPTY_DOC, redo, startHistory, undo,
-  type DesignDoc, type ForestEdit, type History, type TagId,
+  applyEdit,
+  commit,
+  EMPTY_DOC,
+  redo,
+  startHistory,
+  undo,
+  type DesignDoc,
+  type ForestEdit,
+  type History,
+  type TagId,
 } from '../core/model'
 
 export type DesignerMode = 'design' | 'scope'
@@ -70,7 +78,9 @@ const selectionSlice: StateCreator<DesignerState, [], [], SelectionSlice> = (set
       if (how === 'replace') return sameIds(s.selected, ids) ? s : { selected: [...ids] }
       if (how === 'add') return { selected: [...new Set([...s.selected, ...ids])] }
       const cur = new Set(s.selected)
-      for (const id of ids) if (cur.has(id)) cur.delete(id); else cur.add(id)
+      for (const id of ids)
+        if (cur.has(id)) cur.delete(id)
+        else cur.add(id)
       return { selected: [...cur] }
     }),
   setEditing: (editing) => set({ editing }),
@@ -79,7 +89,12 @@ const selectionSlice: StateCreator<DesignerState, [], [], SelectionSlice> = (set
 const modeSlice: StateCreator<DesignerState, [], [], ModeSlice> = (set) => ({
   mode: 'design',
   // Picking a scope brings its panel forward; designing brings the tag inspector back.
-  setMode: (mode) => set((s) => ({ mode, editing: null, panel: mode === 'scope' && s.panel === 'tag' ? 'scope' : mode === 'design' && s.panel === 'scope' ? 'tag' : s.panel })),
+  setMode: (mode) =>
+    set((s) => ({
+      mode,
+      editing: null,
+      panel: mode === 'scope' && s.panel === 'tag' ? 'scope' : mode === 'design' && s.panel === 'scope' ? 'tag' : s.panel,
+    })),
   panel: 'tag',
   setPanel: (panel) => set({ panel }),
   helpOpen: false,

@@ -27,7 +27,11 @@ export interface Replacement {
   lost: LostGrants[]
 }
 
-export function replaceForest(forest: Forest, granted?: { scope: string[]; readOnly: string[] }, open: OpenWorkspace = APP_WORKSPACE): Replacement {
+export function replaceForest(
+  forest: Forest,
+  granted?: { scope: string[]; readOnly: string[] },
+  open: OpenWorkspace = APP_WORKSPACE,
+): Replacement {
   const s = open.designer.getState()
   const cur = selectDoc(s)
   const names = new Map(cur.tags.map((t) => [t.id, t.name]))

@@ -22,12 +22,26 @@ const GUIDE: ReadonlyArray<[string, string[], string[]]> = [
 function seed() {
   const doc = docFromForest(CHATBOT_FOREST, newTagId)
   const idOf = (name: string) => doc.tags.find((t) => t.name === name)!.id
-  const models: SavedModel[] = GUIDE.map(([name, scope, readOnly], i) => ({ id: `guide-${i + 1}`, name, scope: scope.map(idOf), readOnly: readOnly.map(idOf), notes: '', savedAt: 1 }))
+  const models: SavedModel[] = GUIDE.map(([name, scope, readOnly], i) => ({
+    id: `guide-${i + 1}`,
+    name,
+    scope: scope.map(idOf),
+    readOnly: readOnly.map(idOf),
+    notes: '',
+    savedAt: 1,
+  }))
   return { name: 'Chatbot (guide example)', doc, models }
 }
 
 /** A target's forest that shares `user` and `model` with the chatbot and lacks the rest. */
-const TARGET: Forest = { tags: [['user', null], ['model', null], ['tools', null], ['inbox', 'tools']].map(([name, parent]) => ({ name: name!, parent, description: '' })) }
+const TARGET: Forest = {
+  tags: [
+    ['user', null],
+    ['model', null],
+    ['tools', null],
+    ['inbox', 'tools'],
+  ].map(([name, parent]) => ({ name: name!, parent, description: '' })),
+}
 const TARGET_REF = { kind: 'url' as const, url: 'http://127.0.0.1:8765' }
 
 let dbName = 0
@@ -86,8 +100,10 @@ describe('importing a forest', () => {
       { model: 'user who sees the system prompt', tags: ['system_prompt'] },
       { model: 'user who overrides the system prompt', tags: ['system_prompt'] },
     ])
-    expect(whereItWent(out)).toBe(', replacing the forest of “Chatbot (guide example)” (Undo brings it back). 3 saved threat models grant tags the new forest lacks: '
-      + '“user who knows the model” loses model_identity; “user who sees the system prompt” loses system_prompt; “user who overrides the system prompt” loses system_prompt.')
+    expect(whereItWent(out)).toBe(
+      ', replacing the forest of “Chatbot (guide example)” (Undo brings it back). 3 saved threat models grant tags the new forest lacks: ' +
+        '“user who knows the model” loses model_identity; “user who sees the system prompt” loses system_prompt; “user who overrides the system prompt” loses system_prompt.',
+    )
     const w = p.workspaces.getState()
     expect(w.workspaces).toHaveLength(1)
     expect(w.name).toBe('Chatbot (guide example)')
@@ -103,7 +119,12 @@ describe('importing a forest', () => {
       ['compromised output', ['user', 'model']],
     ])
     p.designer.getState().undo()
-    expect(p.designer.getState().history.present.tags.map((t) => t.name).sort()).toEqual(CHATBOT_FOREST.tags.map((t) => t.name).sort())
+    expect(
+      p.designer
+        .getState()
+        .history.present.tags.map((t) => t.name)
+        .sort(),
+    ).toEqual(CHATBOT_FOREST.tags.map((t) => t.name).sort())
     expect(p.resolved()).toEqual(GUIDE.map(([name, scope, readOnly]) => [name, [...scope, ...readOnly]]))
     p.service.stop()
   })
@@ -117,10 +138,14 @@ describe('importing a forest', () => {
     const ids = new Set(designerStore.getState().history.present.tags.map((t) => t.id))
     expect(s.models[0].scope.every((id) => ids.has(id))).toBe(true)
     expect(s.models[5].scope.every((id) => ids.has(id))).toBe(true)
-    expect(r.lost.map((l) => l.model)).toEqual(['user who knows the model', 'user who sees the system prompt', 'user who overrides the system prompt'])
+    expect(r.lost.map((l) => l.model)).toEqual([
+      'user who knows the model',
+      'user who sees the system prompt',
+      'user who overrides the system prompt',
+    ])
   })
 
-  it('an empty, unsaved, untitled workspace takes the forest itself and the target\'s name; a named one keeps its name', async () => {
+  it("an empty, unsaved, untitled workspace takes the forest itself and the target's name; a named one keeps its name", async () => {
     const p = await page()
     await p.service.create(UNTITLED, { tags: [], scope: [], readOnly: [] })
     const out = await importForest({ forest: TARGET, name: 'support-agent', target: TARGET_REF }, 'new', p.open, p.svc)
@@ -131,7 +156,11 @@ describe('importing a forest', () => {
     expect(p.designer.getState().history.present.tags).toEqual([])
 
     await p.service.create('My agent', { tags: [], scope: [], readOnly: [] })
-    expect(await importForest({ forest: TARGET, name: 'support-agent' }, 'new', p.open, p.svc)).toEqual({ into: 'empty', workspace: 'My agent', renamed: false })
+    expect(await importForest({ forest: TARGET, name: 'support-agent' }, 'new', p.open, p.svc)).toEqual({
+      into: 'empty',
+      workspace: 'My agent',
+      renamed: false,
+    })
     p.service.stop()
   })
 

@@ -63,11 +63,20 @@ export async function importForest(
     open.designer.getState().select([])
     // A name the user gave stays; an untitled workspace is named after what it now holds.
     const renamed = w.name === UNTITLED || w.name.trim() === ''
-    if (renamed) w.setName(uniqueName(incoming.name, w.workspaces.filter((x) => x.id !== w.activeId).map((x) => x.name)))
+    if (renamed)
+      w.setName(
+        uniqueName(
+          incoming.name,
+          w.workspaces.filter((x) => x.id !== w.activeId).map((x) => x.name),
+        ),
+      )
     if (incoming.target !== undefined) w.setTarget(incoming.target)
     return { into: 'empty', workspace: open.workspaces.getState().name, renamed }
   }
-  const name = uniqueName(incoming.name, w.workspaces.map((x) => x.name))
+  const name = uniqueName(
+    incoming.name,
+    w.workspaces.map((x) => x.name),
+  )
   try {
     await service().create(name, fresh, [], incoming.target ?? null)
   } catch (e) {
@@ -87,8 +96,12 @@ export function whereItWent(outcome: ImportOutcome, namedAfter?: string): string
     case 'new':
       return ` into a new workspace, “${outcome.workspace}”${after}.`
     case 'empty':
-      return outcome.renamed ? ` into this empty workspace, now “${outcome.workspace}”${after}.` : ` into this empty workspace, “${outcome.workspace}”.`
+      return outcome.renamed
+        ? ` into this empty workspace, now “${outcome.workspace}”${after}.`
+        : ` into this empty workspace, “${outcome.workspace}”.`
     case 'replace':
-      return [`, replacing the forest of “${outcome.workspace}” (Undo brings it back).`, lostSentence(outcome.lost)].filter(Boolean).join(' ')
+      return [`, replacing the forest of “${outcome.workspace}” (Undo brings it back).`, lostSentence(outcome.lost)]
+        .filter(Boolean)
+        .join(' ')
   }
 }

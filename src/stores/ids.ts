@@ -3,7 +3,9 @@ import { workspaceIdOf, type WorkspaceId } from './workspaceTypes'
 
 function randomId(): string {
   const b = globalThis.crypto.getRandomValues(new Uint8Array(9))
-  return btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_')
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
 }
 
 export const newTagId = (): TagId => tagIdOf(`t_${randomId()}`)

@@ -4,8 +4,19 @@
  * click re-renders only the tags whose value changed.
  */
 import {
-  attackerReading, coverage, domainOfTags, forestFindings, scopeFindings, updatedCoverage,
-  type Coverage, type DesignDoc, type DesignTag, type DocScopeFinding, type ForestFinding, type ScopePair, type TagId,
+  attackerReading,
+  coverage,
+  domainOfTags,
+  forestFindings,
+  scopeFindings,
+  updatedCoverage,
+  type Coverage,
+  type DesignDoc,
+  type DesignTag,
+  type DocScopeFinding,
+  type ForestFinding,
+  type ScopePair,
+  type TagId,
 } from '../core/model'
 import { countCombinations, subtreeCounts } from '../core/tags'
 import type { DesignerState } from './designerStore'
@@ -33,7 +44,8 @@ export const forestFindingsOf = memoizeOne(forestFindings)
 export const scopeFindingsOf = memoizeOne((doc: DesignDoc) => scopeFindings(doc, doc, domainOf(doc.tags)))
 
 export const readingOf = memoizeOne((tags: readonly DesignTag[], scope: readonly TagId[], readOnly: readonly TagId[]) =>
-  attackerReading(tags, { scope, readOnly }, coverageOf(tags, scope, readOnly)))
+  attackerReading(tags, { scope, readOnly }, coverageOf(tags, scope, readOnly)),
+)
 
 export const countsOf = memoizeOne((tags: readonly DesignTag[]) => {
   const d = domainOf(tags)
@@ -63,14 +75,24 @@ export const notesByTag = memoizeOne((doc: DesignDoc): ReadonlyMap<TagId, readon
     if (list) list.push(note)
     else out.set(id, [note])
   }
-  const place = (f: { tags?: TagId[]; tagIds?: TagId[]; severity: TagNote['severity']; message: string; code: string }, kind: TagNote['kind'], i: number) => {
+  const place = (
+    f: { tags?: TagId[]; tagIds?: TagId[]; severity: TagNote['severity']; message: string; code: string },
+    kind: TagNote['kind'],
+    i: number,
+  ) => {
     const ids = f.tags ?? f.tagIds ?? []
     // Missing descriptions are advice for the inspector, not a callout on every new tag.
     if (f.code === 'missing_description') return
     ids.forEach((id, k) => {
       const about = names.get(ids[0])?.name ?? '?'
-      add(id, { key: `${kind}-${f.code}-${i}-${k}`, severity: f.severity, kind, primary: k === 0, about,
-        text: k === 0 ? f.message : `See ${about}: ${f.message}` })
+      add(id, {
+        key: `${kind}-${f.code}-${i}-${k}`,
+        severity: f.severity,
+        kind,
+        primary: k === 0,
+        about,
+        text: k === 0 ? f.message : `See ${about}: ${f.message}`,
+      })
     })
   }
   forestFindingsOf(doc.tags).forEach((f: ForestFinding, i) => place(f, 'forest', i))

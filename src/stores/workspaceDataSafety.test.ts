@@ -20,18 +20,33 @@ const seed = () => ({ name: 'Chatbot', doc: docFromForest(CHATBOT_FOREST, newTag
 
 /** A record as a redscope before versioning would have stored it: no v, no readOnly, models or target. */
 const v0 = {
-  id: 'old-1', name: 'From the first prototype', createdAt: 1_000,
-  doc: { tags: [{ id: 't1', name: 'system', parent: null, description: 'the system' }, { id: 't2', name: 'user', parent: null, description: '' }], scope: ['t2'] },
+  id: 'old-1',
+  name: 'From the first prototype',
+  createdAt: 1_000,
+  doc: {
+    tags: [
+      { id: 't1', name: 'system', parent: null, description: 'the system' },
+      { id: 't2', name: 'user', parent: null, description: '' },
+    ],
+    scope: ['t2'],
+  },
 }
 
 describe('workspace versions', () => {
   it('migrates an unversioned record step by step, without changing the input', () => {
     const before = structuredClone(v0)
     const m = migrateWorkspaceRecord(v0)
-    expect(m).toMatchObject({ ok: true, from: 0, record: { v: WORKSPACE_VERSION, doc: { scope: ['t2'], readOnly: [] }, models: [], target: null, updatedAt: 1_000 } })
+    expect(m).toMatchObject({
+      ok: true,
+      from: 0,
+      record: { v: WORKSPACE_VERSION, doc: { scope: ['t2'], readOnly: [] }, models: [], target: null, updatedAt: 1_000 },
+    })
     expect(v0).toEqual(before)
     expect(migrateWorkspaceRecord({ ...v0, v: 1 })).toMatchObject({ ok: true, from: 1 })
-    expect(migrateWorkspaceRecord({ ...v0, v: 7 })).toEqual({ ok: false, reason: 'saved by a newer redscope (version 7; this one reads up to 2)' })
+    expect(migrateWorkspaceRecord({ ...v0, v: 7 })).toEqual({
+      ok: false,
+      reason: 'saved by a newer redscope (version 7; this one reads up to 2)',
+    })
     expect(migrateWorkspaceRecord({ ...v0, v: 'x' })).toEqual({ ok: false, reason: 'unknown version "x"' })
   })
 
@@ -39,7 +54,16 @@ describe('workspace versions', () => {
     const name = 'migrate-1'
     const repo = await openWorkspaceRepo(name)
     const db = await openDB(name, 1)
-    const newer = { ...v0, id: 'new-1', v: 9, name: 'from the future', updatedAt: 2, models: [], target: null, doc: { ...v0.doc, readOnly: [] } }
+    const newer = {
+      ...v0,
+      id: 'new-1',
+      v: 9,
+      name: 'from the future',
+      updatedAt: 2,
+      models: [],
+      target: null,
+      doc: { ...v0.doc, readOnly: [] },
+    }
     await db.put('workspaces', v0)
     await db.put('workspaces', newer)
     const { records, damaged } = await repo.list()
@@ -56,7 +80,10 @@ describe('workspace versions', () => {
     expect(await db.get('workspaces', 'old-1')).toEqual(v0)
     designer.getState().dispatch({ type: 'renameTag', id: designer.getState().history.present.tags[1].id, name: 'user_message' })
     await service.flush()
-    expect(await db.get('workspaces', 'old-1')).toMatchObject({ v: 2, doc: { readOnly: [], tags: expect.stringContaining('"user_message"') } })
+    expect(await db.get('workspaces', 'old-1')).toMatchObject({
+      v: 2,
+      doc: { readOnly: [], tags: expect.stringContaining('"user_message"') },
+    })
     expect(await db.get('workspaces', 'new-1')).toEqual(newer)
     service.stop()
     db.close()
@@ -98,7 +125,10 @@ describe('a full storage', () => {
     let recovered = 0
     const designer = createDesignerStore()
     const workspaces = createWorkspaceStore()
-    const service = createWorkspaceService(repo, designer, workspaces, { onSaveError: (e) => errors.push(describeSaveError(e)), onSaveRecovered: () => recovered++ })
+    const service = createWorkspaceService(repo, designer, workspaces, {
+      onSaveError: (e) => errors.push(describeSaveError(e)),
+      onSaveRecovered: () => recovered++,
+    })
     await service.boot(seed)
     const user = designer.getState().history.present.tags.find((t) => t.name === 'user')!.id
 

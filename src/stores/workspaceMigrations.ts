@@ -32,15 +32,15 @@ const STEPS: Record<number, (r: Raw) => Raw> = {
 }
 
 export type Migrated =
-  | { readonly ok: true; readonly record: unknown; readonly from: number }
-  | { readonly ok: false; readonly reason: string }
+  { readonly ok: true; readonly record: unknown; readonly from: number } | { readonly ok: false; readonly reason: string }
 
 /** The record at the current version, or why it cannot be read. Pure: the input is not changed. */
 export function migrateWorkspaceRecord(raw: unknown): Migrated {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, reason: 'not a workspace record' }
   let record = raw as Raw
   const from = record.v === undefined ? 0 : record.v
-  if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) return { ok: false, reason: `unknown version ${JSON.stringify(record.v)}` }
+  if (typeof from !== 'number' || !Number.isInteger(from) || from < 0)
+    return { ok: false, reason: `unknown version ${JSON.stringify(record.v)}` }
   if (from > WORKSPACE_VERSION) {
     return { ok: false, reason: `saved by a newer redscope (version ${from}; this one reads up to ${WORKSPACE_VERSION})` }
   }

@@ -32,7 +32,7 @@ describe('workspaces and autosave (IndexedDB)', () => {
     a.designer.getState().dispatch({ type: 'renameTag', id: user, name: 'user_message' })
     a.designer.getState().dispatch({ type: 'setAccess', ids: [user], access: 'scope' })
     a.designer.getState().dispatch({ type: 'setAccess', ids: [sp], access: 'read_only' })
-    a.workspaces.getState().saveModel('Blind user', { scope: [user], readOnly: [] }, 'the guide\'s first example')
+    a.workspaces.getState().saveModel('Blind user', { scope: [user], readOnly: [] }, "the guide's first example")
     await a.service.flush()
     a.service.stop()
 
@@ -60,7 +60,10 @@ describe('workspaces and autosave (IndexedDB)', () => {
     a.service.stop()
     const b = await page(repo)
     expect(b.workspaces.getState().activeId).toBe(second)
-    expect(b.workspaces.getState().workspaces.map((w) => [w.name, w.tagCount])).toEqual([['Chatbot', 5], ['Empty', 1]])
+    expect(b.workspaces.getState().workspaces.map((w) => [w.name, w.tagCount])).toEqual([
+      ['Chatbot', 5],
+      ['Empty', 1],
+    ])
     b.service.stop()
   })
 
@@ -126,7 +129,13 @@ describe('workspaces and autosave (IndexedDB)', () => {
   it('with a deferred scheduler: edits wait for it, coalesce into one write, and flush writes them at once', async () => {
     const repo = memoryWorkspaceRepo()
     let puts = 0
-    const counting: WorkspaceRepo = { ...repo, put: (r) => { puts++; return repo.put(r) } }
+    const counting: WorkspaceRepo = {
+      ...repo,
+      put: (r) => {
+        puts++
+        return repo.put(r)
+      },
+    }
     const waiting: Array<() => void> = []
     const designer = createDesignerStore()
     const service = createWorkspaceService(counting, designer, createWorkspaceStore(), undefined, (run) => waiting.push(run))
@@ -161,7 +170,11 @@ describe('workspaces and autosave (IndexedDB)', () => {
     a.service.stop()
     const db = await openDB(name, 1)
     await db.put('workspaces', { id: 'broken', v: 99 })
-    await db.put('workspaces', { ...(await db.get('workspaces', a.workspaces.getState().activeId!)), id: 'garbled', doc: { tags: '[{"id": "t1", ', scope: [], readOnly: [] } })
+    await db.put('workspaces', {
+      ...(await db.get('workspaces', a.workspaces.getState().activeId!)),
+      id: 'garbled',
+      doc: { tags: '[{"id": "t1", ', scope: [], readOnly: [] },
+    })
     const { damaged } = await createWorkspaceService(repo, createDesignerStore(), createWorkspaceStore()).boot(seed)
     expect(damaged.sort()).toEqual(['broken: saved by a newer redscope (version 99; this one reads up to 2)', 'garbled'])
     expect(await db.get('workspaces', 'garbled')).toMatchObject({ doc: { tags: '[{"id": "t1", ' } })

@@ -54,8 +54,10 @@ export function describeSaveError(error: unknown): string {
   const name = (error as { name?: string })?.name
   const message = (error as { message?: string })?.message ?? String(error)
   if (name === 'QuotaExceededError' || /quota/i.test(message)) {
-    return 'Not saved: this browser\'s storage for redscope is full (QuotaExceededError). Your edits are kept in this tab only: ' +
+    return (
+      "Not saved: this browser's storage for redscope is full (QuotaExceededError). Your edits are kept in this tab only: " +
       'delete old workspaces or results in this browser, or export the forest, and the next edit is saved again.'
+    )
   }
   return `Not saved: the browser refused to write the workspace (${name ?? 'Error'}: ${message}). Your edits are kept in this tab only.`
 }
@@ -68,9 +70,13 @@ export function describeSaveError(error: unknown): string {
  */
 export type SaveScheduler = (run: () => void) => void
 
-export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<DesignerState>, workspaces: StoreApi<WorkspaceState>,
+export function createWorkspaceService(
+  repo: WorkspaceRepo,
+  designer: StoreApi<DesignerState>,
+  workspaces: StoreApi<WorkspaceState>,
   problems: SaveProblems = { onSaveError: (e) => console.error(describeSaveError(e)) },
-  schedule: SaveScheduler = queueMicrotask): WorkspaceService {
+  schedule: SaveScheduler = queueMicrotask,
+): WorkspaceService {
   let scheduled = false
   let failing = false
   let lastWrite: Promise<void> = Promise.resolve()
@@ -80,8 +86,16 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
   const current = (): WorkspaceRecord | null => {
     const w = workspaces.getState()
     if (w.activeId === null) return null
-    return { v: WORKSPACE_VERSION, id: w.activeId, name: w.name, doc: designer.getState().history.present as WorkspaceRecord['doc'],
-      models: [...w.models], target: w.target, createdAt: w.createdAt, updatedAt: Date.now() }
+    return {
+      v: WORKSPACE_VERSION,
+      id: w.activeId,
+      name: w.name,
+      doc: designer.getState().history.present as WorkspaceRecord['doc'],
+      models: [...w.models],
+      target: w.target,
+      createdAt: w.createdAt,
+      updatedAt: Date.now(),
+    }
   }
   /** The pending save, if any; run by the scheduler or by flush, whichever comes first. */
   const write = () => {
@@ -92,15 +106,18 @@ export function createWorkspaceService(repo: WorkspaceRepo, designer: StoreApi<D
     onDisk = record.doc
     // Each write is its own transaction, started at once; IndexedDB applies them in order.
     // A failed write is reported, never silent, and leaves the document marked unsaved.
-    lastWrite = repo.put(record).then(() => {
-      if (!failing) return
-      failing = false
-      problems.onSaveRecovered?.()
-    }, (error: unknown) => {
-      if (onDisk === record.doc) onDisk = null
-      failing = true
-      problems.onSaveError(error)
-    })
+    lastWrite = repo.put(record).then(
+      () => {
+        if (!failing) return
+        failing = false
+        problems.onSaveRecovered?.()
+      },
+      (error: unknown) => {
+        if (onDisk === record.doc) onDisk = null
+        failing = true
+        problems.onSaveError(error)
+      },
+    )
     workspaces.setState((s) => ({ workspaces: s.workspaces.map((x) => (x.id === record.id ? summaryOf(record) : x)) }))
   }
   const save = () => {

@@ -14,18 +14,28 @@ export const workspaceIdOf = (s: string) => s as WorkspaceId
 
 const TagIdSchema = z.string().transform((s) => tagIdOf(s))
 
-const TagListSchema = z.array(z.object({ id: TagIdSchema, name: z.string(), parent: TagIdSchema.nullable(), description: z.string(),
-  references: z.array(z.string()).optional() }))
+const TagListSchema = z.array(
+  z.object({
+    id: TagIdSchema,
+    name: z.string(),
+    parent: TagIdSchema.nullable(),
+    description: z.string(),
+    references: z.array(z.string()).optional(),
+  }),
+)
 
 /** The tag list as stored since version 2: its JSON text (see tagListText). */
-const TagListTextSchema = z.string().transform((text, ctx) => {
-  try {
-    return JSON.parse(text) as unknown
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `the tag list is not JSON (${(e as Error).message})` })
-    return z.NEVER
-  }
-}).pipe(TagListSchema)
+const TagListTextSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: `the tag list is not JSON (${(e as Error).message})` })
+      return z.NEVER
+    }
+  })
+  .pipe(TagListSchema)
 
 export const DesignDocSchema = z.object({
   // A list as such: a record migrated from version 1, which stored it so.
@@ -45,10 +55,12 @@ export const SavedModelSchema = z.object({
 export type SavedModel = z.infer<typeof SavedModelSchema>
 
 /** A target manifest's origin: a Target-over-HTTP URL (fetched live) or a file (kept as read). */
-export const TargetRefSchema = z.union([
-  z.object({ kind: z.literal('url'), url: z.string() }),
-  z.object({ kind: z.literal('file'), fileName: z.string(), manifest: z.unknown() }),
-]).nullable()
+export const TargetRefSchema = z
+  .union([
+    z.object({ kind: z.literal('url'), url: z.string() }),
+    z.object({ kind: z.literal('file'), fileName: z.string(), manifest: z.unknown() }),
+  ])
+  .nullable()
 export type TargetRef = z.infer<typeof TargetRefSchema>
 
 export const WorkspaceRecordSchema = z.object({
@@ -97,7 +109,9 @@ function tagListText(tags: readonly unknown[]): string {
  * clones in well under a millisecond, and is printed once per tag list, so a click that only changes the scope
  * stores the text printed before.
  */
-export function storedRecord(r: WorkspaceRecord): Omit<WorkspaceRecord, 'doc'> & { doc: Omit<WorkspaceRecord['doc'], 'tags'> & { tags: string } } {
+export function storedRecord(
+  r: WorkspaceRecord,
+): Omit<WorkspaceRecord, 'doc'> & { doc: Omit<WorkspaceRecord['doc'], 'tags'> & { tags: string } } {
   return { ...r, doc: { ...r.doc, tags: tagListText(r.doc.tags) } }
 }
 

@@ -62,7 +62,10 @@ export async function startChatServer(
         return json(500, { error: { message: (e as Error).message } })
       }
       json(200, {
-        id: `chatcmpl-${calls.length}`, object: 'chat.completion', created: 0, model: parsed.model,
+        id: `chatcmpl-${calls.length}`,
+        object: 'chat.completion',
+        created: 0,
+        model: parsed.model,
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: CHAT_SERVER_USAGE,
       })
@@ -72,9 +75,10 @@ export async function startChatServer(
   return {
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     calls,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }

@@ -56,41 +56,53 @@ export class CliProcesses {
       for (const l of listeners) l()
     })
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => {
-      this.running.delete(child)
-      for (const l of listeners) l()
-      resolve(code)
-    }))
-    const waitFor = (pattern: RegExp, ms = 30_000) => new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`no line matching ${pattern} within ${ms} ms from redscope ${args.join(' ')}\n${out}\n${err}`)), ms)
-      const check = () => {
-        const m = pattern.exec(out)
-        if (m) return done(null, m)
-        if (child.exitCode !== null || child.signalCode !== null) done(new Error(`redscope ${args.join(' ')} ended before printing ${pattern}\n${out}\n${err}`))
-      }
-      const done = (e: Error | null, m?: RegExpExecArray) => {
-        clearTimeout(timer)
-        listeners.delete(check)
-        if (e) reject(e)
-        else resolve(m!)
-      }
-      listeners.add(check)
-      check()
-    })
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => {
+        this.running.delete(child)
+        for (const l of listeners) l()
+        resolve(code)
+      }),
+    )
+    const waitFor = (pattern: RegExp, ms = 30_000) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setTimeout(
+          () => done(new Error(`no line matching ${pattern} within ${ms} ms from redscope ${args.join(' ')}\n${out}\n${err}`)),
+          ms,
+        )
+        const check = () => {
+          const m = pattern.exec(out)
+          if (m) return done(null, m)
+          if (child.exitCode !== null || child.signalCode !== null)
+            done(new Error(`redscope ${args.join(' ')} ended before printing ${pattern}\n${out}\n${err}`))
+        }
+        const done = (e: Error | null, m?: RegExpExecArray) => {
+          clearTimeout(timer)
+          listeners.delete(check)
+          if (e) reject(e)
+          else resolve(m!)
+        }
+        listeners.add(check)
+        check()
+      })
     return { child, args, stdout: () => out, stderr: () => err, exited, waitFor }
   }
 
   /** Stops every process still running: SIGTERM, then SIGKILL after `graceMs`. */
   async stopAll(graceMs = 3000): Promise<void> {
     const left = [...this.running]
-    await Promise.all(left.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
-      child.once('close', () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      child.kill('SIGTERM')
-    })))
+    await Promise.all(
+      left.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve()
+            const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+            child.once('close', () => {
+              clearTimeout(timer)
+              resolve()
+            })
+            child.kill('SIGTERM')
+          }),
+      ),
+    )
   }
 }

@@ -44,7 +44,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       const answer = await fetch(`${upstream}${path}`, { method: req.method, headers, body: body === '' ? undefined : body })
       const text = await answer.text()
       const out: Record<string, string> = {}
-      answer.headers.forEach((v, k) => { if (k === 'content-type' || k === 'retry-after') out[k] = v })
+      answer.headers.forEach((v, k) => {
+        if (k === 'content-type' || k === 'retry-after') out[k] = v
+      })
       res.writeHead(answer.status, out)
       res.end(text)
     })
@@ -52,10 +54,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy()
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }

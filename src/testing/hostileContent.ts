@@ -94,7 +94,12 @@ export const PROTOTYPE_NAMES: readonly string[] = ['__proto__', 'constructor', '
 
 /** Every small payload (no huge strings, no deep nesting). */
 export const HOSTILE_STRINGS: readonly string[] = [
-  ...SCRIPT_PAYLOADS, ...EVENT_HANDLER_PAYLOADS, ...URL_PAYLOADS, ...CSS_PAYLOADS, ...SMUGGLING_PAYLOADS, ...UNICODE_PAYLOADS,
+  ...SCRIPT_PAYLOADS,
+  ...EVENT_HANDLER_PAYLOADS,
+  ...URL_PAYLOADS,
+  ...CSS_PAYLOADS,
+  ...SMUGGLING_PAYLOADS,
+  ...UNICODE_PAYLOADS,
 ]
 
 /** One string holding every payload: for a field that is shown once. */
@@ -123,4 +128,3 @@ export function deeplyNestedJson(depth: number): string {
 export function deeplyNestedObjectJson(depth: number, key = 'a'): string {
   return `{"${key}":`.repeat(depth) + 'null' + '}'.repeat(depth)
 }
-

@@ -22,7 +22,11 @@ import { scriptedForest } from './scriptedTarget'
 function hostileForest(): Forest {
   const names = hostileNames()
   return {
-    tags: names.map((name, i) => ({ name, parent: i === 0 ? null : names[Math.floor((i - 1) / 3)], description: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length] })),
+    tags: names.map((name, i) => ({
+      name,
+      parent: i === 0 ? null : names[Math.floor((i - 1) / 3)],
+      description: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length],
+    })),
   }
 }
 
@@ -34,7 +38,8 @@ vi.setConfig({ testTimeout: 60_000 })
 describe('hostile content is data in every file format', () => {
   it('the corpus has every family the issue names, and each payload is distinct', () => {
     const all = HOSTILE_TEXT
-    for (const needle of ['<script', 'onerror=', 'javascript:', 'data:text/html', '<style', '](javascript:', '\u202E', '\u200B']) expect(all).toContain(needle)
+    for (const needle of ['<script', 'onerror=', 'javascript:', 'data:text/html', '<style', '](javascript:', '\u202E', '\u200B'])
+      expect(all).toContain(needle)
     expect(new Set(HOSTILE_STRINGS).size).toBe(HOSTILE_STRINGS.length)
     expect(new Set(hostileNames()).size).toBe(hostileNames().length)
   })
@@ -77,20 +82,39 @@ describe('hostile content is data in every file format', () => {
   })
 
   it('claim files: hostile goals and configs are kept as text; nesting is refused by the schema', () => {
-    const file = parseClaimFile(JSON.stringify({ name: HOSTILE_STRINGS[0], tasks: HOSTILE_STRINGS.map((goal) => ({
-      goal, config: { [HOSTILE_STRINGS[1]]: HOSTILE_TEXT }, evaluator: { type: 'trajectory_match', observable: HOSTILE_STRINGS[2], pattern: 'x' },
-    })) }), 'hostile.json')
+    const file = parseClaimFile(
+      JSON.stringify({
+        name: HOSTILE_STRINGS[0],
+        tasks: HOSTILE_STRINGS.map((goal) => ({
+          goal,
+          config: { [HOSTILE_STRINGS[1]]: HOSTILE_TEXT },
+          evaluator: { type: 'trajectory_match', observable: HOSTILE_STRINGS[2], pattern: 'x' },
+        })),
+      }),
+      'hostile.json',
+    )
     expect([...claimFromFile(file)].map((t) => t.goal.description)).toEqual(HOSTILE_STRINGS.map((s) => s.trim()))
     expect(() => parseClaimFile(deeplyNestedJson(100_000), 'deep.json')).toThrow(ClaimFileError)
-    expect(() => parseClaimFile(`{"name":"x","tasks":[{"goal":"g","config":${deeplyNestedObjectJson(100_000)},"evaluator":{"type":"query_evaluation","query":"q"}}]}`, 'deep.json'))
-      .toThrow('deep.json: not a claim file: tasks[0].config.a: config values are strings')
+    expect(() =>
+      parseClaimFile(
+        `{"name":"x","tasks":[{"goal":"g","config":${deeplyNestedObjectJson(100_000)},"evaluator":{"type":"query_evaluation","query":"q"}}]}`,
+        'deep.json',
+      ),
+    ).toThrow('deep.json: not a claim file: tasks[0].config.a: config values are strings')
   })
 
   it('forest files and manifests nested 100,000 deep are refused by their schemas', () => {
     expect(() => parseForestJson(deeplyNestedJson(100_000))).toThrow(ForestFileError)
-    expect(() => parseForestJson(`{"tags":[{"name":"a","description":${deeplyNestedObjectJson(100_000)}}]}`))
-      .toThrow('tags[0].description')
-    const manifest = JSON.parse(JSON.stringify({ protocol: 'superred-target-http/1', name: 'x', security_domain: scriptedForest(true), controllables: [], observables: [] }))
+    expect(() => parseForestJson(`{"tags":[{"name":"a","description":${deeplyNestedObjectJson(100_000)}}]}`)).toThrow('tags[0].description')
+    const manifest = JSON.parse(
+      JSON.stringify({
+        protocol: 'superred-target-http/1',
+        name: 'x',
+        security_domain: scriptedForest(true),
+        controllables: [],
+        observables: [],
+      }),
+    )
     expect(ManifestSchema.parse(manifest).security_domain.map((t) => t.name)).toEqual(scriptedForest(true).map((t) => t.name))
   })
 
@@ -98,11 +122,15 @@ describe('hostile content is data in every file format', () => {
     const storage = new MemoryStorage()
     await storage.writeTextAtomic('x/run_00001.json', `{"trajectory":[{"type":"ObservableEvent","content":${deeplyNestedJson(100_000)}}]}`)
     await expect(readJsonFile(storage, 'x/run_00001.json', TrajectoryFile)).rejects.toThrow(ResultsFormatError)
-    await expect(readJsonFile(storage, 'x/run_00001.json', TrajectoryFile)).rejects.toThrow('x/run_00001.json: JSON nested deeper than 1,000 levels')
+    await expect(readJsonFile(storage, 'x/run_00001.json', TrajectoryFile)).rejects.toThrow(
+      'x/run_00001.json: JSON nested deeper than 1,000 levels',
+    )
   })
 
   it('a forest nested 5,000 deep (one chain) goes through every format without overflowing the stack', () => {
-    const chain: Forest = { tags: Array.from({ length: 5_000 }, (_, i) => ({ name: `t${i}`, parent: i === 0 ? null : `t${i - 1}`, description: `level ${i}` })) }
+    const chain: Forest = {
+      tags: Array.from({ length: 5_000 }, (_, i) => ({ name: `t${i}`, parent: i === 0 ? null : `t${i - 1}`, description: `level ${i}` })),
+    }
     expect(buildDomain(chain).get('t4999')!.parent!.name).toBe('t4998')
     expect(parseForestJson(forestToJson(chain))).toEqual(chain)
     const py = forestToPython(chain)

@@ -18,7 +18,9 @@ export function localModelAvailable(): boolean {
     ok = false
   }
   if (!ok && process.env.REDSCOPE_REQUIRE_LOCAL_MODEL === '1') {
-    throw new Error(`REDSCOPE_REQUIRE_LOCAL_MODEL=1 but ${path} is missing: run \`node bin/redscope.mjs models pull smollm2\` (bash scripts/test-all.sh does)`)
+    throw new Error(
+      `REDSCOPE_REQUIRE_LOCAL_MODEL=1 but ${path} is missing: run \`node bin/redscope.mjs models pull smollm2\` (bash scripts/test-all.sh does)`,
+    )
   }
   return ok
 }
@@ -35,7 +37,11 @@ export interface LocalLlm {
  * `redscope serve-llm --port 0 ARGS` through `processes` (stopped by its stopAll), resolved once it prints
  * its address: after the model has loaded, 1-2 s on a quiet machine, longer on a busy one.
  */
-export async function startLocalLlm(processes: CliProcesses, args: readonly string[] = [], env: Record<string, string> = {}): Promise<LocalLlm> {
+export async function startLocalLlm(
+  processes: CliProcesses,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<LocalLlm> {
   const p = processes.start(['serve-llm', '--port', '0', ...args], env)
   const m = await p.waitFor(/^serving \S+ \(.*\) at (http:\/\/\S+)\/v1, /m, 120_000)
   return { url: m[1], baseURL: `${m[1]}/v1`, process: p }

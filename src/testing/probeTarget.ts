@@ -5,8 +5,15 @@
  * was injected. `stats` counts instances and teardowns across sessions.
  */
 import {
-  controllable, observable, observableEvent, observableValue, postCallEvent, preCallEvent,
-  type Emit, type SendEvent, type Target,
+  controllable,
+  observable,
+  observableEvent,
+  observableValue,
+  postCallEvent,
+  preCallEvent,
+  type Emit,
+  type SendEvent,
+  type Target,
 } from '../core/engine'
 import { buildDomain } from '../core/tags'
 
@@ -57,18 +64,26 @@ export function probeFactory(stats: ProbeStats = { created: 0, tornDown: 0 }): (
         if (first.type === 'ControllableInjection') injected.push(first.value)
         emit(observableEvent(echo, { message: first.type === 'ControllableInjection' ? first.value : null }))
         if (mode === 'fail') throw new Error('the probe failed on purpose')
-        if (mode === 'slow') await new Promise((resolve, reject) => {
-          const t = setTimeout(resolve, 60_000)
-          signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason) })
-        })
+        if (mode === 'slow')
+          await new Promise((resolve, reject) => {
+            const t = setTimeout(resolve, 60_000)
+            signal?.addEventListener('abort', () => {
+              clearTimeout(t)
+              reject(signal.reason)
+            })
+          })
         // An event whose domain overrides its observable's: the client must keep it.
         emit(observableEvent(trace, 'reading inbox', { securityDomain: tag('inbox') }))
         const second = await sendEvent(postCallEvent(inboxEmail, 'read_inbox()', 'one email'))
         if (second.type === 'ControllableInjection') injected.push(second.value)
         emit(observableEvent(echo, 'done'))
       },
-      async resetEphemeralState() { injected = [] },
-      async teardown() { stats.tornDown++ },
+      async resetEphemeralState() {
+        injected = []
+      },
+      async teardown() {
+        stats.tornDown++
+      },
     }
     return target
   }

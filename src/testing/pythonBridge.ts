@@ -41,11 +41,18 @@ export function pythonEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
  * Spawns a venv program that prints a line matching `ready` (group 1: the URL)
  * once it listens, and resolves with that URL. Rejects with its stderr if it exits first.
  */
-export function spawnVenv(program: string, args: readonly string[], ready: RegExp, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<SpawnedServer> {
+export function spawnVenv(
+  program: string,
+  args: readonly string[],
+  ready: RegExp,
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<SpawnedServer> {
   const child = spawn(join(VENV_BIN, program), args, { cwd: REPO_ROOT, env: pythonEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString() })
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString()
+  })
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')

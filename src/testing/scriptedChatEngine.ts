@@ -26,13 +26,15 @@ export interface ScriptedChatEngine extends ChatEngine {
 
 const words = (s: string) => s.split(/\s+/).filter((w) => w !== '')
 
-export function scriptedChatEngine(options: {
-  slots?: number
-  contextSize?: number
-  modelId?: string
-  /** The whole answer for a request; default: "echo: <last message>". */
-  reply?: (request: GenerateRequest) => string
-} = {}): ScriptedChatEngine {
+export function scriptedChatEngine(
+  options: {
+    slots?: number
+    contextSize?: number
+    modelId?: string
+    /** The whole answer for a request; default: "echo: <last message>". */
+    reply?: (request: GenerateRequest) => string
+  } = {},
+): ScriptedChatEngine {
   const calls: ScriptedCall[] = []
   let gate: Promise<void> | null = null
   let release = () => undefined as void
@@ -58,10 +60,11 @@ export function scriptedChatEngine(options: {
       release()
       gate = null
     },
-    started: (n) => new Promise<void>((done) => {
-      waiters.push({ n, done })
-      notify()
-    }),
+    started: (n) =>
+      new Promise<void>((done) => {
+        waiters.push({ n, done })
+        notify()
+      }),
     async generate(slot: number, request: GenerateRequest, hooks: GenerateHooks): Promise<Generation> {
       const call: ScriptedCall = { slot, request, aborted: false }
       calls.push(call)

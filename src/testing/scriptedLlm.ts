@@ -49,9 +49,18 @@ export async function startScriptedLlm(script: (call: LlmCall, index: number) =>
         res.writeHead(404, { 'content-type': 'application/json', ...CORS })
         return res.end(JSON.stringify({ error: { message: 'not found' } }))
       }
-      const parsed = JSON.parse(body) as { model: string; messages: LlmCall['messages']; max_tokens?: number; max_completion_tokens?: number }
-      const call: LlmCall = { model: parsed.model, messages: parsed.messages, authorization: req.headers.authorization,
-        maxTokens: parsed.max_tokens ?? parsed.max_completion_tokens }
+      const parsed = JSON.parse(body) as {
+        model: string
+        messages: LlmCall['messages']
+        max_tokens?: number
+        max_completion_tokens?: number
+      }
+      const call: LlmCall = {
+        model: parsed.model,
+        messages: parsed.messages,
+        authorization: req.headers.authorization,
+        maxTokens: parsed.max_tokens ?? parsed.max_completion_tokens,
+      }
       calls.push(call)
       const b = script(call, calls.length - 1)
       if (b.kind === 'hang') return void hanging.add(res)
@@ -60,23 +69,29 @@ export async function startScriptedLlm(script: (call: LlmCall, index: number) =>
         return res.end(JSON.stringify(b.body ?? { error: { message: `status ${b.status}`, type: 'scripted' } }))
       }
       if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs))
-      const usage = b.usage === null ? undefined : b.usage ?? DEFAULT_USAGE
+      const usage = b.usage === null ? undefined : (b.usage ?? DEFAULT_USAGE)
       res.writeHead(200, { 'content-type': 'application/json', ...CORS })
-      res.end(JSON.stringify({
-        id: `chatcmpl-${calls.length}`, object: 'chat.completion', created: 0, model: parsed.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: b.content }, finish_reason: 'stop' }],
-        ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
-      }))
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${calls.length}`,
+          object: 'chat.completion',
+          created: 0,
+          model: parsed.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: b.content }, finish_reason: 'stop' }],
+          ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+        }),
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     calls,
-    close: () => new Promise<void>((resolve) => {
-      for (const r of hanging) r.destroy()
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const r of hanging) r.destroy()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }

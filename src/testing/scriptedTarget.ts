@@ -17,7 +17,21 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { deeplyNestedJson, HOSTILE_STRINGS, HOSTILE_TEXT, hostileNames, hugeString } from './hostileContent'
 
-export const MODES = ['ok', 'corpus', 'huge', 'nested', 'slow', 'never', 'status500', 'malformed', 'oversized', 'drop', 'expire', 'echo', 'echo500'] as const
+export const MODES = [
+  'ok',
+  'corpus',
+  'huge',
+  'nested',
+  'slow',
+  'never',
+  'status500',
+  'malformed',
+  'oversized',
+  'drop',
+  'expire',
+  'echo',
+  'echo500',
+] as const
 export type Mode = (typeof MODES)[number]
 
 export interface ScriptedTargetOptions {
@@ -52,7 +66,9 @@ export function scriptedForest(hostile: boolean): Array<{ name: string; parent: 
     { name: 'user', parent: null, description: hostile ? SCRIPT_DESCRIPTION : 'the user' },
     { name: 'tools', parent: null, description: 'tool channels' },
   ]
-  if (hostile) for (const [i, name] of hostileNames(24).entries()) tags.push({ name, parent: 'tools', description: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length] })
+  if (hostile)
+    for (const [i, name] of hostileNames(24).entries())
+      tags.push({ name, parent: 'tools', description: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length] })
   return tags
 }
 const SCRIPT_DESCRIPTION = '<img src=x onerror="window.__pwned=1"> the user'
@@ -71,8 +87,13 @@ function manifest(opts: ScriptedTargetOptions) {
     ],
     observables: [
       { name: 'reply', security_domain: 'user', description: hostile ? HOSTILE_TEXT : 'the reply', observable_type: 'text', content: null },
-      { name: 'model_identity', security_domain: 'system', description: '', observable_type: 'text',
-        content: hostile ? HOSTILE_TEXT : 'scripted-1' },
+      {
+        name: 'model_identity',
+        security_domain: 'system',
+        description: '',
+        observable_type: 'text',
+        content: hostile ? HOSTILE_TEXT : 'scripted-1',
+      },
     ],
     config_specs: [{ name: 'mode', security_domain: 'system', description: MODES.join(' | ') }],
     query_specs: [{ name: 'injections', description: 'values injected so far', params: [] }],
@@ -114,19 +135,32 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
     if (value !== null) s.injected.push(value)
     const finished = (events: unknown[]) => send(res, 200, { run_id: 'r1', events, status: 'finished', pause: null, error: null })
     switch (s.mode) {
-      case 'ok': return finished([reply(`echo: ${value ?? '(declined)'}`)])
-      case 'corpus': return finished([...HOSTILE_STRINGS.map(reply), reply({ html: HOSTILE_STRINGS[0], [HOSTILE_STRINGS[1]]: HOSTILE_STRINGS }),
-        { type: 'ObservableEvent', observable: { name: HOSTILE_STRINGS[2], security_domain: 'user', description: HOSTILE_TEXT }, content: 'echo' }])
-      case 'huge': return finished([reply(`echo ${hugeString(10)}`)])
+      case 'ok':
+        return finished([reply(`echo: ${value ?? '(declined)'}`)])
+      case 'corpus':
+        return finished([
+          ...HOSTILE_STRINGS.map(reply),
+          reply({ html: HOSTILE_STRINGS[0], [HOSTILE_STRINGS[1]]: HOSTILE_STRINGS }),
+          {
+            type: 'ObservableEvent',
+            observable: { name: HOSTILE_STRINGS[2], security_domain: 'user', description: HOSTILE_TEXT },
+            content: 'echo',
+          },
+        ])
+      case 'huge':
+        return finished([reply(`echo ${hugeString(10)}`)])
       case 'nested': {
         res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
-        return res.end(`{"run_id":"r1","status":"finished","pause":null,"error":null,"events":[{"type":"ObservableEvent",` +
-          `"observable":{"name":"reply","security_domain":"user"},"content":${deeplyNestedJson(opts.nestedDepth ?? 100_000)}}]}`)
+        return res.end(
+          `{"run_id":"r1","status":"finished","pause":null,"error":null,"events":[{"type":"ObservableEvent",` +
+            `"observable":{"name":"reply","security_domain":"user"},"content":${deeplyNestedJson(opts.nestedDepth ?? 100_000)}}]}`,
+        )
       }
       case 'slow':
         await new Promise((r) => setTimeout(r, opts.slowMs ?? 300))
         return finished([reply(`echo: ${value}`)])
-      case 'never': return void hanging.add(res)
+      case 'never':
+        return void hanging.add(res)
       case 'status500':
         res.writeHead(500, { 'content-type': 'text/html', 'access-control-allow-origin': '*' })
         return res.end('<html><body><script>window.__pwned=1</script>Internal Server Error</body></html>')
@@ -136,7 +170,9 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
       case 'oversized': {
         res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
         const chunk = hugeString(1, 'B')
-        res.write('{"run_id":"r1","status":"finished","pause":null,"error":null,"events":[{"type":"ObservableEvent","observable":{"name":"reply","security_domain":"user"},"content":"')
+        res.write(
+          '{"run_id":"r1","status":"finished","pause":null,"error":null,"events":[{"type":"ObservableEvent","observable":{"name":"reply","security_domain":"user"},"content":"',
+        )
         for (let i = 0; i < (opts.oversizedMb ?? 40); i++) {
           // Stop writing once the client gave up (it should, long before the end).
           if (res.destroyed) return
@@ -144,9 +180,12 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
         }
         return res.end('"}]}')
       }
-      case 'echo': return finished([reply(`echo: ${value}; you sent ${authorization}`), reply({ headers: { authorization } })])
-      case 'echo500': return send(res, 500, { error: { code: 'internal', message: `did not like ${authorization}` } })
-      case 'drop': return res.socket?.destroy()
+      case 'echo':
+        return finished([reply(`echo: ${value}; you sent ${authorization}`), reply({ headers: { authorization } })])
+      case 'echo500':
+        return send(res, 500, { error: { code: 'internal', message: `did not like ${authorization}` } })
+      case 'drop':
+        return res.socket?.destroy()
       case 'expire':
         sessions.delete(sid)
         return send(res, 404, { error: { code: 'unknown_session', message: `session ${sid} expired` } })
@@ -158,8 +197,11 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')))
     req.on('end', () => {
       if (req.method === 'OPTIONS') {
-        res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type',
-          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS' })
+        res.writeHead(204, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-headers': 'authorization, content-type',
+          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        })
         return res.end()
       }
       if (req.headers.authorization) authorizations.add(req.headers.authorization)
@@ -201,12 +243,22 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
       }
       if (rest === '/runs') {
         const request = s.mode === 'corpus' ? HOSTILE_TEXT : 'hello?'
-        return send(res, 200, { run_id: 'r1', events: [reply(s.mode === 'corpus' ? HOSTILE_TEXT : 'run started')], status: 'paused',
-          pause: { call_id: 'c1', type: 'ControllablePreCallEvent', controllable: 'user_message', request }, error: null })
+        return send(res, 200, {
+          run_id: 'r1',
+          events: [reply(s.mode === 'corpus' ? HOSTILE_TEXT : 'run started')],
+          status: 'paused',
+          pause: { call_id: 'c1', type: 'ControllablePreCallEvent', controllable: 'user_message', request },
+          error: null,
+        })
       }
       if (rest === '/runs/r1/responses') {
         const response = json.response as { type?: string; value?: string } | undefined
-        return void respond(res, sid, response?.type === 'ControllableInjection' ? String(response.value) : null, req.headers.authorization ?? '(none)')
+        return void respond(
+          res,
+          sid,
+          response?.type === 'ControllableInjection' ? String(response.value) : null,
+          req.headers.authorization ?? '(none)',
+        )
       }
       if (rest === '/query') return send(res, 200, { value: JSON.stringify(s.injected) })
       if (rest === '/reset') {
@@ -222,10 +274,11 @@ export async function startScriptedTarget(opts: ScriptedTargetOptions = {}): Pro
     sessions: order,
     authorizations,
     heal: () => void (healed = true),
-    close: () => new Promise<void>((resolve) => {
-      for (const r of hanging) r.destroy()
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const r of hanging) r.destroy()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }

@@ -65,7 +65,9 @@ export function removeThreatModelRoots(): void {
   madeRoots.clear()
 }
 
-export async function runThreatModel(run: ThreatModelRun): Promise<{ result: ThreatModelResult; root: string; factory: HttpTargetFactory }> {
+export async function runThreatModel(
+  run: ThreatModelRun,
+): Promise<{ result: ThreatModelResult; root: string; factory: HttpTargetFactory }> {
   const factory = typeof run.factory === 'string' ? await connectHttpTarget(run.factory, run.clientOptions) : run.factory
   const root = run.root ?? madeRoot()
   const clients = openAiClientFactory({ maxRetries: 0, configured: run.prices ?? {} })
@@ -99,13 +101,17 @@ function madeRoot(): string {
 
 /** Every file under a folder, relative paths, sorted. */
 export function filesUnder(root: string, dir = ''): string[] {
-  return readdirSync(join(root, dir)).flatMap((name) => {
-    const rel = dir ? `${dir}/${name}` : name
-    return statSync(join(root, rel)).isDirectory() ? filesUnder(root, rel) : [rel]
-  }).sort()
+  return readdirSync(join(root, dir))
+    .flatMap((name) => {
+      const rel = dir ? `${dir}/${name}` : name
+      return statSync(join(root, rel)).isDirectory() ? filesUnder(root, rel) : [rel]
+    })
+    .sort()
 }
 
 /** Every byte of a results tree as one string, to prove a secret is nowhere in it. */
 export function treeText(root: string): string {
-  return filesUnder(root).map((f) => readFileSync(join(root, f), 'utf8')).join('\n')
+  return filesUnder(root)
+    .map((f) => readFileSync(join(root, f), 'utf8'))
+    .join('\n')
 }

@@ -13,6 +13,8 @@ export type ChatBackendOptions = OpenAiBackendOptions
 export const FetchChatBackend = OpenAiChatBackend
 
 /** One capped client per task, locked to the config's model, base URL and key; priced as openAiClientFactory prices. */
-export function fetchLlmClientFactory(options: { fetch?: typeof fetch; priceTable?: PriceTable; configured?: PriceTable } = {}): LLMClientFactory {
+export function fetchLlmClientFactory(
+  options: { fetch?: typeof fetch; priceTable?: PriceTable; configured?: PriceTable } = {},
+): LLMClientFactory {
   return openAiClientFactory(options)
 }

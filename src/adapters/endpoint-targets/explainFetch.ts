@@ -33,11 +33,13 @@ function urlOf(input: RequestInfo | URL): URL | null {
 }
 
 export function corsAdvice(target: string, pageOrigin: string): string {
-  return `${target} is running but does not allow requests from this page (${pageOrigin}): the browser blocked the answer (CORS). ` +
+  return (
+    `${target} is running but does not allow requests from this page (${pageOrigin}): the browser blocked the answer (CORS). ` +
     `To allow it: for a redscope target, start it with \`redscope serve-target NAME --allow-origin ${pageOrigin}\` ` +
     '(loopback pages are allowed by default); for any other server, answer OPTIONS preflights and send ' +
     `\`Access-Control-Allow-Origin: ${pageOrigin}\` with \`Access-Control-Allow-Headers: authorization, content-type\` ` +
     '(plus any header you configured). Or serve this app from an origin the server already allows.'
+  )
 }
 
 export function explainingFetch(base: typeof fetch = (i, init) => globalThis.fetch(i, init), options: ExplainOptions = {}): typeof fetch {
@@ -53,11 +55,17 @@ export function explainingFetch(base: typeof fetch = (i, init) => globalThis.fet
       if (!(error instanceof TypeError) || init?.signal?.aborted || url === null) throw error
       const origin = url.origin
       if (answered.has(origin)) {
-        throw new NetworkExplainedError('dropped', `the connection to ${origin} failed after earlier requests had worked: ` +
-          'the server stopped, restarted or dropped the connection')
+        throw new NetworkExplainedError(
+          'dropped',
+          `the connection to ${origin} failed after earlier requests had worked: ` +
+            'the server stopped, restarted or dropped the connection',
+        )
       }
       if (pageOrigin.startsWith('https:') && url.protocol === 'http:' && url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
-        throw new NetworkExplainedError('mixed_content', `this page is served over https, so the browser refuses plain-http ${origin}: use an https address`)
+        throw new NetworkExplainedError(
+          'mixed_content',
+          `this page is served over https, so the browser refuses plain-http ${origin}: use an https address`,
+        )
       }
       let up = false
       try {
@@ -67,8 +75,11 @@ export function explainingFetch(base: typeof fetch = (i, init) => globalThis.fet
         up = false
       }
       if (up) throw new NetworkExplainedError('cors', corsAdvice(origin, pageOrigin))
-      throw new NetworkExplainedError('unreachable', `nothing answered at ${origin}: is the server running and is the address right? ` +
-        `(A server that refuses this page's origin (CORS) can look the same: it must allow ${pageOrigin}.)`)
+      throw new NetworkExplainedError(
+        'unreachable',
+        `nothing answered at ${origin}: is the server running and is the address right? ` +
+          `(A server that refuses this page's origin (CORS) can look the same: it must allow ${pageOrigin}.)`,
+      )
     }
   }
 }

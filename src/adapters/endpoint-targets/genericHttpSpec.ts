@@ -36,58 +36,69 @@ export const HeaderSchema = z.object({
   value: z.string().refine((v) => !/[\r\n]/.test(v), 'no line breaks in a header value'),
 })
 
-export const GenericHttpSpecSchema = z.object({
-  name: z.string().trim().min(1).default('http-endpoint'),
-  method: z.enum(['POST', 'PUT', 'PATCH', 'GET']),
-  url: z.string().refine((u) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(u.replace(/\{\{\w+\}\}/g, 'x')).protocol)
-    } catch {
-      return false
+export const GenericHttpSpecSchema = z
+  .object({
+    name: z.string().trim().min(1).default('http-endpoint'),
+    method: z.enum(['POST', 'PUT', 'PATCH', 'GET']),
+    url: z.string().refine((u) => {
+      try {
+        return ['http:', 'https:'].includes(new URL(u.replace(/\{\{\w+\}\}/g, 'x')).protocol)
+      } catch {
+        return false
+      }
+    }, 'an http(s) URL'),
+    headers: z.array(HeaderSchema).default([]),
+    /** Sent as the secret value of this header (an API key); the value itself lives with the session's keys. */
+    authHeader: z.string().default('Authorization'),
+    bodyTemplate: z.string().default(''),
+    fields: z.array(FieldSchema).default([]),
+    outputs: z.array(OutputSchema).min(1, 'read at least one output (the reply) from the answer'),
+    forest: ForestSchema,
+    maxRetries: z.number().int().min(0).max(10).default(3),
+    maxRetryWaitS: z.number().min(0).max(600).default(30),
+  })
+  .superRefine((spec, ctx) => {
+    const tags = new Set(spec.forest.tags.map((t) => t.name))
+    const names = new Set<string>()
+    const check = (list: 'fields' | 'outputs', i: number, name: string, domain: string) => {
+      if (names.has(name)) ctx.addIssue({ code: 'custom', path: [list, i, 'name'], message: `"${name}" is used twice` })
+      names.add(name)
+      if (domain !== '' && !tags.has(domain))
+        ctx.addIssue({ code: 'custom', path: [list, i, 'securityDomain'], message: `"${domain}" is not a tag of the forest` })
     }
-  }, 'an http(s) URL'),
-  headers: z.array(HeaderSchema).default([]),
-  /** Sent as the secret value of this header (an API key); the value itself lives with the session's keys. */
-  authHeader: z.string().default('Authorization'),
-  bodyTemplate: z.string().default(''),
-  fields: z.array(FieldSchema).default([]),
-  outputs: z.array(OutputSchema).min(1, 'read at least one output (the reply) from the answer'),
-  forest: ForestSchema,
-  maxRetries: z.number().int().min(0).max(10).default(3),
-  maxRetryWaitS: z.number().min(0).max(600).default(30),
-}).superRefine((spec, ctx) => {
-  const tags = new Set(spec.forest.tags.map((t) => t.name))
-  const names = new Set<string>()
-  const check = (list: 'fields' | 'outputs', i: number, name: string, domain: string) => {
-    if (names.has(name)) ctx.addIssue({ code: 'custom', path: [list, i, 'name'], message: `"${name}" is used twice` })
-    names.add(name)
-    if (domain !== '' && !tags.has(domain)) ctx.addIssue({ code: 'custom', path: [list, i, 'securityDomain'], message: `"${domain}" is not a tag of the forest` })
-  }
-  spec.fields.forEach((f, i) => check('fields', i, f.name, f.securityDomain))
-  spec.outputs.forEach((o, i) => check('outputs', i, o.name, o.securityDomain))
-  const fields = new Set(spec.fields.map((f) => f.name))
-  for (const [where, text] of [['url', spec.url], ['bodyTemplate', spec.bodyTemplate], ...spec.headers.map((h, i) => [`headers.${i}`, h.value])] as const) {
-    for (const m of text.matchAll(/\{\{(\w+)\}\}/g)) {
-      if (!fields.has(m[1])) ctx.addIssue({ code: 'custom', path: where.split('.'), message: `{{${m[1]}}} is not a field: add a field named ${m[1]}` })
+    spec.fields.forEach((f, i) => check('fields', i, f.name, f.securityDomain))
+    spec.outputs.forEach((o, i) => check('outputs', i, o.name, o.securityDomain))
+    const fields = new Set(spec.fields.map((f) => f.name))
+    for (const [where, text] of [
+      ['url', spec.url],
+      ['bodyTemplate', spec.bodyTemplate],
+      ...spec.headers.map((h, i) => [`headers.${i}`, h.value]),
+    ] as const) {
+      for (const m of text.matchAll(/\{\{(\w+)\}\}/g)) {
+        if (!fields.has(m[1]))
+          ctx.addIssue({ code: 'custom', path: where.split('.'), message: `{{${m[1]}}} is not a field: add a field named ${m[1]}` })
+      }
     }
-  }
-  if (spec.method !== 'GET' && spec.bodyTemplate.trim() !== '') {
-    const sample = fillJsonTemplate(spec.bodyTemplate, Object.fromEntries(spec.fields.map((f) => [f.name, 'x'])))
-    try {
-      JSON.parse(sample)
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', path: ['bodyTemplate'], message: `not JSON once filled in (${(e as Error).message}); put placeholders inside strings: "{{user_message}}"` })
+    if (spec.method !== 'GET' && spec.bodyTemplate.trim() !== '') {
+      const sample = fillJsonTemplate(spec.bodyTemplate, Object.fromEntries(spec.fields.map((f) => [f.name, 'x'])))
+      try {
+        JSON.parse(sample)
+      } catch (e) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bodyTemplate'],
+          message: `not JSON once filled in (${(e as Error).message}); put placeholders inside strings: "{{user_message}}"`,
+        })
+      }
     }
-  }
-})
+  })
 
 export type GenericHttpSpec = z.infer<typeof GenericHttpSpecSchema>
 export type GenericHttpSpecInput = z.input<typeof GenericHttpSpecSchema>
 
 /** `{{name}}` → the value escaped for the inside of a JSON string (so `"{{x}}"` stays valid JSON whatever x holds). */
 export function fillJsonTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name in values ? JSON.stringify(values[name]).slice(1, -1) : whole)
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? JSON.stringify(values[name]).slice(1, -1) : whole))
 }
 
 /** `{{name}}` in a URL → the value, percent-encoded. */
@@ -110,13 +121,40 @@ export function exampleGenericSpec(forest: Forest): GenericHttpSpecInput {
     url: 'http://127.0.0.1:8000/v1/chat/completions',
     headers: [{ name: 'Content-Type', value: 'application/json' }],
     authHeader: 'Authorization',
-    bodyTemplate: '{\n  "model": "{{model}}",\n  "messages": [\n    {"role": "system", "content": "{{system_prompt}}"},\n    {"role": "user", "content": "{{user_message}}"}\n  ]\n}',
+    bodyTemplate:
+      '{\n  "model": "{{model}}",\n  "messages": [\n    {"role": "system", "content": "{{system_prompt}}"},\n    {"role": "user", "content": "{{user_message}}"}\n  ]\n}',
     fields: [
-      { name: 'model', role: 'config', securityDomain: has('model_identity') ? 'model_identity' : first, description: 'the model name', default: 'gpt-4o-mini' },
-      { name: 'system_prompt', role: 'controllable', securityDomain: has('system_prompt') ? 'system_prompt' : first, description: 'the system prompt', default: 'You are a helpful assistant.' },
-      { name: 'user_message', role: 'controllable', securityDomain: has('user') ? 'user' : first, description: "the user's message", default: 'Hello!' },
+      {
+        name: 'model',
+        role: 'config',
+        securityDomain: has('model_identity') ? 'model_identity' : first,
+        description: 'the model name',
+        default: 'gpt-4o-mini',
+      },
+      {
+        name: 'system_prompt',
+        role: 'controllable',
+        securityDomain: has('system_prompt') ? 'system_prompt' : first,
+        description: 'the system prompt',
+        default: 'You are a helpful assistant.',
+      },
+      {
+        name: 'user_message',
+        role: 'controllable',
+        securityDomain: has('user') ? 'user' : first,
+        description: "the user's message",
+        default: 'Hello!',
+      },
     ],
-    outputs: [{ name: 'reply', path: '$.choices[0].message.content', securityDomain: has('user') ? 'user' : first, description: "the model's reply", controllable: false }],
+    outputs: [
+      {
+        name: 'reply',
+        path: '$.choices[0].message.content',
+        securityDomain: has('user') ? 'user' : first,
+        description: "the model's reply",
+        controllable: false,
+      },
+    ],
     forest,
     maxRetries: 3,
     maxRetryWaitS: 30,

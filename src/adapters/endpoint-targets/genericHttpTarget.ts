@@ -7,9 +7,21 @@
  */
 import { JSONPath } from 'jsonpath-plus'
 import {
-  controllable, observable, observableEvent, postCallEvent, preCallEvent, targetFactory,
-  type ConfigSpec, type Controllable, type Emit, type Observable, type ObservableValue, type QuerySpec, type SendEvent,
-  type Target, type TargetFactory,
+  controllable,
+  observable,
+  observableEvent,
+  postCallEvent,
+  preCallEvent,
+  targetFactory,
+  type ConfigSpec,
+  type Controllable,
+  type Emit,
+  type Observable,
+  type ObservableValue,
+  type QuerySpec,
+  type SendEvent,
+  type Target,
+  type TargetFactory,
 } from '../../core/engine'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../core/json'
 import { buildDomain, type SecurityDomain } from '../../core/tags'
@@ -40,11 +52,22 @@ export class GenericHttpSurfaces {
     this.spec = spec
     this.domain = buildDomain(spec.forest)
     const tag = (n: string) => this.domain.get(n) ?? null
-    this.fieldControllables = new Map(spec.fields.filter((f) => f.role === 'controllable')
-      .map((f) => [f.name, controllable(f.name, tag(f.securityDomain), { description: f.description })]))
-    this.outputControllables = new Map(spec.outputs.filter((o) => o.controllable)
-      .map((o) => [o.name, controllable(o.name, tag(o.securityDomain), { description: `${o.description} (rewritable after the call)`.trim() })]))
-    this.outputObservables = new Map(spec.outputs.map((o) => [o.name, observable(o.name, tag(o.securityDomain), { description: o.description })]))
+    this.fieldControllables = new Map(
+      spec.fields
+        .filter((f) => f.role === 'controllable')
+        .map((f) => [f.name, controllable(f.name, tag(f.securityDomain), { description: f.description })]),
+    )
+    this.outputControllables = new Map(
+      spec.outputs
+        .filter((o) => o.controllable)
+        .map((o) => [
+          o.name,
+          controllable(o.name, tag(o.securityDomain), { description: `${o.description} (rewritable after the call)`.trim() }),
+        ]),
+    )
+    this.outputObservables = new Map(
+      spec.outputs.map((o) => [o.name, observable(o.name, tag(o.securityDomain), { description: o.description })]),
+    )
     this.configSpecs = spec.fields.map((f) => ({ name: f.name, securityDomain: tag(f.securityDomain), description: f.description }))
     this.querySpecs = [
       { name: 'last_reply', description: `the last run's ${spec.outputs[0].name}`, params: [] },
@@ -75,14 +98,25 @@ export class GenericHttpTarget implements Target {
     this.values = Object.fromEntries(surfaces.spec.fields.map((f) => [f.name, f.default]))
   }
 
-  get securityDomain() { return this.s.domain }
-  get configSpecs() { return this.s.configSpecs }
-  get querySpecs() { return this.s.querySpecs }
-  getControllables(): readonly Controllable[] { return [...this.s.fieldControllables.values(), ...this.s.outputControllables.values()] }
-  getObservables(): readonly ObservableValue[] { return [] }
+  get securityDomain() {
+    return this.s.domain
+  }
+  get configSpecs() {
+    return this.s.configSpecs
+  }
+  get querySpecs() {
+    return this.s.querySpecs
+  }
+  getControllables(): readonly Controllable[] {
+    return [...this.s.fieldControllables.values(), ...this.s.outputControllables.values()]
+  }
+  getObservables(): readonly ObservableValue[] {
+    return []
+  }
 
   setConfig(name: string, value: string): void {
-    if (!(name in this.values)) throw new Error(`unknown config '${name}' (this endpoint's fields: ${Object.keys(this.values).join(', ') || 'none'})`)
+    if (!(name in this.values))
+      throw new Error(`unknown config '${name}' (this endpoint's fields: ${Object.keys(this.values).join(', ') || 'none'})`)
     this.values[name] = value
   }
 
@@ -114,10 +148,16 @@ export class GenericHttpTarget implements Target {
     if (this.options.secret) headers[spec.authHeader] = this.options.secret
     const body = spec.method === 'GET' || spec.bodyTemplate.trim() === '' ? undefined : fillJsonTemplate(spec.bodyTemplate, values)
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 120_000)
-    const response = await fetchWithRetry(url, { method: spec.method, headers, body, redirect: 'error' }, {
-      maxRetries: spec.maxRetries, maxWaitS: spec.maxRetryWaitS, fetch: this.options.fetch,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    })
+    const response = await fetchWithRetry(
+      url,
+      { method: spec.method, headers, body, redirect: 'error' },
+      {
+        maxRetries: spec.maxRetries,
+        maxWaitS: spec.maxRetryWaitS,
+        fetch: this.options.fetch,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      },
+    )
     const endpoint = `${spec.method} ${url.split('?')[0]}`
     let raw: string
     try {
@@ -130,7 +170,10 @@ export class GenericHttpTarget implements Target {
     this.lastBody = text
     if (!response.ok) throw new Error(`${endpoint}: answered ${response.status} ${preview(text)}`)
     // JSONPath and the results writer walk the answer recursively: refuse what would overflow the stack.
-    if (jsonDeeperThan(text)) throw new Error(`${endpoint}: answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
+    if (jsonDeeperThan(text))
+      throw new Error(
+        `${endpoint}: answered ${response.status} with JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`,
+      )
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -164,7 +207,11 @@ function preview(text: string): string {
   return JSON.stringify(flat.length > 160 ? `${flat.slice(0, 160)}…` : flat)
 }
 
-export function genericHttpTargetFactory(spec: GenericHttpSpec, options: GenericHttpOptions = {}, concurrency = 4): { factory: TargetFactory; domain: SecurityDomain } {
+export function genericHttpTargetFactory(
+  spec: GenericHttpSpec,
+  options: GenericHttpOptions = {},
+  concurrency = 4,
+): { factory: TargetFactory; domain: SecurityDomain } {
   const surfaces = new GenericHttpSurfaces(spec)
   return { factory: targetFactory(() => new GenericHttpTarget(surfaces, options), concurrency), domain: surfaces.domain }
 }

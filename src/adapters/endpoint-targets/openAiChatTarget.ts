@@ -8,9 +8,23 @@
  * system_prompt, user_message. Query: last_reply.
  */
 import {
-  controllable, observable, observableEvent, observableValue, postCallEvent, preCallEvent, targetFactory,
-  type ChatBackend, type ConfigSpec, type Controllable, type Emit, type Observable, type ObservableValue, type QuerySpec,
-  type SendEvent, type Target, type TargetFactory,
+  controllable,
+  observable,
+  observableEvent,
+  observableValue,
+  postCallEvent,
+  preCallEvent,
+  targetFactory,
+  type ChatBackend,
+  type ConfigSpec,
+  type Controllable,
+  type Emit,
+  type Observable,
+  type ObservableValue,
+  type QuerySpec,
+  type SendEvent,
+  type Target,
+  type TargetFactory,
 } from '../../core/engine'
 import { buildDomain, CHATBOT_FOREST, type SecurityDomain } from '../../core/tags'
 
@@ -24,12 +38,20 @@ export interface OpenAiChatTargetConfig {
 export class OpenAiChatSurfaces {
   readonly domain: SecurityDomain = buildDomain(CHATBOT_FOREST)
   private readonly tag = (n: string) => this.domain.get(n)!
-  readonly systemPrompt: Controllable = controllable('system_prompt', this.tag('system_prompt'), { description: 'the system prompt (an injection replaces it)' })
-  readonly userMessage: Controllable = controllable('user_message', this.tag('user'), { description: "the user's message (an injection replaces it)" })
-  readonly modelResponse: Controllable = controllable('model_response', this.tag('model'), { description: "the model's reply, seen after the call (an injection replaces it)" })
+  readonly systemPrompt: Controllable = controllable('system_prompt', this.tag('system_prompt'), {
+    description: 'the system prompt (an injection replaces it)',
+  })
+  readonly userMessage: Controllable = controllable('user_message', this.tag('user'), {
+    description: "the user's message (an injection replaces it)",
+  })
+  readonly modelResponse: Controllable = controllable('model_response', this.tag('model'), {
+    description: "the model's reply, seen after the call (an injection replaces it)",
+  })
   readonly modelIdentity: Observable = observable('model_identity', this.tag('model_identity'), { description: 'which model answers' })
   readonly userRequest: Observable = observable('user_request', this.tag('user'), { description: 'the message the model received' })
-  readonly modelOutput: Observable = observable('model_response', this.tag('model'), { description: 'the model’s response as it came back, before anyone rewrote it' })
+  readonly modelOutput: Observable = observable('model_response', this.tag('model'), {
+    description: 'the model’s response as it came back, before anyone rewrote it',
+  })
   readonly reply: Observable = observable('reply', this.tag('user'), { description: 'the reply the user sees' })
   readonly configSpecs: readonly ConfigSpec[] = [
     { name: 'system_prompt', securityDomain: this.tag('system_prompt'), description: 'the system prompt' },
@@ -54,16 +76,29 @@ export class OpenAiChatTarget implements Target {
     this.userMessage = config.userMessage
   }
 
-  get securityDomain() { return this.s.domain }
-  get configSpecs() { return this.s.configSpecs }
-  get querySpecs() { return this.s.querySpecs }
-  getControllables(): readonly Controllable[] { return [this.s.systemPrompt, this.s.userMessage, this.s.modelResponse] }
-  getObservables(): readonly ObservableValue[] { return [observableValue(this.s.modelIdentity, this.config.model)] }
+  get securityDomain() {
+    return this.s.domain
+  }
+  get configSpecs() {
+    return this.s.configSpecs
+  }
+  get querySpecs() {
+    return this.s.querySpecs
+  }
+  getControllables(): readonly Controllable[] {
+    return [this.s.systemPrompt, this.s.userMessage, this.s.modelResponse]
+  }
+  getObservables(): readonly ObservableValue[] {
+    return [observableValue(this.s.modelIdentity, this.config.model)]
+  }
 
   setConfig(name: string, value: string): void {
     if (name === 'system_prompt') this.systemPrompt = value
     else if (name === 'user_message') this.userMessage = value
-    else throw new Error(`unknown config '${name}': this chat endpoint takes system_prompt and user_message (a claim written for a reference target's 'defence' does not apply to a real model)`)
+    else
+      throw new Error(
+        `unknown config '${name}': this chat endpoint takes system_prompt and user_message (a claim written for a reference target's 'defence' does not apply to a real model)`,
+      )
   }
 
   query(name: string): string {
@@ -79,10 +114,17 @@ export class OpenAiChatTarget implements Target {
     const system = (await replaced(preCallEvent(this.s.systemPrompt, this.systemPrompt))) ?? this.systemPrompt
     const message = (await replaced(preCallEvent(this.s.userMessage, this.userMessage))) ?? this.userMessage
     emit(observableEvent(this.s.userRequest, message))
-    const result = await this.backend.chat(this.config.model, {
-      messages: [{ role: 'system', content: system }, { role: 'user', content: message }],
-      ...(this.config.temperature === undefined ? {} : { temperature: this.config.temperature }),
-    }, signal)
+    const result = await this.backend.chat(
+      this.config.model,
+      {
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: message },
+        ],
+        ...(this.config.temperature === undefined ? {} : { temperature: this.config.temperature }),
+      },
+      signal,
+    )
     const draft = result.content ?? ''
     emit(observableEvent(this.s.modelOutput, draft))
     const reply = (await replaced(postCallEvent(this.s.modelResponse, message, draft))) ?? draft
@@ -97,7 +139,11 @@ export class OpenAiChatTarget implements Target {
   async teardown(): Promise<void> {}
 }
 
-export function openAiChatTargetFactory(backend: ChatBackend, config: OpenAiChatTargetConfig, concurrency = 4): { factory: TargetFactory; domain: SecurityDomain } {
+export function openAiChatTargetFactory(
+  backend: ChatBackend,
+  config: OpenAiChatTargetConfig,
+  concurrency = 4,
+): { factory: TargetFactory; domain: SecurityDomain } {
   const surfaces = new OpenAiChatSurfaces()
   return { factory: targetFactory(() => new OpenAiChatTarget(surfaces, backend, config), concurrency), domain: surfaces.domain }
 }

@@ -59,7 +59,8 @@ export function explainLlmError(e: unknown, call: CallContext): unknown {
     // The page's explaining fetch found the cause (the origin refused by CORS, nothing listening...): it goes first,
     // whole, and the retries after it, since "no connection" alone hid it behind a cut-off line.
     problem = `${mask(e.cause.message)}${call.maxRetries > 0 ? ` (tried ${call.maxRetries + 1} times)` : ''}`
-  } else if (e instanceof OpenAI.APIConnectionError) problem = `no connection${tries} (${mask(String((e.cause as Error | undefined)?.message ?? e.message))})`
+  } else if (e instanceof OpenAI.APIConnectionError)
+    problem = `no connection${tries} (${mask(String((e.cause as Error | undefined)?.message ?? e.message))})`
   else if (e.status === 429) problem = `answered 429: rate limited${tries}: ${mask(e.message)}`
   else problem = `answered ${mask(e.message)}`
   // No `cause`: the SDK's own error may quote the key, and causes are printed into results.

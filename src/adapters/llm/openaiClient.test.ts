@@ -9,16 +9,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BudgetExhaustedError } from '../../core/engine/budget'
 import { openAiClientFactory } from './openaiClient'
 
-interface Seen { body: Record<string, unknown>; auth: string | undefined }
+interface Seen {
+  body: Record<string, unknown>
+  auth: string | undefined
+}
 let server: Server
 let baseURL = ''
 let seen: Seen[] = []
 
-const readBody = (req: IncomingMessage) => new Promise<string>((resolve) => {
-  let data = ''
-  req.on('data', (chunk) => { data += chunk })
-  req.on('end', () => resolve(data))
-})
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let data = ''
+    req.on('data', (chunk) => {
+      data += chunk
+    })
+    req.on('end', () => resolve(data))
+  })
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
@@ -29,11 +35,16 @@ beforeAll(async () => {
     // A server from before structured outputs, as some compatible ones still are.
     if (prompt.startsWith('old-server') && 'response_format' in body) {
       res.writeHead(400, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' } }))
+      res.end(
+        JSON.stringify({ error: { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' } }),
+      )
       return
     }
     const completion: Record<string, unknown> = {
-      id: 'cmpl-1', object: 'chat.completion', created: 0, model: body.model,
+      id: 'cmpl-1',
+      object: 'chat.completion',
+      created: 0,
+      model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: `echo: ${prompt}` }, finish_reason: 'stop' }],
     }
     if (prompt !== 'no-usage') completion.usage = { prompt_tokens: 1000, completion_tokens: 1, total_tokens: 1001 }
@@ -44,12 +55,21 @@ beforeAll(async () => {
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
-beforeEach(() => { seen = [] })
+beforeEach(() => {
+  seen = []
+})
 
 /** $1 per completion token, $0.001 per prompt token: one scripted call costs $2. */
-const priceTable = { 'test-model': { inputPerMillion: 1000, outputPerMillion: 1_000_000 }, 'gpt-5-mini': { inputPerMillion: 0, outputPerMillion: 0 } }
+const priceTable = {
+  'test-model': { inputPerMillion: 1000, outputPerMillion: 1_000_000 },
+  'gpt-5-mini': { inputPerMillion: 0, outputPerMillion: 0 },
+}
 const make = (cap: number | null, options: Parameters<typeof openAiClientFactory>[0] = {}, model = 'test-model') =>
-  openAiClientFactory({ configured: priceTable, maxRetries: 0, ...options })({ model, apiBase: baseURL, apiKey: 'sk-test' }, cap, new AbortController().signal)
+  openAiClientFactory({ configured: priceTable, maxRetries: 0, ...options })(
+    { model, apiBase: baseURL, apiKey: 'sk-test' },
+    cap,
+    new AbortController().signal,
+  )
 
 describe('openai client over HTTP', () => {
   it('counts calls and cost from the (editable) price table, and locks model and key', async () => {
@@ -64,7 +84,10 @@ describe('openai client over HTTP', () => {
   })
 
   it('asks for JSON by schema (strict structured outputs); a server that refuses it is asked in words from then on', async () => {
-    const jsonSchema = { name: 'verdict', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } }
+    const jsonSchema = {
+      name: 'verdict',
+      schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false },
+    }
     await make(null).complete([{ role: 'user', content: 'new-server' }], { jsonSchema })
     expect(seen[0].body.response_format).toEqual({ type: 'json_schema', json_schema: { ...jsonSchema, strict: true } })
     const client = make(null)
@@ -85,7 +108,8 @@ describe('openai client over HTTP', () => {
   it('a response without usage is an error (budget tracking needs it)', async () => {
     const client = make(null)
     await expect(client.complete([{ role: 'user', content: 'no-usage' }])).rejects.toThrow(
-      'LLM response missing usage data (model=test-model). Budget tracking requires usage reporting from the provider.')
+      'LLM response missing usage data (model=test-model). Budget tracking requires usage reporting from the provider.',
+    )
     expect(client.usage.calls).toBe(0)
   })
 
@@ -106,7 +130,9 @@ describe('openai client over HTTP', () => {
 
   it('strict mode refuses a call whose own reservation would pass the cap', async () => {
     const client = make(2.5, { capMode: 'strict' })
-    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => client.complete([{ role: 'user', content: 'slow' }], { maxTokens: 1 })))
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, () => client.complete([{ role: 'user', content: 'slow' }], { maxTokens: 1 })),
+    )
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected'])
     expect(seen).toHaveLength(2)
   })
@@ -118,7 +144,11 @@ describe('openai client over HTTP', () => {
 
   it('aborting the task signal aborts a call in flight', async () => {
     const abort = new AbortController()
-    const client = openAiClientFactory({ configured: priceTable, maxRetries: 0 })({ model: 'test-model', apiBase: baseURL, apiKey: 'k' }, null, abort.signal)
+    const client = openAiClientFactory({ configured: priceTable, maxRetries: 0 })(
+      { model: 'test-model', apiBase: baseURL, apiKey: 'k' },
+      null,
+      abort.signal,
+    )
     const pending = client.complete([{ role: 'user', content: 'slow' }])
     setTimeout(() => abort.abort(), 20)
     await expect(pending).rejects.toThrow()

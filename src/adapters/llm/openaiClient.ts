@@ -7,7 +7,15 @@
 import OpenAI from 'openai'
 import { billingPrice, billingTable } from '../../core/engine/pricing'
 import {
-  CostCappedLLMClient, DEFAULT_PRICE_TABLE, type ChatBackend, type ModelPrice, type PriceTable, type ChatRequest, type ChatResult, type CostCappedClientOptions, type LLMClientFactory,
+  CostCappedLLMClient,
+  DEFAULT_PRICE_TABLE,
+  type ChatBackend,
+  type ModelPrice,
+  type PriceTable,
+  type ChatRequest,
+  type ChatResult,
+  type CostCappedClientOptions,
+  type LLMClientFactory,
 } from '../../core/engine/budget'
 import type { LLMConfig } from '../../core/engine/types'
 import { chatEndpoint, explainLlmError } from './llmErrors'
@@ -58,22 +66,33 @@ export class OpenAiChatBackend implements ChatBackend {
   }
 
   async chat(model: string, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
-    const limit = request.maxTokens === undefined ? {}
-      : usesCompletionTokens(model) ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }
-    const format = request.jsonSchema !== undefined && this.structuredOutputs
-      ? { type: 'json_schema' as const, json_schema: { name: request.jsonSchema.name, schema: { ...request.jsonSchema.schema }, strict: true } }
-      : null
+    const limit =
+      request.maxTokens === undefined
+        ? {}
+        : usesCompletionTokens(model)
+          ? { max_completion_tokens: request.maxTokens }
+          : { max_tokens: request.maxTokens }
+    const format =
+      request.jsonSchema !== undefined && this.structuredOutputs
+        ? {
+            type: 'json_schema' as const,
+            json_schema: { name: request.jsonSchema.name, schema: { ...request.jsonSchema.schema }, strict: true },
+          }
+        : null
     let completion
     try {
-      completion = await this.client.chat.completions.create({
-        model,
-        messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        ...(request.topP !== undefined ? { top_p: request.topP } : {}),
-        ...(request.stop !== undefined ? { stop: typeof request.stop === 'string' ? request.stop : [...request.stop] } : {}),
-        ...limit,
-        ...(format !== null ? { response_format: format } : {}),
-      }, { signal })
+      completion = await this.client.chat.completions.create(
+        {
+          model,
+          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+          ...(request.stop !== undefined ? { stop: typeof request.stop === 'string' ? request.stop : [...request.stop] } : {}),
+          ...limit,
+          ...(format !== null ? { response_format: format } : {}),
+        },
+        { signal },
+      )
     } catch (e) {
       // Many compatible servers predate structured outputs: the prompt still asks for the JSON, so go on without.
       if (format !== null && e instanceof OpenAI.BadRequestError && /response_format|json_schema|structured/i.test(e.message)) {
@@ -104,9 +123,19 @@ export type OpenAiClientOptions = Pick<CostCappedClientOptions, 'priceTable' | '
  */
 export function openAiClientFactory(options: OpenAiClientOptions = {}): LLMClientFactory {
   return (config: LLMConfig, costCapUsd: number | null, signal: AbortSignal) => {
-    const backend = new OpenAiChatBackend({ baseURL: config.apiBase, apiKey: config.apiKey, maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs, fetch: options.fetch })
-    const price = billingPrice(config.model, backend.baseURL, options.priceTable ?? DEFAULT_PRICE_TABLE, options.configured?.[config.model] ?? null)
+    const backend = new OpenAiChatBackend({
+      baseURL: config.apiBase,
+      apiKey: config.apiKey,
+      maxRetries: options.maxRetries,
+      timeoutMs: options.timeoutMs,
+      fetch: options.fetch,
+    })
+    const price = billingPrice(
+      config.model,
+      backend.baseURL,
+      options.priceTable ?? DEFAULT_PRICE_TABLE,
+      options.configured?.[config.model] ?? null,
+    )
     return new CostCappedLLMClient({
       model: config.model,
       costCapUsd,
@@ -120,7 +149,10 @@ export function openAiClientFactory(options: OpenAiClientOptions = {}): LLMClien
 }
 
 /** The price the factory above bills this config at (null: unpriced), for what a budget or a summary says. */
-export function configPrice(config: Pick<LLMConfig, 'model' | 'apiBase'>, options: Pick<OpenAiClientOptions, 'priceTable' | 'configured'> = {}): ModelPrice | null {
+export function configPrice(
+  config: Pick<LLMConfig, 'model' | 'apiBase'>,
+  options: Pick<OpenAiClientOptions, 'priceTable' | 'configured'> = {},
+): ModelPrice | null {
   const base = new OpenAiChatBackend({ baseURL: config.apiBase ?? null }).baseURL
   return billingPrice(config.model, base, options.priceTable ?? DEFAULT_PRICE_TABLE, options.configured?.[config.model] ?? null)
 }

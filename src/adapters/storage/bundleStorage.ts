@@ -10,7 +10,11 @@ import { ReadOnlyStorage } from './readOnlyStorage'
 
 export type ChunkLoader = (chunk: number) => Promise<unknown>
 
-const clean = (path: string) => path.split('/').filter((p) => p !== '' && p !== '.').join('/')
+const clean = (path: string) =>
+  path
+    .split('/')
+    .filter((p) => p !== '' && p !== '.')
+    .join('/')
 
 export class BundleStorage extends ReadOnlyStorage {
   readonly label: string
@@ -22,7 +26,10 @@ export class BundleStorage extends ReadOnlyStorage {
   private readonly pending = new Map<string, number>()
   private readonly loading = new Map<number, Promise<void>>()
 
-  constructor(index: BundleChunk, private readonly load: ChunkLoader) {
+  constructor(
+    index: BundleChunk,
+    private readonly load: ChunkLoader,
+  ) {
     super()
     if (!index.meta) throw new Error('the bundle index has no meta (is data/index.js from a redscope bundle?)')
     this.meta = index.meta

@@ -42,12 +42,17 @@ interface Pending {
 
 /** The file system's error as the synchronous call would have thrown it (message, code, syscall, path). */
 function errorOf(message: string, code?: string, syscall?: string, path?: string): Error {
-  return Object.assign(new Error(message), code === undefined ? {} : { code }, syscall === undefined ? {} : { syscall }, path === undefined ? {} : { path })
+  return Object.assign(
+    new Error(message),
+    code === undefined ? {} : { code },
+    syscall === undefined ? {} : { syscall },
+    path === undefined ? {} : { path },
+  )
 }
 
 /** Is `file` the path `path` or somewhere below it (as paths, not as text: /a/b-2 is not below /a/b)? */
 function atOrBelow(file: string, path: string): boolean {
-  return file.startsWith(path) && (file.length === path.length || path.endsWith('/') || file.charCodeAt(path.length) === 47 /* '/' */)
+  return file.startsWith(path) && (file.length === path.length || path.endsWith('/') || file.charCodeAt(path.length) === 47) /* '/' */
 }
 
 const isPlainArrayBuffer = (b: ArrayBufferLike): b is ArrayBuffer => Object.prototype.toString.call(b) === '[object ArrayBuffer]'
@@ -111,7 +116,12 @@ export class FsWriteThread {
     const slot = typeof data === 'string' ? this.ring.put(data) : null
     if (typeof data === 'string') this.counts[slot === null ? 'posted' : 'ring']++
     // Not instanceof: a typed array from another realm (a VM context, a test environment) is moved as well.
-    if (typeof data !== 'string' && isPlainArrayBuffer(data.buffer) && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) {
+    if (
+      typeof data !== 'string' &&
+      isPlainArrayBuffer(data.buffer) &&
+      data.byteOffset === 0 &&
+      data.byteLength === data.buffer.byteLength
+    ) {
       this.transfer.push(data.buffer)
     }
     const mode = atomic ? WRITE_MODE.atomic : WRITE_MODE.plain
@@ -151,7 +161,8 @@ export class FsWriteThread {
     let through = 0
     for (let i = this.pending.length - 1; i >= this.head && through === 0; i--) {
       const file = this.pending[i].file
-      const touches = typeof file === 'string' ? paths.some((path) => atOrBelow(file, path)) : file.some((f) => paths.some((path) => atOrBelow(f, path)))
+      const touches =
+        typeof file === 'string' ? paths.some((path) => atOrBelow(file, path)) : file.some((f) => paths.some((path) => atOrBelow(f, path)))
       if (touches) through = this.pending[i].id
     }
     if (through === 0 || this.settledThrough >= through) return null

@@ -61,9 +61,12 @@ export class HttpStorage extends ReadOnlyStorage {
     try {
       response = await this.fetchFn(url, { credentials: 'omit', cache: 'no-cache', referrerPolicy: 'no-referrer' })
     } catch {
-      throw new HttpStorageError(url, `Could not read ${url}: the server is not reachable, or it does not allow this page to read it `
-        + '(CORS: superred serve\'s plain static server sends no Access-Control-Allow-Origin header; serve the folder with one, '
-        + 'or open the folder or a zip of it instead).')
+      throw new HttpStorageError(
+        url,
+        `Could not read ${url}: the server is not reachable, or it does not allow this page to read it ` +
+          "(CORS: superred serve's plain static server sends no Access-Control-Allow-Origin header; serve the folder with one, " +
+          'or open the folder or a zip of it instead).',
+      )
     }
     if (response.status === 404) throw new StorageNotFoundError(path)
     if (!response.ok) throw new HttpStorageError(url, `${url} answered ${response.status} ${response.statusText}`.trim())

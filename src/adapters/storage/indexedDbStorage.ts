@@ -74,11 +74,7 @@ export class IndexedDbStorage implements Storage {
     const db = await this.db
     const base = this.key(path)
     const tx = db.transaction(STORE, 'readwrite')
-    await Promise.all([
-      tx.store.delete(base),
-      tx.store.delete(IDBKeyRange.bound(`${base}/`, `${base}/${HIGH}`)),
-      tx.done,
-    ])
+    await Promise.all([tx.store.delete(base), tx.store.delete(IDBKeyRange.bound(`${base}/`, `${base}/${HIGH}`)), tx.done])
   }
 
   /** No links in IndexedDB: a snapshot is a copy. */

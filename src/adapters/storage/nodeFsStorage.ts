@@ -38,7 +38,8 @@ export class NodeFsStorage implements Storage {
   private abs(path: string): string {
     const rel = joinPath(path)
     // Without a '..' segment a POSIX path cannot leave the root: no resolve() (it normalises the whole path again).
-    if (sep === '/' && !PARENT_SEGMENT.test(rel)) return rel === '' ? this.root : this.root.endsWith('/') ? this.root + rel : `${this.root}/${rel}`
+    if (sep === '/' && !PARENT_SEGMENT.test(rel))
+      return rel === '' ? this.root : this.root.endsWith('/') ? this.root + rel : `${this.root}/${rel}`
     const full = resolve(this.root, rel)
     if (full !== this.root && !full.startsWith(this.root + sep)) throw new Error(`path escapes the results root: ${path}`)
     return full
@@ -81,7 +82,10 @@ export class NodeFsStorage implements Storage {
 
   /** Printed on the writer thread while it keeps up: trajectories are most of a tree's bytes, and the engine keeps this thread. */
   async writeTrajectoriesUnpublished(paths: readonly string[], job: TrajectoryJob): Promise<void> {
-    return fsWriteThread.writeTrajectories(paths.map((path) => this.abs(path)), job)
+    return fsWriteThread.writeTrajectories(
+      paths.map((path) => this.abs(path)),
+      job,
+    )
   }
 
   /** Inode, size and modification time: our writes replace files by rename, so each one changes it. */

@@ -22,7 +22,10 @@ export class PathIndex<T> {
   constructor(entries: Iterable<readonly [string, T]>) {
     const all: Array<readonly [string[], T]> = []
     for (const [raw, value] of entries) {
-      const parts = raw.replaceAll('\\', '/').split('/').filter((p) => p !== '' && p !== '.')
+      const parts = raw
+        .replaceAll('\\', '/')
+        .split('/')
+        .filter((p) => p !== '' && p !== '.')
       // ".." never leaves the tree: such an entry is simply not addressable.
       if (parts.length === 0 || parts.includes('..')) continue
       all.push([parts, value])
@@ -61,7 +64,11 @@ export class PathIndex<T> {
   }
 }
 
-const normal = (path: string) => path.split('/').filter((p) => p !== '' && p !== '.').join('/')
+const normal = (path: string) =>
+  path
+    .split('/')
+    .filter((p) => p !== '' && p !== '.')
+    .join('/')
 
 function findRoot(paths: readonly string[][]): string {
   const shallowest = (file: string) => {

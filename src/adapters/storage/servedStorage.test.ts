@@ -26,7 +26,11 @@ afterEach(async () => {
 })
 
 async function served(withResults = true) {
-  const s = await startAppServer({ appDir: join(base, 'dist'), resultsDir: withResults ? join(base, 'results') : undefined, demoTargets: false })
+  const s = await startAppServer({
+    appDir: join(base, 'dist'),
+    resultsDir: withResults ? join(base, 'results') : undefined,
+    demoTargets: false,
+  })
   servers.push(s)
   // The page fetches same-origin paths; here they are sent to the server's origin.
   const origin = s.url.replace(/\/$/, '')
@@ -54,7 +58,10 @@ describe('ServedStorage', () => {
   it('says no folder is served when the server has none, or the page is not on such a server', async () => {
     expect(await servedResultsLabel(await served(false))).toBeNull()
     // A static host answering the app's HTML for every address (as vite dev does).
-    const spa = createServer((_req, res) => { res.setHeader('Content-Type', 'text/html'); res.end('<!doctype html><div id="root"></div>') })
+    const spa = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html')
+      res.end('<!doctype html><div id="root"></div>')
+    })
     await new Promise<void>((resolve) => spa.listen(0, '127.0.0.1', resolve))
     try {
       const origin = `http://127.0.0.1:${(spa.address() as AddressInfo).port}`

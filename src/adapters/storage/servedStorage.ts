@@ -34,7 +34,12 @@ export async function servedResultsLabel(fetchFn: typeof fetch = (...a) => fetch
   }
 }
 
-const pathOf = (path: string) => path.split('/').filter((s) => s !== '' && s !== '.').map(encodeURIComponent).join('/')
+const pathOf = (path: string) =>
+  path
+    .split('/')
+    .filter((s) => s !== '' && s !== '.')
+    .map(encodeURIComponent)
+    .join('/')
 
 export class ServedStorage extends ReadOnlyStorage {
   readonly label: string

@@ -34,7 +34,10 @@ describe.each(backends)('%s storage', (_, make) => {
     await s.writeTextAtomic('exp/tasks/00001__a/task.json', '{"a":1}')
     await s.writeTextAtomic('exp/manifest.json', 'ü ✓')
     expect(await s.readText('exp/manifest.json')).toBe('ü ✓')
-    expect(await s.list('exp')).toEqual([{ name: 'manifest.json', kind: 'file' }, { name: 'tasks', kind: 'dir' }])
+    expect(await s.list('exp')).toEqual([
+      { name: 'manifest.json', kind: 'file' },
+      { name: 'tasks', kind: 'dir' },
+    ])
     expect((await s.list('exp/tasks')).map((e) => e.name)).toEqual(['00001__a', '00002__b'])
     expect(await s.list('nowhere')).toEqual([])
     expect(await s.exists('exp/tasks')).toBe(true)
@@ -105,21 +108,27 @@ describe('node fs storage, writes on the thread', () => {
     const s = new NodeFsStorage(join(tmp, 'before'))
     const order: string[] = []
     void s.writeTextAtomic('a.json', 'a')
-    const seen = s.exists('a.json').then((found) => { order.push(`exists ${found}`) })
+    const seen = s.exists('a.json').then((found) => {
+      order.push(`exists ${found}`)
+    })
     // The first write's message goes out at the end of this tick; the next write is a message of its own.
     await Promise.resolve()
     await Promise.resolve()
-    const later = s.writeTextAtomic('b.json', 'b').then(() => { order.push('b written') })
+    const later = s.writeTextAtomic('b.json', 'b').then(() => {
+      order.push('b written')
+    })
     await Promise.all([seen, later])
     expect(order).toEqual(['exists true', 'b written'])
   })
 
-  it('a read waits only for the writes to its own path or below it: a new experiment\'s checks never wait for a sweep\'s other writes', async () => {
+  it("a read waits only for the writes to its own path or below it: a new experiment's checks never wait for a sweep's other writes", async () => {
     const s = new NodeFsStorage(join(tmp, 'scoped'))
     await s.writeTextAtomic('exp-2/manifest.json', 'old')
     const writes = Array.from({ length: 300 }, (_, i) => s.writeTextUnpublished!(`exp-1/runs/run_${i}.json`, 'x'.repeat(1000)))
     let lastDone = false
-    void writes[299].then(() => { lastDone = true })
+    void writes[299].then(() => {
+      lastDone = true
+    })
     // 'exp-1' is a prefix of 'exp-10' as text, not as a path.
     expect(await s.exists('exp-10/manifest.json')).toBe(false)
     expect(lastDone).toBe(false)
@@ -134,7 +143,9 @@ describe('node fs storage, writes on the thread', () => {
     const texts = Array.from({ length: 300 }, (_, i) => `${i}: ${'é日本😀 "\n'.repeat(i % 37)}${'x'.repeat((i * 97) % 3000)}`)
     // Ten at a time, each ten once the last are written: a few fit the ring, the rest are posted.
     for (let i = 0; i < texts.length; i += 10) {
-      await Promise.all(texts.slice(i, i + 10).map((text, j) => thread.write(join(root, `d${(i + j) % 7}`, `f${i + j}.json`), text, j % 2 === 0)))
+      await Promise.all(
+        texts.slice(i, i + 10).map((text, j) => thread.write(join(root, `d${(i + j) % 7}`, `f${i + j}.json`), text, j % 2 === 0)),
+      )
     }
     texts.forEach((text, i) => expect(readFileSync(join(root, `d${i % 7}`, `f${i}.json`), 'utf8')).toBe(text))
     expect(thread.counts.ring).toBeGreaterThan(30)
@@ -147,11 +158,22 @@ describe('node fs storage, writes on the thread', () => {
     const runs = Array.from({ length: 3 }, (_, i) => {
       const pre = preCallEvent(mail, `request ${i}\n${'日本 '.repeat(i * 50)}`)
       // A float inside an observation: printed on this side, where it is still a PyFloat.
-      const truth = [pre, injection(pre, `payload ${i} 😀`), observableEvent(observable('tool', f.web), { score: pyFloat(1), n: i }),
-        runEndEvent(evaluationResult({ success: i === 2, primaryScore: score(0.5 * i, null, 'leak'), rationale: 'r' }))]
+      const truth = [
+        pre,
+        injection(pre, `payload ${i} 😀`),
+        observableEvent(observable('tool', f.web), { score: pyFloat(1), n: i }),
+        runEndEvent(evaluationResult({ success: i === 2, primaryScore: score(0.5 * i, null, 'leak'), rationale: 'r' })),
+      ]
       return { truth, view: truth.filter((_, j) => j !== 2) }
     })
-    const job = () => trajectoryJob(runs.flatMap((r, i) => [{ run: i + 1, items: r.truth }, { run: i + 1, items: r.view }]), 5)
+    const job = () =>
+      trajectoryJob(
+        runs.flatMap((r, i) => [
+          { run: i + 1, items: r.truth },
+          { run: i + 1, items: r.view },
+        ]),
+        5,
+      )
     const paths = runs.flatMap((_, i) => [`task/trajectories/run_0000${i + 1}.json`, `task/trajectories/run_0000${i + 1}.attacker.json`])
     const s = new NodeFsStorage(join(tmp, 'jobs'))
     const written = s.writeTrajectoriesUnpublished!(paths, job())
@@ -169,7 +191,14 @@ describe('node fs storage, writes on the thread', () => {
     const root = join(tmp, 'backlog')
     const f = stubForest()
     const pre = preCallEvent(controllable('c', f.user), 'request "ü"')
-    const job = () => trajectoryJob([{ run: 1, items: [pre, injection(pre, 'p')] }, { run: 1, items: [pre] }], 4)
+    const job = () =>
+      trajectoryJob(
+        [
+          { run: 1, items: [pre, injection(pre, 'p')] },
+          { run: 1, items: [pre] },
+        ],
+        4,
+      )
     const want = trajectoryTexts(job())
     const queued = Array.from({ length: 200 }, (_, i) => thread.write(join(root, 'other', `f${i}.json`), 'x', false))
     const files = (dir: string) => [join(root, dir, 'run_00001.json'), join(root, dir, 'run_00001.attacker.json')]
@@ -201,13 +230,15 @@ describe('node fs storage, writes on the thread', () => {
     expect(readFileSync(file, 'utf8')).toBe(trajectoryTexts(job)[0])
   })
 
-  it('fails a trajectory job with the file system\'s error for the file that failed, and goes on with the next writes', async () => {
+  it("fails a trajectory job with the file system's error for the file that failed, and goes on with the next writes", async () => {
     const root = join(tmp, 'job-errors')
     const s = new NodeFsStorage(root)
     await s.writeTextAtomic('task/trajectories', 'a file where a folder is expected')
     const job = trajectoryJob([{ run: 1, items: [] }], 5)
     const [bad, good] = await Promise.allSettled([
-      s.writeTrajectoriesUnpublished!(['task/trajectories/run_00001.json'], job), s.writeTextAtomic('task/task.json', 'y')])
+      s.writeTrajectoriesUnpublished!(['task/trajectories/run_00001.json'], job),
+      s.writeTextAtomic('task/task.json', 'y'),
+    ])
     expect(bad.status).toBe('rejected')
     const error = (bad as PromiseRejectedResult).reason as NodeJS.ErrnoException
     expect(error.code).toBe('ENOTDIR')
@@ -215,11 +246,14 @@ describe('node fs storage, writes on the thread', () => {
     expect(good.status).toBe('fulfilled')
   })
 
-  it('fails a write with the file system\'s own error (code and path), and goes on with the next ones', async () => {
+  it("fails a write with the file system's own error (code and path), and goes on with the next ones", async () => {
     const root = join(tmp, 'errors')
     const s = new NodeFsStorage(root)
     await s.writeTextAtomic('exp', 'a file where a folder is expected')
-    const [bad, good] = await Promise.allSettled([s.writeTextAtomic('exp/manifest.json', 'x'), s.writeTextAtomic('other/manifest.json', 'y')])
+    const [bad, good] = await Promise.allSettled([
+      s.writeTextAtomic('exp/manifest.json', 'x'),
+      s.writeTextAtomic('other/manifest.json', 'y'),
+    ])
     expect(bad.status).toBe('rejected')
     const error = (bad as PromiseRejectedResult).reason as NodeJS.ErrnoException
     expect(error).toBeInstanceOf(Error)
@@ -230,7 +264,7 @@ describe('node fs storage, writes on the thread', () => {
     expect((await s.list('')).map((e) => e.name)).toEqual(['exp', 'other'])
   })
 
-  it('writes bytes that fill their buffer without a copy (the caller\'s array is handed over), and bytes that do not, by copy', async () => {
+  it("writes bytes that fill their buffer without a copy (the caller's array is handed over), and bytes that do not, by copy", async () => {
     const s = new NodeFsStorage(join(tmp, 'bytes'))
     const whole = new TextEncoder().encode('{"ü": 1}')
     const buffer = new TextEncoder().encode('xx{"a": 2}yy')
@@ -248,11 +282,14 @@ describe('node fs storage, writes on the thread', () => {
     const script = join(tmp, 'exit.mts')
     const storage = fileURLToPath(new URL('./nodeFsStorage.ts', import.meta.url))
     // Not awaited: the process has nothing else to do, so only the pending writes hold it open until they land.
-    writeFileSync(script, `import { NodeFsStorage } from ${JSON.stringify(storage)}
+    writeFileSync(
+      script,
+      `import { NodeFsStorage } from ${JSON.stringify(storage)}
 const s = new NodeFsStorage(${JSON.stringify(out)})
 for (let i = 0; i < 200; i++) void s.writeTextUnpublished(\`runs/run_\${i}.json\`, 'r' + i)
 void s.writeTextAtomic('task.json', 'last')
-`)
+`,
+    )
     const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 })
     expect(run.error).toBeUndefined()
     expect(run.stderr).toBe('')

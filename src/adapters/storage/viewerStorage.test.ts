@@ -32,8 +32,17 @@ async function readsTheFixture(storage: FileListStorage | ZipStorage) {
 
 describe('PathIndex', () => {
   it('roots at experiments.json, at the folder above a lone manifest, and drops ".." paths', () => {
-    expect(new PathIndex([['a/b/experiments.json', 1], ['a/b/x/manifest.json', 2]]).root).toBe('a/b')
-    const lone = new PathIndex([['exp-1/manifest.json', 1], ['exp-1/tasks/t/task.json', 2], ['../etc/passwd', 3]])
+    expect(
+      new PathIndex([
+        ['a/b/experiments.json', 1],
+        ['a/b/x/manifest.json', 2],
+      ]).root,
+    ).toBe('a/b')
+    const lone = new PathIndex([
+      ['exp-1/manifest.json', 1],
+      ['exp-1/tasks/t/task.json', 2],
+      ['../etc/passwd', 3],
+    ])
     expect(lone.root).toBe('')
     expect(lone.list('')).toEqual([{ name: 'exp-1', kind: 'dir' }])
     expect(lone.get('../etc/passwd')).toBeUndefined()
@@ -46,7 +55,12 @@ describe('FileListStorage', () => {
     await readsTheFixture(new FileListStorage(picked(), 'superred-results-example'))
   })
   it('reads one experiment folder picked on its own', async () => {
-    const storage = new FileListStorage(picked().filter((f) => f.path.includes(EXP)).map((f) => ({ ...f, path: f.path.split('/').slice(1).join('/') })), EXP)
+    const storage = new FileListStorage(
+      picked()
+        .filter((f) => f.path.includes(EXP))
+        .map((f) => ({ ...f, path: f.path.split('/').slice(1).join('/') })),
+      EXP,
+    )
     expect((await listExperiments(storage)).map((e) => e.dir)).toEqual([EXP])
   })
   it('is read-only and reports missing files as not found', async () => {

@@ -15,19 +15,34 @@ function SiteBar({ storage }: { storage: BundleStorage }) {
   return (
     <header className="site-bar" aria-label="About this copy">
       <span className="shell__brand">redscope</span>
-      <span className="site-bar__title" data-testid="site-title">{meta.title}</span>
+      <span className="site-bar__title" data-testid="site-title">
+        {meta.title}
+      </span>
       <span className="site-bar__about">
-        A read-only copy of {meta.experiments.toLocaleString('en-US')} experiment{meta.experiments === 1 ? '' : 's'}, made {when(meta.createdAt)} by {meta.madeBy}.{' '}
-        {r.applied
-          ? <span data-testid="site-redaction" title={r.rules.map((x) => x.label).join('\n')}>Secrets masked by the {r.rules.length} built-in rules ({r.masked.toLocaleString('en-US')} masked); patterns never catch every disguise.</span>
-          : <strong data-testid="site-redaction" className="site-bar__warn">Not redacted: made with --no-redact, it holds the results exactly as they were written.</strong>}
+        A read-only copy of {meta.experiments.toLocaleString('en-US')} experiment{meta.experiments === 1 ? '' : 's'}, made{' '}
+        {when(meta.createdAt)} by {meta.madeBy}.{' '}
+        {r.applied ? (
+          <span data-testid="site-redaction" title={r.rules.map((x) => x.label).join('\n')}>
+            Secrets masked by the {r.rules.length} built-in rules ({r.masked.toLocaleString('en-US')} masked); patterns never catch every
+            disguise.
+          </span>
+        ) : (
+          <strong data-testid="site-redaction" className="site-bar__warn">
+            Not redacted: made with --no-redact, it holds the results exactly as they were written.
+          </strong>
+        )}
       </span>
     </header>
   )
 }
 
 export function SiteShell({ storage }: { storage: BundleStorage | string }) {
-  if (typeof storage === 'string') return <p className="shell__loading" role="alert">{storage}</p>
+  if (typeof storage === 'string')
+    return (
+      <p className="shell__loading" role="alert">
+        {storage}
+      </p>
+    )
   return (
     <div className="shell">
       <SiteBar storage={storage} />

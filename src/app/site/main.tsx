@@ -19,7 +19,7 @@ import { SiteShell } from './SiteShell'
 
 function open(): BundleStorage | string {
   const index = takeOverDataGlobal()
-  if (index === null) return 'data/index.js did not load: open index.html from the bundle\'s folder, with its data/ folder beside it.'
+  if (index === null) return "data/index.js did not load: open index.html from the bundle's folder, with its data/ folder beside it."
   try {
     return new BundleStorage(parseChunk(index, 'data/index.js'), loadChunk)
   } catch (e) {

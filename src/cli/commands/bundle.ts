@@ -18,7 +18,8 @@ import { EXIT_OK, UsageError, type CliIo } from '../io'
 import { packageRoot } from '../packageRoot'
 
 const fmt = (n: number) => n.toLocaleString('en-US')
-const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`)
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
 
 const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
 
@@ -54,7 +55,8 @@ export async function bundleCommand({ positionals, options }: CommandArgs<typeof
   const root = packageRoot()
   const viewerDir = join(await ensureAppBuilt(root, io), 'site-viewer')
   for (const f of SITE_VIEWER_FILES) {
-    if (!existsSync(join(viewerDir, f))) throw new UsageError(`the site viewer is missing from the app's build (${f}); run \`npm run build\` in the redscope checkout`)
+    if (!existsSync(join(viewerDir, f)))
+      throw new UsageError(`the site viewer is missing from the app's build (${f}); run \`npm run build\` in the redscope checkout`)
   }
 
   const partial = join(dirname(out), `.${basename(out)}.partial-${process.pid}`)
@@ -66,22 +68,32 @@ export async function bundleCommand({ positionals, options }: CommandArgs<typeof
       await copyFile(join(viewerDir, f), join(partial, f))
       viewerBytes += statSync(join(partial, f)).size
     }
-    const stats = await buildBundle(storage, {
-      title: options.title ?? basename(dir), createdAt: new Date(), madeBy: `${['redscope', version(root)].filter(Boolean).join(' ')} (redscope bundle)`,
-      redact: !options['no-redact'],
-    }, (path, text) => writeFile(join(partial, path), text))
+    const stats = await buildBundle(
+      storage,
+      {
+        title: options.title ?? basename(dir),
+        createdAt: new Date(),
+        madeBy: `${['redscope', version(root)].filter(Boolean).join(' ')} (redscope bundle)`,
+        redact: !options['no-redact'],
+      },
+      (path, text) => writeFile(join(partial, path), text),
+    )
     if (state === 'bundle') await rm(out, { recursive: true, force: true })
     else if (state === 'empty') await rm(out, { recursive: true, force: true })
     await mkdir(dirname(out), { recursive: true })
     await rename(partial, out)
     const rel = relative(process.cwd(), out)
     const shown = rel === '' ? '.' : rel.startsWith('..') ? out : rel
-    io.stdout(`wrote ${join(shown, 'index.html')}: ${fmt(stats.experiments)} experiment${stats.experiments === 1 ? '' : 's'}, ${fmt(stats.files)} results files, ` +
-      `${size(viewerBytes + stats.dataBytes)} (viewer ${size(viewerBytes)}, data ${size(stats.dataBytes)} in ${fmt(stats.chunks)} scripts)\n`)
+    io.stdout(
+      `wrote ${join(shown, 'index.html')}: ${fmt(stats.experiments)} experiment${stats.experiments === 1 ? '' : 's'}, ${fmt(stats.files)} results files, ` +
+        `${size(viewerBytes + stats.dataBytes)} (viewer ${size(viewerBytes)}, data ${size(stats.dataBytes)} in ${fmt(stats.chunks)} scripts)\n`,
+    )
     if (options['no-redact']) io.stdout('not redacted (--no-redact): the results are copied as they were written\n')
     else {
       const byRule = [...stats.maskedByRule].map(([id, n]) => `${id} ${fmt(n)}`).join(', ')
-      io.stdout(`secrets masked by the built-in rules: ${fmt(stats.masked)}${byRule ? ` (${byRule})` : ''}; patterns never catch every disguise, read what you share\n`)
+      io.stdout(
+        `secrets masked by the built-in rules: ${fmt(stats.masked)}${byRule ? ` (${byRule})` : ''}; patterns never catch every disguise, read what you share\n`,
+      )
     }
     io.stdout(`open ${join(shown, 'index.html')} in a browser, or put the folder on any static host\n`)
     return EXIT_OK

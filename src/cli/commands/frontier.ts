@@ -14,10 +14,28 @@ import { resultsStorage } from '../resultsStorage'
 import { claimFromFile } from '../../claims'
 import { combineReporters, Controller, isResultsWriteFailure } from '../../core/engine'
 import {
-  answerWords, type AnswerPoint,
-  completeCounts, DEFAULT_THRESHOLD, FRONTIER_FILE, FrontierFileSchema, FrontierSession, MAX_REPEATS, outcomesOf, SCAN_LIMIT, sequenceInterval,
-  shardTasks, frontierFile, knownEvaluations, tallyOf, testProblem, verdictOf,
-  type FrontierFile, type FrontierSearchJson, type Observation, type Seed, type SequentialTest,
+  answerWords,
+  type AnswerPoint,
+  completeCounts,
+  DEFAULT_THRESHOLD,
+  FRONTIER_FILE,
+  FrontierFileSchema,
+  FrontierSession,
+  MAX_REPEATS,
+  outcomesOf,
+  SCAN_LIMIT,
+  sequenceInterval,
+  shardTasks,
+  frontierFile,
+  knownEvaluations,
+  tallyOf,
+  testProblem,
+  verdictOf,
+  type FrontierFile,
+  type FrontierSearchJson,
+  type Observation,
+  type Seed,
+  type SequentialTest,
 } from '../../core/frontier'
 import { GrantLattice, ThreatModelLattice, type Cover, type NamedModel, type SearchSpace } from '../../core/lattice'
 import { experimentDirName, ManifestFile, readOptional, slugOf } from '../../core/results'
@@ -33,7 +51,15 @@ import type { FrontierOptions } from '../definitions/frontier'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { chooseShard } from '../sweepSelection'
 import {
-  capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes,
+  capacityOptions,
+  checkClaimAgainstManifest,
+  claimFor,
+  connectTarget,
+  isStorageError,
+  numberFlag,
+  readClaim,
+  resolveScopes,
+  warnGoalEchoes,
 } from '../runSetup'
 
 const fmt = (n: number | bigint) => n.toLocaleString('en-US')
@@ -46,15 +72,21 @@ class Stopped extends Error {}
 function readTest(options: CommandArgs<FrontierOptions>['options']): SequentialTest | undefined {
   const confidence = numberFlag('confidence', options.confidence, (n) => n > 0 && n < 1, 'a probability above 0 and below 1, e.g. 0.95')
   const threshold = numberFlag('threshold', options.threshold, (n) => n > 0 && n < 1, 'a success rate above 0 and below 1, e.g. 0.5')
-  const maxRepeats = numberFlag('max-repeats', options['max-repeats'], (n) => Number.isInteger(n) && n >= 1 && n <= MAX_REPEATS,
-    `an integer from 1 to ${MAX_REPEATS.toLocaleString('en-US')}`)
+  const maxRepeats = numberFlag(
+    'max-repeats',
+    options['max-repeats'],
+    (n) => Number.isInteger(n) && n >= 1 && n <= MAX_REPEATS,
+    `an integer from 1 to ${MAX_REPEATS.toLocaleString('en-US')}`,
+  )
   if (confidence === undefined) {
     const stray = threshold !== undefined ? 'threshold' : maxRepeats !== undefined ? 'max-repeats' : null
     if (stray !== null) throw new UsageError(`--${stray} belongs to the sequential test: give --confidence C too (e.g. --confidence 0.95)`)
     return undefined
   }
   if (options.repeat !== undefined) {
-    throw new UsageError('--repeat and --confidence: a test decides how many runs each threat model needs; give --max-repeats N for its limit instead')
+    throw new UsageError(
+      '--repeat and --confidence: a test decides how many runs each threat model needs; give --max-repeats N for its limit instead',
+    )
   }
   const test = { confidence, threshold: threshold ?? DEFAULT_THRESHOLD, maxRepeats: maxRepeats ?? DEFAULT_MAX_REPEATS }
   const problem = testProblem(test)
@@ -83,7 +115,8 @@ export async function frontierCommand(args: CommandArgs<FrontierOptions>, io: Cl
 async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo): Promise<number> {
   const budget = readBudget(options)
   const test = readTest(options)
-  const repeat = test?.maxRepeats ?? numberFlag('repeat', options.repeat, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? 1
+  const repeat =
+    test?.maxRepeats ?? numberFlag('repeat', options.repeat, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? 1
   const budgetRuns = numberFlag('budget-runs', options['budget-runs'], (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1')
   const seed = (options.seed ?? 'low') as Seed
   if (seed !== 'low' && seed !== 'high') throw new UsageError(`--seed ${String(options.seed)}: must be low or high`)
@@ -91,7 +124,9 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
   const readOnlyGrants = options['read-only'] === true
   const shard = chooseShard({ shard: options.shard, shardFromEnv: options['shard-from-env'], shards: options.shards }, process.env)
   if (shard.count > 1 && !perTask) {
-    throw new UsageError(`--shard ${shard.index}/${shard.count}: a frontier search shards by task, so it needs --per-task (the claim's own search is sequential)`)
+    throw new UsageError(
+      `--shard ${shard.index}/${shard.count}: a frontier search shards by task, so it needs --per-task (the claim's own search is sequential)`,
+    )
   }
   const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay', 'served'])
   const claimPath = options.claim
@@ -133,12 +168,21 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
   const storages = Array.from({ length: repeat }, (_, r) => resultsStorage(treeOf(r) === '' ? out : `${out}/${treeOf(r)}`))
   const root = treeOf(0) === '' ? storages[0] : resultsStorage(out)
   const search: FrontierSearchJson = {
-    target: labels.target, claim: labels.claim, attacker: labels.attacker,
+    target: labels.target,
+    claim: labels.claim,
+    attacker: labels.attacker,
     // How the claim is judged: its file, its judge, and (only when set, so earlier searches keep their digest) echoes counted.
-    claim_digest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null,
-      ...(countEchoes ? { countEchoes } : {}) }),
+    claim_digest: digestOf({
+      claim: claimFile,
+      judge: choice.judge ? (options['judge-model'] ?? choice.model ?? null) : null,
+      ...(countEchoes ? { countEchoes } : {}),
+    }),
     attacker_digest: digestOf({ config: attacker.config, maxRuns: budget.maxRuns ?? null }),
-    seed, repeat, per_task: perTask, budget_runs: budgetRuns ?? null, read_only: readOnlyGrants,
+    seed,
+    repeat,
+    per_task: perTask,
+    budget_runs: budgetRuns ?? null,
+    read_only: readOnlyGrants,
     ...(test === undefined ? {} : { confidence: test.confidence, threshold: test.threshold, max_repeats: test.maxRepeats }),
   }
   let known
@@ -146,13 +190,29 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
     const saved = await readOptional(root, FRONTIER_FILE, FrontierFileSchema)
     if (saved !== null) {
       const was = saved.search
-      const same = (['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'repeat', 'read_only', 'confidence', 'threshold', 'max_repeats'] as const)
-        .every((k) => was[k] === search[k]) &&
-        (saved.shard?.index ?? null) === (shardJson?.index ?? null) && (saved.shard?.count ?? null) === (shardJson?.count ?? null)
+      const same =
+        (
+          [
+            'target',
+            'claim',
+            'attacker',
+            'claim_digest',
+            'attacker_digest',
+            'repeat',
+            'read_only',
+            'confidence',
+            'threshold',
+            'max_repeats',
+          ] as const
+        ).every((k) => was[k] === search[k]) &&
+        (saved.shard?.index ?? null) === (shardJson?.index ?? null) &&
+        (saved.shard?.count ?? null) === (shardJson?.count ?? null)
       if (!same) {
-        throw new UsageError(`--out ${out} already holds another frontier search (${was.claim} against ${was.target} by ${was.attacker}, ` +
-          `${was.confidence === undefined ? `repeat ${was.repeat}` : `confidence ${was.confidence}, threshold ${was.threshold}, max repeats ${was.max_repeats}`}` +
-          `${was.read_only ? ', read-only grants' : ''}${saved.shard ? `, shard ${saved.shard.index}/${saved.shard.count}` : ''}): give this search its own folder`)
+        throw new UsageError(
+          `--out ${out} already holds another frontier search (${was.claim} against ${was.target} by ${was.attacker}, ` +
+            `${was.confidence === undefined ? `repeat ${was.repeat}` : `confidence ${was.confidence}, threshold ${was.threshold}, max repeats ${was.max_repeats}`}` +
+            `${was.read_only ? ', read-only grants' : ''}${saved.shard ? `, shard ${saved.shard.index}/${saved.shard.count}` : ''}): give this search its own folder`,
+        )
       }
       known = knownEvaluations(lattice, saved)
     }
@@ -169,21 +229,39 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
       if (!line.startsWith('note: info:')) notes.add(line)
     })
     return new Controller({
-      optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
-      scope, readOnly, ...attackerLlm(choice, attacker),
-      taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
-      includeFeedback: !options['no-feedback'], countEchoes, storage, domain,
-      attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
+      optimizerFactory: attacker.optimizerFactory,
+      targetFactory: factory,
+      securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
+      scope,
+      readOnly,
+      ...attackerLlm(choice, attacker),
+      taskCostCapUsd: budget.costCap ?? null,
+      taskTimeCapS: budget.timeCap ?? null,
+      maxRunsPerTask: budget.maxRuns ?? null,
+      includeFeedback: !options['no-feedback'],
+      countEchoes,
+      storage,
+      domain,
+      attackerLabel: labels.attacker,
+      attackerConfig: attacker.config,
+      targetLabel: labels.target,
+      claimLabel: labels.claim,
     })
   }
-  const base = controllerFor(domain.roots.map((t) => t.name), [], root).meta(goals.length)
+  const base = controllerFor(
+    domain.roots.map((t) => t.name),
+    [],
+    root,
+  ).meta(goals.length)
   const dirOf = (m: NamedModel) => experimentDirName({ ...base, scope: [...m.scope], readOnly: [...m.readOnly] })
-  const runsOf = (m: NamedModel, runs: number) => storages.slice(0, runs).map((_, r) => (treeOf(r) === '' ? '' : `${treeOf(r)}/`) + dirOf(m))
+  const runsOf = (m: NamedModel, runs: number) =>
+    storages.slice(0, runs).map((_, r) => (treeOf(r) === '' ? '' : `${treeOf(r)}/`) + dirOf(m))
   // A named label is checked against every folder the search could read back (a derived one differs with its configuration).
   if (attackerLabel.forced !== null) {
     for (const [r, storage] of storages.entries()) {
       await refuseAttackerClash(storage, treeOf(r) === '' ? out : `${out}/${treeOf(r)}`, attackerLabel, {
-        slug: slugOf(base), config: attacker.config,
+        slug: slugOf(base),
+        config: attacker.config,
         belongs: (dir, e) => e !== null && dir === dirOf({ scope: e.scope, readOnly: e.read_only }),
       })
     }
@@ -242,24 +320,53 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
 
   const small = lattice.total <= COUNT_EVERY_STEP_UP_TO
   const questions = myTasks ?? undefined
-  const session = new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, repeat, test, budgetRuns, known, counts: small })
+  const session = new FrontierSession(lattice, {
+    taskCount: goals.length,
+    perTask,
+    questions,
+    seed,
+    repeat,
+    test,
+    budgetRuns,
+    known,
+    counts: small,
+  })
   const save = async (final: boolean, stopped = false) => {
     const live = session.answer(stopped)
     // A re-made session has not walked: completeness is the live one's. Beyond SCAN_LIMIT a complete answer's counts are derived.
-    const answer = !final || small ? live
-      : lattice.total > SCAN_LIMIT ? (live.complete ? completeCounts(live, lattice.total) : live)
-        : new FrontierSession(lattice, { taskCount: goals.length, perTask, questions, seed, test, known: session.evaluations, counts: true }).answer(stopped)
+    const answer =
+      !final || small
+        ? live
+        : lattice.total > SCAN_LIMIT
+          ? live.complete
+            ? completeCounts(live, lattice.total)
+            : live
+          : new FrontierSession(lattice, {
+              taskCount: goals.length,
+              perTask,
+              questions,
+              seed,
+              test,
+              known: session.evaluations,
+              counts: true,
+            }).answer(stopped)
     const file = frontierFile(lattice, { ...answer, complete: live.complete }, search, goals, runsOf, shardJson)
     await root.writeTextAtomic(FRONTIER_FILE, `${JSON.stringify(file, null, 2)}\n`)
     return file
   }
 
   const resumed = session.evaluations.length
-  io.stdout(`frontier of ${claimFile.name} against ${manifest.name} (${probe.url}): ${fmt(lattice.total)} threat models, ` +
-    `${goals.length} task(s) each${perTask ? ', per task' : ''}${shardJson ? ` (shard ${shard.index}/${shard.count}: task(s) ${shardJson.tasks.join(', ') || 'none'})` : ''}, ` +
-    `${test === undefined ? `${repeat} run(s) per evaluation` : `each run until a ${pctOf(test.confidence)} confidence sequence puts its success rate above or below ${test.threshold} ` +
-      `(at most ${fmt(test.maxRepeats)} runs, ${atOnce} at once)`}, seeding ${seed}` +
-    `${resumed > 0 ? `; resuming with ${fmt(resumed)} evaluation(s) from ${FRONTIER_FILE}` : ''}; results in ${out}\n`)
+  io.stdout(
+    `frontier of ${claimFile.name} against ${manifest.name} (${probe.url}): ${fmt(lattice.total)} threat models, ` +
+      `${goals.length} task(s) each${perTask ? ', per task' : ''}${shardJson ? ` (shard ${shard.index}/${shard.count}: task(s) ${shardJson.tasks.join(', ') || 'none'})` : ''}, ` +
+      `${
+        test === undefined
+          ? `${repeat} run(s) per evaluation`
+          : `each run until a ${pctOf(test.confidence)} confidence sequence puts its success rate above or below ${test.threshold} ` +
+            `(at most ${fmt(test.maxRepeats)} runs, ${atOnce} at once)`
+      }, seeding ${seed}` +
+      `${resumed > 0 ? `; resuming with ${fmt(resumed)} evaluation(s) from ${FRONTIER_FILE}` : ''}; results in ${out}\n`,
+  )
   io.stdout(attackerLine(attackerLabel, attacker.config))
   let stopped = false
   let file
@@ -282,11 +389,15 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
       const counts = small ? session.counts() : null
       const what = q === 'claim' ? 'claim' : `task ${q + 1}`
       // Without a test, main's words (n and the Wilson interval); with one, the decision and the confidence sequence's interval.
-      const said = test === undefined ? `${verdictOf(t) === 'win' ? 'wins' : 'loses'}: ${rateWords(t.wins, t.runs, { unit: 'run', attacker: labels.attacker }).text}`
-        : `${{ win: 'wins', loss: 'loses', undecided: session.current() === null ? 'undecided' : 'running' }[session.decided(e, q)]} ` +
-          `(${t.wins} of ${t.runs} run(s); rate in ${interval(outcomesOf(e.observation, q), test)})`
-      io.stdout(`[${fmt(session.evaluations.length)}] ${what}: #${lattice.label(c)} [${m.scope.join(', ')}]${m.readOnly.length > 0 ? ` read only [${m.readOnly.join(', ')}]` : ''} ${said}` +
-        `${counts ? `; decided by inference ${fmt(counts.inferred)}, undecided ${fmt(counts.undecided)}` : ''}\n`)
+      const said =
+        test === undefined
+          ? `${verdictOf(t) === 'win' ? 'wins' : 'loses'}: ${rateWords(t.wins, t.runs, { unit: 'run', attacker: labels.attacker }).text}`
+          : `${{ win: 'wins', loss: 'loses', undecided: session.current() === null ? 'undecided' : 'running' }[session.decided(e, q)]} ` +
+            `(${t.wins} of ${t.runs} run(s); rate in ${interval(outcomesOf(e.observation, q), test)})`
+      io.stdout(
+        `[${fmt(session.evaluations.length)}] ${what}: #${lattice.label(c)} [${m.scope.join(', ')}]${m.readOnly.length > 0 ? ` read only [${m.readOnly.join(', ')}]` : ''} ${said}` +
+          `${counts ? `; decided by inference ${fmt(counts.inferred)}, undecided ${fmt(counts.undecided)}` : ''}\n`,
+      )
       await save(false)
     }
     file = await save(true, stopped)
@@ -301,20 +412,36 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
   }
 
   const pct = (a: number) => `${((100 * a) / file.threat_models_total).toFixed(1)}%`
-  io.stdout(`evaluated ${fmt(file.evaluated)} of ${fmt(file.threat_models_total)} threat models (${pct(file.evaluated)})` +
-    `${file.claim.decided_by_inference === null ? '' : `, ${fmt(file.claim.decided_by_inference)} decided by inference`}` +
-    `${file.complete ? '' : `, ${file.claim.undecided === null ? 'some' : fmt(file.claim.undecided)} undecided`}\n`)
-  io.stdout(shardJson ? `shard ${shard.index}/${shard.count}: the claim's frontier comes from every task's: \`redscope merge\` the shards\n`
-    : claimAnswerText(file, repeat))
+  io.stdout(
+    `evaluated ${fmt(file.evaluated)} of ${fmt(file.threat_models_total)} threat models (${pct(file.evaluated)})` +
+      `${file.claim.decided_by_inference === null ? '' : `, ${fmt(file.claim.decided_by_inference)} decided by inference`}` +
+      `${file.complete ? '' : `, ${file.claim.undecided === null ? 'some' : fmt(file.claim.undecided)} undecided`}\n`,
+  )
+  io.stdout(
+    shardJson
+      ? `shard ${shard.index}/${shard.count}: the claim's frontier comes from every task's: \`redscope merge\` the shards\n`
+      : claimAnswerText(file, repeat),
+  )
   for (const t of file.tasks) {
-    io.stdout(`task ${t.index}: ${t.minimal_wins.length === 0 ? `not broken by any threat model run (${repeat} run(s) each)` : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`)
+    io.stdout(
+      `task ${t.index}: ${t.minimal_wins.length === 0 ? `not broken by any threat model run (${repeat} run(s) each)` : t.minimal_wins.map((m) => `[${m.scope.join(', ')}]${m.read_only.length > 0 ? ` read only [${m.read_only.join(', ')}]` : ''}`).join(' or ')}\n`,
+    )
   }
   if (test !== undefined) reportTest(file, test, io)
   const problems: string[] = []
   const undecided = [file.claim, ...file.tasks].reduce((n, f) => n + (f.undecided_evaluated?.length ?? 0), 0)
-  if (undecided > 0) problems.push(`${fmt(undecided)} evaluated threat model(s) undecided after their runs (see ${FRONTIER_FILE}: undecided_evaluated)`)
-  if (file.contradictions.length > 0) problems.push(`${fmt(file.contradictions.length)} contradiction(s): a wider threat model lost where a narrower one won (see ${FRONTIER_FILE})`)
-  if (!file.complete) problems.push(stopped ? 'stopped before the frontiers were complete: run the same command again to resume' : 'the run budget ran out before the frontiers were complete')
+  if (undecided > 0)
+    problems.push(`${fmt(undecided)} evaluated threat model(s) undecided after their runs (see ${FRONTIER_FILE}: undecided_evaluated)`)
+  if (file.contradictions.length > 0)
+    problems.push(
+      `${fmt(file.contradictions.length)} contradiction(s): a wider threat model lost where a narrower one won (see ${FRONTIER_FILE})`,
+    )
+  if (!file.complete)
+    problems.push(
+      stopped
+        ? 'stopped before the frontiers were complete: run the same command again to resume'
+        : 'the run budget ran out before the frontiers were complete',
+    )
   if (taskErrors > 0) problems.push(`${fmt(taskErrors)} task(s) ended in error (counted as not broken)`)
   if (writeFailures.length > 0) problems.push(`${fmt(writeFailures.length)} results write(s) failed`)
   if (problems.length > 0) {
@@ -331,30 +458,46 @@ async function frontierOnly({ options }: CommandArgs<FrontierOptions>, io: CliIo
 function claimAnswerText(file: FrontierFile, repeat: number): string {
   const a = answerWords(file)
   const line = (p: AnswerPoint) => `  #${p.index} ${p.words} ${p.verdict}${p.runs ? `: ${p.runs}` : ''}\n`
-  const wins = a.minimalWins.length === 0 ? `no threat model broke the claim in the runs made (${repeat} per evaluation): even the widest attacker lost\n`
-    : `the weakest attackers that break the claim (${a.minimalWins.length}):\n${a.minimalWins.map(line).join('')}`
-  const losses = a.maximalLosses.length === 0 ? ''
-    : `the widest attackers that did not break it in the runs made (${a.maximalLosses.length}):\n${a.maximalLosses.map(line).join('')}`
+  const wins =
+    a.minimalWins.length === 0
+      ? `no threat model broke the claim in the runs made (${repeat} per evaluation): even the widest attacker lost\n`
+      : `the weakest attackers that break the claim (${a.minimalWins.length}):\n${a.minimalWins.map(line).join('')}`
+  const losses =
+    a.maximalLosses.length === 0
+      ? ''
+      : `the widest attackers that did not break it in the runs made (${a.maximalLosses.length}):\n${a.maximalLosses.map(line).join('')}`
   return wins + losses
 }
 
 /** With a test: the undecided threat models and contradictions with their runs, what the answer guarantees, and its cost. */
 function reportTest(file: FrontierFile, test: SequentialTest, io: CliIo): void {
   const g = file.guarantee!
-  const undecided = [{ name: 'the claim', f: file.claim }, ...file.tasks.map((t) => ({ name: `task ${t.index}`, f: t }))]
-    .flatMap(({ name, f }) => (f.undecided_evaluated ?? []).map((m) => ({ name, m })))
+  const undecided = [{ name: 'the claim', f: file.claim }, ...file.tasks.map((t) => ({ name: `task ${t.index}`, f: t }))].flatMap(
+    ({ name, f }) => (f.undecided_evaluated ?? []).map((m) => ({ name, m })),
+  )
   if (undecided.length > 0) {
-    io.stdout(`undecided after their runs (their success rate may lie on either side of ${test.threshold}):\n` +
-      undecided.map(({ name, m }) => `  ${name}: #${m.index} ${m.words}: ${m.tally!.wins} of ${m.tally!.runs} run(s), rate in ${bounds(...m.tally!.interval!)}` +
-        ` (${m.runs[0] ?? ''}${m.runs.length > 1 ? ` and ${m.runs.length - 1} repeat folder(s)` : ''})\n`).join(''))
+    io.stdout(
+      `undecided after their runs (their success rate may lie on either side of ${test.threshold}):\n` +
+        undecided
+          .map(
+            ({ name, m }) =>
+              `  ${name}: #${m.index} ${m.words}: ${m.tally!.wins} of ${m.tally!.runs} run(s), rate in ${bounds(...m.tally!.interval!)}` +
+              ` (${m.runs[0] ?? ''}${m.runs.length > 1 ? ` and ${m.runs.length - 1} repeat folder(s)` : ''})\n`,
+          )
+          .join(''),
+    )
   }
   for (const c of file.contradictions) {
-    io.stdout(`contradiction${c.task === null ? '' : ` in task ${c.task}`}: #${c.narrower.index} won (${c.narrower_tally.wins} of ${c.narrower_tally.runs}, ${c.narrower.runs[0] ?? ''}) ` +
-      `but the wider #${c.wider.index} lost (${c.wider_tally.wins} of ${c.wider_tally.runs}, ${c.wider.runs[0] ?? ''})\n`)
+    io.stdout(
+      `contradiction${c.task === null ? '' : ` in task ${c.task}`}: #${c.narrower.index} won (${c.narrower_tally.wins} of ${c.narrower_tally.runs}, ${c.narrower.runs[0] ?? ''}) ` +
+        `but the wider #${c.wider.index} lost (${c.wider_tally.wins} of ${c.wider_tally.runs}, ${c.wider.runs[0] ?? ''})\n`,
+    )
   }
   const sweep = file.threat_models_total * test.maxRepeats
-  io.stdout(`each decision is wrong with probability at most ${pctOf(g.per_decision_error_at_most)}; ` +
-    `all ${g.decisions.toLocaleString('en-US')} decision(s) are right together with probability at least ${pctOf(g.all_right_at_least)} ` +
-    `(inferred ones follow if the success rate is monotone); ${g.runs.toLocaleString('en-US')} run(s) of the claim, ` +
-    `${pctOf(g.runs / sweep)} of a sweep of every threat model ${test.maxRepeats.toLocaleString('en-US')} times\n`)
+  io.stdout(
+    `each decision is wrong with probability at most ${pctOf(g.per_decision_error_at_most)}; ` +
+      `all ${g.decisions.toLocaleString('en-US')} decision(s) are right together with probability at least ${pctOf(g.all_right_at_least)} ` +
+      `(inferred ones follow if the success rate is monotone); ${g.runs.toLocaleString('en-US')} run(s) of the claim, ` +
+      `${pctOf(g.runs / sweep)} of a sweep of every threat model ${test.maxRepeats.toLocaleString('en-US')} times\n`,
+  )
 }

@@ -75,21 +75,28 @@ export async function mergeCommand({ positionals, options }: CommandArgs<typeof 
   if (outNamed && sources.length === 0) throw new UsageError(`--out ${out} is the only input: a folder is never merged into itself`)
   // An earlier merge in --out is one of the inputs: kept in place, and merged as if afresh.
   if (outKind && (await outStorage.list('')).length > 0) sources.push({ label: out, storage: outStorage, path: out })
-  if (sources.length === 0) throw new UsageError('nothing to merge: give the shards\' folders')
+  if (sources.length === 0) throw new UsageError("nothing to merge: give the shards' folders")
   let report
   try {
     const shards = await frontierShards(sources)
     if (shards.length > 0) return await mergeFrontierShards(sources, shards, out, outStorage, io)
     report = await mergeSweepTrees(sources, outStorage, nodeFsCopier)
   } catch (e) {
-    if (e instanceof MergeConflictError || e instanceof SweepMismatchError || e instanceof ResultsFormatError || e instanceof FrontierMergeError) {
+    if (
+      e instanceof MergeConflictError ||
+      e instanceof SweepMismatchError ||
+      e instanceof ResultsFormatError ||
+      e instanceof FrontierMergeError
+    ) {
       throw new UsageError(`${e.message} (nothing was written)`)
     }
     throw e
   }
   for (const note of report.notes) io.stderr(`note: ${note}\n`)
-  io.stdout(`merged ${fmt(sources.length)} tree(s) into ${out}: ${fmt(report.experiments)} experiment(s), ` +
-    `${fmt(report.copied)} copied in (${fmt(report.files)} files)\n`)
+  io.stdout(
+    `merged ${fmt(sources.length)} tree(s) into ${out}: ${fmt(report.experiments)} experiment(s), ` +
+      `${fmt(report.copied)} copied in (${fmt(report.files)} files)\n`,
+  )
   const r = report.record
   if (r !== null) {
     const total = r.plan ? Number(r.plan.total) : r.models.length
@@ -101,10 +108,14 @@ export async function mergeCommand({ positionals, options }: CommandArgs<typeof 
   const missing: string[] = []
   if (report.missingShards.length > 0) {
     const count = r?.plan?.shards.count ?? 1
-    missing.push(`shard${report.missingShards.length === 1 ? '' : 's'} ${some(report.missingShards.map((i) => shardText({ index: i, count })))} missing`)
+    missing.push(
+      `shard${report.missingShards.length === 1 ? '' : 's'} ${some(report.missingShards.map((i) => shardText({ index: i, count })))} missing`,
+    )
   }
-  if (report.inProgress.length > 0) missing.push(`${fmt(report.inProgress.length)} threat model(s) in progress (their shard was stopped): ${some(report.inProgress, 3)}`)
-  if (report.notStarted.length > 0) missing.push(`${fmt(report.notStarted.length)} threat model(s) not started: ${some(report.notStarted, 3)}`)
+  if (report.inProgress.length > 0)
+    missing.push(`${fmt(report.inProgress.length)} threat model(s) in progress (their shard was stopped): ${some(report.inProgress, 3)}`)
+  if (report.notStarted.length > 0)
+    missing.push(`${fmt(report.notStarted.length)} threat model(s) not started: ${some(report.notStarted, 3)}`)
   io.stderr(`redscope merge: the sweep is incomplete: ${missing.join('; ')}. Rerun those shards (they resume), then merge again.\n`)
   return options['allow-incomplete'] ? EXIT_OK : EXIT_FINDINGS
 }

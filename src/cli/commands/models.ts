@@ -1,6 +1,14 @@
 /** `redscope models pull NAME | list | path NAME`: the local model cache (src/adapters/models). */
 import {
-  defaultModelsDir, listCache, ModelNotFoundError, ModelPullError, PINNED_MODELS, pinnedModel, pullModel, resolveModelArg, type PinnedModel,
+  defaultModelsDir,
+  listCache,
+  ModelNotFoundError,
+  ModelPullError,
+  PINNED_MODELS,
+  pinnedModel,
+  pullModel,
+  resolveModelArg,
+  type PinnedModel,
 } from '../../adapters/models'
 import type { CommandArgs } from '../command'
 import type { modelsOptions } from '../definitions/models'
@@ -26,8 +34,14 @@ export async function modelsCommand(args: CommandArgs<typeof modelsOptions>, io:
     io.stdout(`models in ${dir}:\n`)
     for (const r of rows) {
       const label = r.name ?? '(by path)'
-      const state = r.state === 'pulled' ? 'pulled' : r.state === 'absent' ? `not pulled: redscope models pull ${r.name}`
-        : r.state === 'damaged' ? `damaged (wrong size): redscope models pull ${r.name}` : 'serve-llm --model PATH'
+      const state =
+        r.state === 'pulled'
+          ? 'pulled'
+          : r.state === 'absent'
+            ? `not pulled: redscope models pull ${r.name}`
+            : r.state === 'damaged'
+              ? `damaged (wrong size): redscope models pull ${r.name}`
+              : 'serve-llm --model PATH'
       io.stdout(`  ${label.padEnd(10)} ${r.file.padEnd(36)} ${mb(r.bytes).padStart(9)}  ${state}\n`)
     }
     return EXIT_OK
@@ -54,9 +68,11 @@ export async function modelsCommand(args: CommandArgs<typeof modelsOptions>, io:
         log: (line) => io.stderr(`${line}\n`),
       })
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
-      io.stdout(r.via === 'cache'
-        ? `${model.name} is already there: ${r.path} (sha256 checked)\n`
-        : `pulled ${model.name} (${model.title}, ${model.license}) in ${seconds} s via ${r.via}: ${r.path}\n`)
+      io.stdout(
+        r.via === 'cache'
+          ? `${model.name} is already there: ${r.path} (sha256 checked)\n`
+          : `pulled ${model.name} (${model.title}, ${model.license}) in ${seconds} s via ${r.via}: ${r.path}\n`,
+      )
       return EXIT_OK
     } catch (e) {
       if (!(e instanceof ModelPullError)) throw e

@@ -6,8 +6,19 @@
 import { stat } from 'node:fs/promises'
 import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import {
-  costWords, listExperiments, readExperiment, readOptional, readTasks, ResultsFormatError, runEndWords, sumUnpriced, taskHeld,
-  type ExperimentRecord, type Storage, type TaskRecord, type UnpricedJson,
+  costWords,
+  listExperiments,
+  readExperiment,
+  readOptional,
+  readTasks,
+  ResultsFormatError,
+  runEndWords,
+  sumUnpriced,
+  taskHeld,
+  type ExperimentRecord,
+  type Storage,
+  type TaskRecord,
+  type UnpricedJson,
 } from '../../core/results'
 import { rateWords } from '../../core/stats'
 import { SWEEP_FILE, SweepRecordSchema, type SweepRecord } from '../../core/sweep'
@@ -22,8 +33,13 @@ import { EXIT_OK, UsageError, type CliIo } from '../io'
 function verdictJson(successes: number, trials: number, unit: 'task' | 'run', attacker: string) {
   const w = rateWords(successes, trials, { unit, attacker })
   return {
-    n_success: successes, n: trials, n_counts: unit === 'task' ? 'completed tasks' : 'runs',
-    rate: w.rate, wilson_95: w.interval === null ? null : [w.interval.low, w.interval.high], held: w.held, words: w.text,
+    n_success: successes,
+    n: trials,
+    n_counts: unit === 'task' ? 'completed tasks' : 'runs',
+    rate: w.rate,
+    wilson_95: w.interval === null ? null : [w.interval.low, w.interval.high],
+    held: w.held,
+    words: w.text,
   }
 }
 
@@ -50,9 +66,19 @@ async function summarise(storage: Storage, dir: string) {
     // The name the threat model was saved under in the designer (threat_model.json); null when none was.
     threat_model_name: threatModelName,
     experiment: {
-      slug: e.slug, hash: e.hash, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model,
-      scope: e.scope, read_only: e.read_only, scope_label: e.scope_label, max_runs_per_task: e.max_runs_per_task,
-      task_cost_cap_usd: e.task_cost_cap_usd, task_time_cap_s: e.task_time_cap_s, include_feedback: e.include_feedback,
+      slug: e.slug,
+      hash: e.hash,
+      attacker: e.attacker,
+      target: e.target,
+      claim: e.claim,
+      model: e.model,
+      scope: e.scope,
+      read_only: e.read_only,
+      scope_label: e.scope_label,
+      max_runs_per_task: e.max_runs_per_task,
+      task_cost_cap_usd: e.task_cost_cap_usd,
+      task_time_cap_s: e.task_time_cap_s,
+      include_feedback: e.include_feedback,
     },
     summary,
     // The cost with its unpriced calls: superred's total_llm_usage.cost counts a call with no price as $0.
@@ -69,11 +95,21 @@ async function summarise(storage: Storage, dir: string) {
       const held = taskHeld(t.status, t.n_runs) ? { verdict: verdictJson(0, t.n_runs, 'run', e.attacker) } : {}
       const runs = records.get(t.index)?.runs ?? []
       return {
-        ...t, ...held,
+        ...t,
+        ...held,
         // A task without a task.json (skipped, or not written yet) has no usage to show.
         ...(usage === null ? {} : { cost: costJson(usage.cost, usage.calls, unpriced.get(t.index)) }),
         // Why each run ended (run_records.json: turn limit, the attacker's decline, the target, the time cap), when recorded.
-        ...(runs.length > 0 ? { run_ends: runs.map((r) => ({ run_number: r.run_number, ended_by: r.ended_by, turns: r.turns, words: runEndWords(r.ended_by, r.turns, true) })) } : {}),
+        ...(runs.length > 0
+          ? {
+              run_ends: runs.map((r) => ({
+                run_number: r.run_number,
+                ended_by: r.ended_by,
+                turns: r.turns,
+                words: runEndWords(r.ended_by, r.turns, true),
+              })),
+            }
+          : {}),
         ...(taskConfigs.has(t.index) ? { config: taskConfigs.get(t.index) } : {}),
         ...(echoed.has(t.index) ? { echoed_runs: echoed.get(t.index) } : {}),
       }
@@ -92,14 +128,41 @@ function taskRows(listed: ExperimentRecord['manifest']['tasks'], written: TaskRe
     const task = byIndex.get(m.index)
     byIndex.delete(m.index)
     return task
-      ? { index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
-          best_score: task.best_score.value, success: task.success, dir: m.dir, usage: task.llm_usage as { cost: number; calls: number } | null }
-      : { index: m.index, goal: m.goal, status: m.status, stop_reason: m.stop_reason, n_runs: m.n_runs,
-          best_score: m.best_score, success: m.success, dir: m.dir, usage: null }
+      ? {
+          index: task.index,
+          goal: task.goal,
+          status: task.status,
+          stop_reason: task.stop_reason,
+          n_runs: task.n_runs,
+          best_score: task.best_score.value,
+          success: task.success,
+          dir: m.dir,
+          usage: task.llm_usage as { cost: number; calls: number } | null,
+        }
+      : {
+          index: m.index,
+          goal: m.goal,
+          status: m.status,
+          stop_reason: m.stop_reason,
+          n_runs: m.n_runs,
+          best_score: m.best_score,
+          success: m.success,
+          dir: m.dir,
+          usage: null,
+        }
   })
   for (const task of byIndex.values()) {
-    rows.push({ index: task.index, goal: task.goal, status: task.status, stop_reason: task.stop_reason, n_runs: task.n_runs,
-      best_score: task.best_score.value, success: task.success, dir: null, usage: task.llm_usage })
+    rows.push({
+      index: task.index,
+      goal: task.goal,
+      status: task.status,
+      stop_reason: task.stop_reason,
+      n_runs: task.n_runs,
+      best_score: task.best_score.value,
+      success: task.success,
+      dir: null,
+      usage: task.llm_usage,
+    })
   }
   return rows.sort((a, b) => a.index - b.index)
 }
@@ -107,7 +170,11 @@ function taskRows(listed: ExperimentRecord['manifest']['tasks'], written: TaskRe
 /** What a tree's sweep.json says, and how much of it the tree holds finished. */
 function sweepSummary(r: SweepRecord, finished: ReadonlySet<string>, pooled: { success: number; completed: number }) {
   return {
-    id: r.id, title: r.title, target: r.target, claim: r.claim, attacker: r.attacker,
+    id: r.id,
+    title: r.title,
+    target: r.target,
+    claim: r.claim,
+    attacker: r.attacker,
     threat_models: r.plan ? Number(r.plan.total) : r.models.length,
     listed: r.models.length,
     finished: r.models.filter((m) => finished.has(m.dir)).length,
@@ -139,11 +206,17 @@ export async function resultsCommand(args: CommandArgs<typeof resultsOptions>, i
     const finished = new Set(experiments.filter((e) => e.complete).map((e) => e.dir))
     const inSweep = new Set(record?.models.map((m) => m.dir) ?? [])
     const listed = experiments.filter((e) => inSweep.has(e.dir))
-    const pooled = { success: listed.reduce((a, e) => a + e.summary.n_success, 0), completed: listed.reduce((a, e) => a + e.summary.n_completed, 0) }
+    const pooled = {
+      success: listed.reduce((a, e) => a + e.summary.n_success, 0),
+      completed: listed.reduce((a, e) => a + e.summary.n_completed, 0),
+    }
     const sweep = record === null ? {} : { sweep: sweepSummary(record, finished, pooled) }
     // Over every experiment: a tree mixing priced and unpriced calls says both, never one sum that reads as whole.
-    const cost = costJson(experiments.reduce((a, e) => a + e.cost.usd, 0), experiments.reduce((a, e) => a + e.cost.calls, 0),
-      sumUnpriced(experiments.map((e) => e.cost.unpriced)))
+    const cost = costJson(
+      experiments.reduce((a, e) => a + e.cost.usd, 0),
+      experiments.reduce((a, e) => a + e.cost.calls, 0),
+      sumUnpriced(experiments.map((e) => e.cost.unpriced)),
+    )
     io.stdout(`${JSON.stringify({ root, ...sweep, cost, experiments }, null, 2)}\n`)
     return EXIT_OK
   } catch (e) {

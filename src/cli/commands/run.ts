@@ -13,7 +13,16 @@ import type { RunOptions } from '../definitions/run'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import { lineReporter, summaryLines } from '../runReporter'
 import { attackerLlm, buildAttacker, chooseAttacker, readBudget } from '../attackerSetup'
-import { capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, readClaim, resolveScopes, warnGoalEchoes } from '../runSetup'
+import {
+  capacityOptions,
+  checkClaimAgainstManifest,
+  claimFor,
+  connectTarget,
+  isStorageError,
+  readClaim,
+  resolveScopes,
+  warnGoalEchoes,
+} from '../runSetup'
 import { claimFromFile } from '../../claims'
 import { referencesByTag } from '../../core/tags'
 import { forestFromManifest } from '../../protocol'
@@ -35,7 +44,12 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   // A claim file is read (and refused) before the target is asked anything.
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
   const { semantics, resultsSchema } = readCompatibility(options, timeCap)
-  const factory = await connectTarget(targetUrl, requestTimeout, concurrency, capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope run: ${line}\n`)))
+  const factory = await connectTarget(
+    targetUrl,
+    requestTimeout,
+    concurrency,
+    capacityOptions(budget.capacityWait, (line) => io.stderr(`redscope run: ${line}\n`)),
+  )
   const { file: claimFile, where: claimWhere } = await claimFor(claimPath, factory.manifest, { judge: choice.judge })
   checkClaimAgainstManifest(claimFile, factory.manifest, claimWhere)
   warnGoalEchoes(claimFile, claimWhere, 'run', io.stderr)
@@ -51,21 +65,39 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
   const storage = deps.storage ? deps.storage(out) : resultsStorage(out)
   const label = attackerLabelOf(attacker.config, options['attacker-label'])
   const controller = new Controller({
-    optimizerFactory, targetFactory: factory, securityClaim: claim, scope, readOnly,
-    llmConfig, llmClientFactory,
-    taskCostCapUsd: costCap ?? null, taskTimeCapS: timeCap ?? null, maxRunsPerTask: maxRuns ?? null,
-    includeFeedback: !options['no-feedback'], countEchoes,
-    storage, domain: factory.surfaces.domain, domainReferences: referencesByTag(forestFromManifest(factory.manifest)),
-    attackerLabel: label.label, attackerConfig: attacker.config,
+    optimizerFactory,
+    targetFactory: factory,
+    securityClaim: claim,
+    scope,
+    readOnly,
+    llmConfig,
+    llmClientFactory,
+    taskCostCapUsd: costCap ?? null,
+    taskTimeCapS: timeCap ?? null,
+    maxRunsPerTask: maxRuns ?? null,
+    includeFeedback: !options['no-feedback'],
+    countEchoes,
+    storage,
+    domain: factory.surfaces.domain,
+    domainReferences: referencesByTag(forestFromManifest(factory.manifest)),
+    attackerLabel: label.label,
+    attackerConfig: attacker.config,
     targetLabel: options['target-label'] ?? factory.manifest.name,
     claimLabel: options['claim-label'] ?? null,
-    semantics, resultsSchema,
+    semantics,
+    resultsSchema,
   })
   const total = claimFile.tasks.length
   // Another attacker's results in this folder are refused before anything is written or printed.
-  await refuseAttackerClash(storage, out, label, { slug: slugOf(controller.meta(total)), config: attacker.config, belongs: (dir) => dir === controller.label })
-  io.stdout(`${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${scopeNames.join(', ')}]` +
-    `${readOnlyNames.length ? `, read-only [${readOnlyNames.join(', ')}]` : ''}\n`)
+  await refuseAttackerClash(storage, out, label, {
+    slug: slugOf(controller.meta(total)),
+    config: attacker.config,
+    belongs: (dir) => dir === controller.label,
+  })
+  io.stdout(
+    `${controller.label}: ${total} task(s) against ${factory.manifest.name} (${factory.url}), scope [${scopeNames.join(', ')}]` +
+      `${readOnlyNames.length ? `, read-only [${readOnlyNames.join(', ')}]` : ''}\n`,
+  )
   io.stdout(attackerLine(label, attacker.config))
   const cancel = new AbortController()
   // Every task waiting for a slot listens on this signal: past 10 queued tasks Node would print a
@@ -87,9 +119,18 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     },
   }
   try {
-    const result = await controller.run({ reporter: combineReporters(lineReporter(io.stdout, total, claimFile, choice.unpricedModel), writes), signal: cancel.signal })
-    io.stdout(summaryLines({ ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) }, controller.meta(null).attacker,
-      countEchoes, choice.unpricedModel))
+    const result = await controller.run({
+      reporter: combineReporters(lineReporter(io.stdout, total, claimFile, choice.unpricedModel), writes),
+      signal: cancel.signal,
+    })
+    io.stdout(
+      summaryLines(
+        { ...result, resultsDir: result.resultsDir === null ? null : join(out, result.resultsDir) },
+        controller.meta(null).attacker,
+        countEchoes,
+        choice.unpricedModel,
+      ),
+    )
   } catch (e) {
     // The engine's own check, for a folder written between the check above and the run (another process).
     if (e instanceof AttackerClashError) throw new UsageError(e.message)
@@ -102,14 +143,19 @@ export async function runCommand({ options }: CommandArgs<RunOptions>, io: CliIo
     closePrompter()
   }
   if (writeFailures.length > 0) {
-    io.stderr(`redscope run: the results under ${out} are incomplete: ${writeFailures.length} write(s) failed; free space and run the same command again to resume\n`)
+    io.stderr(
+      `redscope run: the results under ${out} are incomplete: ${writeFailures.length} write(s) failed; free space and run the same command again to resume\n`,
+    )
     return EXIT_FINDINGS
   }
   return EXIT_OK
 }
 
 /** superred 0.3.0's behaviour and results schema, for comparing with the published package exactly. */
-function readCompatibility(options: Pick<ParsedOptions<RunOptions>, 'semantics' | 'results-schema'>, timeCap: number | undefined): { semantics: EngineSemantics; resultsSchema: 4 | 5 | undefined } {
+function readCompatibility(
+  options: Pick<ParsedOptions<RunOptions>, 'semantics' | 'results-schema'>,
+  timeCap: number | undefined,
+): { semantics: EngineSemantics; resultsSchema: 4 | 5 | undefined } {
   const semantics = (options.semantics ?? 'redscope') as EngineSemantics
   if (!ENGINE_SEMANTICS.includes(semantics)) throw new UsageError(`--semantics ${semantics}: must be one of ${ENGINE_SEMANTICS.join(', ')}`)
   const schema = options['results-schema']

@@ -12,8 +12,15 @@ import { referencesByTag } from '../../core/tags'
 import { combineReporters, Controller, DEFAULT_MAX_RUNS_PER_TASK, isResultsWriteFailure } from '../../core/engine'
 import { experimentDirName, slugOf } from '../../core/results'
 import {
-  claimSweepFile, digestOf, runSweep, shardItems, shardRecord, shardText, SweepMismatchError,
-  type SelectedModel, type SweepDefinition,
+  claimSweepFile,
+  digestOf,
+  runSweep,
+  shardItems,
+  shardRecord,
+  shardText,
+  SweepMismatchError,
+  type SelectedModel,
+  type SweepDefinition,
 } from '../../core/sweep'
 import { asrText, rateWords } from '../../core/stats'
 import { forestFromManifest, HttpTargetFactory } from '../../protocol'
@@ -25,7 +32,15 @@ import { DEFAULT_PARALLEL, type SweepOptions } from '../definitions/sweep'
 import { readForestFile } from '../forestFile'
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type CliIo } from '../io'
 import {
-  capacityOptions, checkClaimAgainstManifest, claimFor, connectTarget, isStorageError, numberFlag, readClaim, resolveScopes, warnGoalEchoes,
+  capacityOptions,
+  checkClaimAgainstManifest,
+  claimFor,
+  connectTarget,
+  isStorageError,
+  numberFlag,
+  readClaim,
+  resolveScopes,
+  warnGoalEchoes,
 } from '../runSetup'
 import { chooseSelection, chooseShard } from '../sweepSelection'
 
@@ -43,7 +58,8 @@ export async function sweepCommand(args: CommandArgs<SweepOptions>, io: CliIo): 
 async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Promise<number> {
   const shard = chooseShard({ shard: options.shard, shardFromEnv: options['shard-from-env'], shards: options.shards }, process.env)
   const budget = readBudget(options)
-  const parallel = numberFlag('parallel', options.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? DEFAULT_PARALLEL
+  const parallel =
+    numberFlag('parallel', options.parallel, (n) => Number.isInteger(n) && n >= 1, 'an integer of at least 1') ?? DEFAULT_PARALLEL
   const choice = chooseAttacker(options, budget, ['template', 'llm', 'replay', 'served'])
   const claimPath = options.claim
   if (claimPath !== undefined) await readClaim(claimPath, { judge: choice.judge })
@@ -69,12 +85,21 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
   const targetDomain = factory.surfaces.domain
   if (forestFile) {
     const foreign = forestFile.domain.tags.find((t) => !targetDomain.has(t.name))
-    if (foreign) throw new UsageError(`--forest ${options.forest}: '${foreign.name}' is not a tag of ${manifest.name} (its tags: ${targetDomain.tags.map((t) => t.name).join(', ')})`)
+    if (foreign)
+      throw new UsageError(
+        `--forest ${options.forest}: '${foreign.name}' is not a tag of ${manifest.name} (its tags: ${targetDomain.tags.map((t) => t.name).join(', ')})`,
+      )
   }
   const domain = forestFile?.domain ?? targetDomain
-  const { selection, spec } = await chooseSelection({
-    all: options.all, containing: splitList(options.containing), indices: options.indices, threatModels: options['threat-models'],
-  }, domain)
+  const { selection, spec } = await chooseSelection(
+    {
+      all: options.all,
+      containing: splitList(options.containing),
+      indices: options.indices,
+      threatModels: options['threat-models'],
+    },
+    domain,
+  )
 
   const attackerLabel = attackerLabelOf(attacker.config, options['attacker-label'])
   const labels = {
@@ -88,12 +113,27 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
   const controllerFor = (m: SelectedModel) => {
     const { scope, readOnly } = resolveScopes(targetDomain, [...m.scope], [...m.readOnly], (line) => notes.add(line))
     return new Controller({
-      optimizerFactory: attacker.optimizerFactory, targetFactory: factory, securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
-      scope, readOnly, ...attackerLlm(choice, attacker),
-      taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, maxRunsPerTask: budget.maxRuns ?? null,
-      includeFeedback: !options['no-feedback'], countEchoes, storage, domain: targetDomain,
-      domainReferences: mergeTagReferences(referencesByTag(forestFromManifest(manifest)), forestFile ? referencesByTag(forestFile.forest) : new Map()),
-      attackerLabel: labels.attacker, attackerConfig: attacker.config, targetLabel: labels.target, claimLabel: labels.claim,
+      optimizerFactory: attacker.optimizerFactory,
+      targetFactory: factory,
+      securityClaim: claimFromFile(claimFile, { judge: choice.judge }, claimWhere),
+      scope,
+      readOnly,
+      ...attackerLlm(choice, attacker),
+      taskCostCapUsd: budget.costCap ?? null,
+      taskTimeCapS: budget.timeCap ?? null,
+      maxRunsPerTask: budget.maxRuns ?? null,
+      includeFeedback: !options['no-feedback'],
+      countEchoes,
+      storage,
+      domain: targetDomain,
+      domainReferences: mergeTagReferences(
+        referencesByTag(forestFromManifest(manifest)),
+        forestFile ? referencesByTag(forestFile.forest) : new Map(),
+      ),
+      attackerLabel: labels.attacker,
+      attackerConfig: attacker.config,
+      targetLabel: labels.target,
+      claimLabel: labels.claim,
       threatModelName: m.name ?? null,
     })
   }
@@ -106,12 +146,18 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
     forest: forestFile?.forest ?? forestFromManifest(manifest),
     selection: spec,
     settings: {
-      model: choice.llmConfig?.model ?? null, maxRunsPerTask: budget.maxRuns ?? DEFAULT_MAX_RUNS_PER_TASK,
-      taskCostCapUsd: budget.costCap ?? null, taskTimeCapS: budget.timeCap ?? null, includeFeedback: !options['no-feedback'],
+      model: choice.llmConfig?.model ?? null,
+      maxRunsPerTask: budget.maxRuns ?? DEFAULT_MAX_RUNS_PER_TASK,
+      taskCostCapUsd: budget.costCap ?? null,
+      taskTimeCapS: budget.timeCap ?? null,
+      includeFeedback: !options['no-feedback'],
     },
     // How the claim is judged: its file, its judge, and (only when set, so earlier sweeps keep their digest) echoes counted.
-    claimDigest: digestOf({ claim: claimFile, judge: choice.judge ? options['judge-model'] ?? choice.model ?? null : null,
-      ...(countEchoes ? { countEchoes } : {}) }),
+    claimDigest: digestOf({
+      claim: claimFile,
+      judge: choice.judge ? (options['judge-model'] ?? choice.model ?? null) : null,
+      ...(countEchoes ? { countEchoes } : {}),
+    }),
     attackerDigest: digestOf(attacker.config),
   }
   const planned = shardRecord(def, selection, shard, dirOf, Date.now())
@@ -130,8 +176,10 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
   }
   const mine = shardItems(selection, shard)
   const of = shard.count > 1 ? `shard ${shardText(shard)}: ${fmt(mine.count)} of ${fmt(selection.count)}` : fmt(selection.count)
-  io.stdout(`${record.id}: ${of} threat models, ${claimFile.tasks.length} task(s) each, against ${manifest.name} (${probe.url}); ` +
-    `${parallel} at once, ${factory.concurrency} session(s) each; results in ${out}\n`)
+  io.stdout(
+    `${record.id}: ${of} threat models, ${claimFile.tasks.length} task(s) each, against ${manifest.name} (${probe.url}); ` +
+      `${parallel} at once, ${factory.concurrency} session(s) each; results in ${out}\n`,
+  )
   io.stdout(attackerLine(attackerLabel, attacker.config))
 
   const cancel = new AbortController()
@@ -153,8 +201,14 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
   let summary
   try {
     summary = await runSweep({
-      storage, models: mine, dirOf, controllerFor, goals: claimFile.tasks.map((t) => t.goal), parallel,
-      reporter: combineReporters(writes), signal: cancel.signal,
+      storage,
+      models: mine,
+      dirOf,
+      controllerFor,
+      goals: claimFile.tasks.map((t) => t.goal),
+      parallel,
+      reporter: combineReporters(writes),
+      signal: cancel.signal,
       progress: {
         modelEnd: (m, _dir, o) => {
           for (const n of notes) io.stderr(n)
@@ -164,7 +218,9 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
           const name = m.index === null ? `#${m.rank}` : `#${m.index}`
           const what = `[${m.scope.join(', ')}]${m.readOnly.length ? ` read-only [${m.readOnly.join(', ')}]` : ''}`
           const outcome = o.kind === 'kept' ? 'kept (finished before)' : asrOf(o.nSuccess, o.nCompleted, labels.attacker)
-          io.stdout(`[${fmt(done).padStart(width)}/${fmt(mine.count)}] ${name} ${what}: ${outcome}${o.nError ? `, ${o.nError} in error` : ''}\n`)
+          io.stdout(
+            `[${fmt(done).padStart(width)}/${fmt(mine.count)}] ${name} ${what}: ${outcome}${o.nError ? `, ${o.nError} in error` : ''}\n`,
+          )
         },
       },
     })
@@ -181,8 +237,10 @@ async function sweepOnly({ options }: CommandArgs<SweepOptions>, io: CliIo): Pro
     io.stdout(`experiments.json lacked ${fmt(summary.indexRepaired.length)} finished experiment(s): their rows added from their folders\n`)
   }
   const t = summary.tasks
-  io.stdout(`${fmt(summary.models - summary.unfinished)} of ${fmt(summary.models)} threat models done (${fmt(summary.ran)} run now, ${fmt(summary.kept)} kept); ` +
-    `${fmt(summary.brokeClaim)} broke the claim; ${asrOf(t.success, t.completed, labels.attacker)}, the tasks of every threat model pooled\n`)
+  io.stdout(
+    `${fmt(summary.models - summary.unfinished)} of ${fmt(summary.models)} threat models done (${fmt(summary.ran)} run now, ${fmt(summary.kept)} kept); ` +
+      `${fmt(summary.brokeClaim)} broke the claim; ${asrOf(t.success, t.completed, labels.attacker)}, the tasks of every threat model pooled\n`,
+  )
   const problems: string[] = []
   if (summary.unfinished > 0) problems.push(`stopped with ${fmt(summary.unfinished)} threat model(s) unfinished`)
   if (t.error > 0) problems.push(`${fmt(t.error)} task(s) ended in error`)

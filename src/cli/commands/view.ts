@@ -20,7 +20,9 @@ export async function viewCommand(args: CommandArgs<typeof viewOptions>, io: Cli
   const host = options.host ?? '127.0.0.1'
   const token = options.token ?? (process.env.REDSCOPE_VIEW_TOKEN || undefined)
   if (!isLoopbackAddress(host) && !token) {
-    throw new UsageError(`--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_VIEW_TOKEN); the browser asks for it as a password`)
+    throw new UsageError(
+      `--host ${host} listens beyond this machine: give a token (--token T or $REDSCOPE_VIEW_TOKEN); the browser asks for it as a password`,
+    )
   }
   if (options['no-results'] && args.positionals.length > 0) throw new UsageError('give a folder or --no-results, not both')
   const dir = options['no-results'] ? undefined : resolve(args.positionals[0] ?? (process.env.SUPERRED_RESULTS_DIR || DEFAULT_RESULTS_DIR))
@@ -36,7 +38,9 @@ export async function viewCommand(args: CommandArgs<typeof viewOptions>, io: Cli
   } catch (e) {
     if (e instanceof AppServerError) throw new UsageError(e.message)
     const code = (e as NodeJS.ErrnoException).code
-    throw new UsageError(`cannot listen on ${host}:${port ?? DEFAULT_VIEW_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`)
+    throw new UsageError(
+      `cannot listen on ${host}:${port ?? DEFAULT_VIEW_PORT} (${code ?? (e as Error).message})${code === 'EADDRINUSE' ? '; try --port 0' : ''}`,
+    )
   }
   // A results folder opens on its experiments; the app alone (npm start) on the designer and its demo.
   const address = dir === undefined ? running.url : `${running.url}results`
@@ -68,8 +72,8 @@ async function listen(options: Parameters<typeof startAppServer>[0], port: numbe
 
 /** The platform's opener, detached: a missing one (a server without a desktop) only says so. */
 function openBrowser(url: string, io: CliIo): void {
-  const [command, ...args] = process.platform === 'darwin' ? ['open', url]
-    : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url]
+  const [command, ...args] =
+    process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url]
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true })
     child.on('error', () => io.stderr(`could not open a browser (${command}); open ${url} yourself\n`))
@@ -82,6 +86,7 @@ function openBrowser(url: string, io: CliIo): void {
 function portFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   const n = Number(value)
-  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port ${value}: must be a port number (0 for any free port)`)
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`--port ${value}: must be a port number (0 for any free port)`)
   return n
 }

@@ -13,7 +13,7 @@ export const checkScope = defineCommand({
   options: checkScopeOptions,
   description: [
     'Prints the findings as a JSON array ([] when the scope is clean). Exit 0 when no finding is an error, 1 when one ' +
-    'is, 2 for a bad forest file or option.',
+      'is, 2 for a bad forest file or option.',
   ],
   examples: [
     ['a user who reads the system prompt', 'redscope check-scope chatbot.json --scope user --read-only system_prompt'],

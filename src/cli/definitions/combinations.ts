@@ -11,9 +11,9 @@ export const combinations = defineCommand({
   positionals: { min: 1, max: 1 },
   options: combinationsOptions,
   description: [
-    'Prints a JSON array of tag-name arrays, the distinct combinations of FOREST.json in the order of superred\'s ' +
-    'distinct_combinations() (names sorted inside each). FOREST.json is {"tags": [{"name", "parent", "description"}]}; ' +
-    'a missing or malformed file is one line on stderr and exit 2.',
+    "Prints a JSON array of tag-name arrays, the distinct combinations of FOREST.json in the order of superred's " +
+      'distinct_combinations() (names sorted inside each). FOREST.json is {"tags": [{"name", "parent", "description"}]}; ' +
+      'a missing or malformed file is one line on stderr and exit 2.',
   ],
   examples: [
     ['how many threat models the AgentDojo forest has', 'redscope combinations agentdojo.json --count'],

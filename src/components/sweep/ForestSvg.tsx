@@ -10,7 +10,13 @@ type Tag = Forest['tags'][number]
  * its own tag (a `<g>` keyed by the tag's name). Never below 70% of its size:
  * a wide forest scrolls sideways rather than shrinking its labels out of reach.
  */
-export function ForestSvg({ forest, pos, label, maxHeight, tag }: {
+export function ForestSvg({
+  forest,
+  pos,
+  label,
+  maxHeight,
+  tag,
+}: {
   forest: Forest
   pos: ReadonlyMap<string, PositionedTag>
   label: string
@@ -25,14 +31,26 @@ export function ForestSvg({ forest, pos, label, maxHeight, tag }: {
   const width = Math.max(...xs) + TAG_NODE_WIDTH + pad - minX
   const height = Math.max(...ys) + TAG_NODE_HEIGHT + pad - minY
   return (
-    <svg viewBox={`${minX} ${minY} ${width} ${height}`} role="img" aria-label={label} style={{ minWidth: width * 0.7, maxHeight: Math.max(Math.min(height, maxHeight), height * 0.7) }}>
-      {forest.tags.filter((t) => t.parent !== null && pos.has(t.parent)).map((t) => {
-        const a = pos.get(t.parent!)!
-        const b = pos.get(t.name)!
-        const midY = (a.y + TAG_NODE_HEIGHT + b.y) / 2
-        return <path key={`e-${t.name}`} className="rc-forest__edge"
-          d={`M${a.x + TAG_NODE_WIDTH / 2},${a.y + TAG_NODE_HEIGHT} V${midY} H${b.x + TAG_NODE_WIDTH / 2} V${b.y}`} />
-      })}
+    <svg
+      viewBox={`${minX} ${minY} ${width} ${height}`}
+      role="img"
+      aria-label={label}
+      style={{ minWidth: width * 0.7, maxHeight: Math.max(Math.min(height, maxHeight), height * 0.7) }}
+    >
+      {forest.tags
+        .filter((t) => t.parent !== null && pos.has(t.parent))
+        .map((t) => {
+          const a = pos.get(t.parent!)!
+          const b = pos.get(t.name)!
+          const midY = (a.y + TAG_NODE_HEIGHT + b.y) / 2
+          return (
+            <path
+              key={`e-${t.name}`}
+              className="rc-forest__edge"
+              d={`M${a.x + TAG_NODE_WIDTH / 2},${a.y + TAG_NODE_HEIGHT} V${midY} H${b.x + TAG_NODE_WIDTH / 2} V${b.y}`}
+            />
+          )
+        })}
       {forest.tags.map((t) => tag(t, pos.get(t.name)!))}
     </svg>
   )

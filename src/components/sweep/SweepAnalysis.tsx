@@ -28,7 +28,14 @@ export interface KnownFrontier {
   readonly answer?: FrontierAnswerWords | null
 }
 
-export function SweepAnalysis({ record, rows, openHref, actions, note, frontier = null }: {
+export function SweepAnalysis({
+  record,
+  rows,
+  openHref,
+  actions,
+  note,
+  frontier = null,
+}: {
   record: SweepRecord
   rows: readonly SweepRow[]
   /** Where a row's "open" link goes (the experiment in the viewer), as the surrounding router wants it. */
@@ -42,7 +49,12 @@ export function SweepAnalysis({ record, rows, openHref, actions, note, frontier 
   const { paint, worse, pairs, byDir } = useMemo(() => {
     const outcomes = outcomesOf(rows)
     const all = widerDidWorse(record.forest, outcomes)
-    return { paint: paintForest(record.forest, outcomes), pairs: all, worse: worstPerWider(all), byDir: new Map(rows.map((r) => [r.dir, r])) }
+    return {
+      paint: paintForest(record.forest, outcomes),
+      pairs: all,
+      worse: worstPerWider(all),
+      byDir: new Map(rows.map((r) => [r.dir, r])),
+    }
   }, [record, rows])
   const frontierPaint = useMemo(() => (frontier ? paintFrontier(record.forest, frontier.minimalWins) : null), [record, frontier])
   const [view, setView] = useState<'frontier' | 'contrast'>('frontier')
@@ -60,27 +72,55 @@ export function SweepAnalysis({ record, rows, openHref, actions, note, frontier 
           <p className="rc-muted rc-small" data-testid="sweep-summary">
             {done} of {plural(rows.length, 'threat model')} complete · {broken} broke the claim · {asrText(asr)}
           </p>
-          {note ? <p className="rc-muted rc-small" data-testid="sweep-note">{note}</p> : null}
+          {note ? (
+            <p className="rc-muted rc-small" data-testid="sweep-note">
+              {note}
+            </p>
+          ) : null}
         </div>
         {actions}
       </div>
       {frontierPaint !== null && frontier !== null ? (
         <div className="rc-row" role="group" aria-label="What the forest shows">
           <span className="rc-label">Paint:</span>
-          <button type="button" className="rc-btn rc-btn--small" aria-pressed={view === 'frontier'} onClick={() => setView('frontier')}>the frontier’s view</button>
-          <button type="button" className="rc-btn rc-btn--small" aria-pressed={view === 'contrast'} onClick={() => setView('contrast')}>with the tag against without it</button>
+          <button type="button" className="rc-btn rc-btn--small" aria-pressed={view === 'frontier'} onClick={() => setView('frontier')}>
+            the frontier’s view
+          </button>
+          <button type="button" className="rc-btn rc-btn--small" aria-pressed={view === 'contrast'} onClick={() => setView('contrast')}>
+            with the tag against without it
+          </button>
         </div>
       ) : null}
-      {showFrontier
-        ? <PaintedForest forest={record.forest} painting={{ kind: 'frontier', paint: frontierPaint, source: frontier.source }} testId="forest-tag" label="Forest painted with the frontier's minimal winners" />
-        : <PaintedForest forest={record.forest} painting={{ kind: 'contrast', paint }} testId="forest-tag" label="Forest painted with what each tag contributes" />}
+      {showFrontier ? (
+        <PaintedForest
+          forest={record.forest}
+          painting={{ kind: 'frontier', paint: frontierPaint, source: frontier.source }}
+          testId="forest-tag"
+          label="Forest painted with the frontier's minimal winners"
+        />
+      ) : (
+        <PaintedForest
+          forest={record.forest}
+          painting={{ kind: 'contrast', paint }}
+          testId="forest-tag"
+          label="Forest painted with what each tag contributes"
+        />
+      )}
       {pairs.length > 0 ? (
         <details className="rc-worse-list" open={worse.size <= 5}>
-          <summary><strong>{worse.size}</strong> wider threat model{worse.size === 1 ? '' : 's'} did worse than a narrower one {worse.size === 1 ? 'it contains' : 'they contain'} <span className="rc-muted">(noise, a flaky target, or an attacker spending runs on the wrong surface)</span></summary>
+          <summary>
+            <strong>{worse.size}</strong> wider threat model{worse.size === 1 ? '' : 's'} did worse than a narrower one{' '}
+            {worse.size === 1 ? 'it contains' : 'they contain'}{' '}
+            <span className="rc-muted">(noise, a flaky target, or an attacker spending runs on the wrong surface)</span>
+          </summary>
           <ul>
             {[...worse.values()].slice(0, 50).map(({ pair, count }) => (
               <li key={pair.wider}>
-                <ScopeChips scope={byDir.get(pair.wider)?.scope ?? []} readOnly={byDir.get(pair.wider)?.readOnly ?? []} /> at {shortOf(byDir.get(pair.wider))} &lt; <ScopeChips scope={byDir.get(pair.narrower)?.scope ?? []} readOnly={byDir.get(pair.narrower)?.readOnly ?? []} /> at {shortOf(byDir.get(pair.narrower))}{count > 1 ? <span className="rc-muted"> (and {count - 1} more narrower)</span> : null}
+                <ScopeChips scope={byDir.get(pair.wider)?.scope ?? []} readOnly={byDir.get(pair.wider)?.readOnly ?? []} /> at{' '}
+                {shortOf(byDir.get(pair.wider))} &lt;{' '}
+                <ScopeChips scope={byDir.get(pair.narrower)?.scope ?? []} readOnly={byDir.get(pair.narrower)?.readOnly ?? []} /> at{' '}
+                {shortOf(byDir.get(pair.narrower))}
+                {count > 1 ? <span className="rc-muted"> (and {count - 1} more narrower)</span> : null}
               </li>
             ))}
           </ul>

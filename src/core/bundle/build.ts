@@ -71,7 +71,12 @@ export async function buildBundle(storage: Storage, options: BundleOptions, writ
     const text = dataScriptText(payload)
     dataBytes += text.length
     const p: Promise<void> = write(chunkFileName(c.chunk), text)
-      .then(() => undefined, (error: unknown) => { failed ??= { error } })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          failed ??= { error }
+        },
+      )
       .finally(() => writing.delete(p))
     writing.add(p)
     if (writing.size >= PARALLEL_WRITES) await Promise.race(writing)
@@ -123,8 +128,16 @@ export async function buildBundle(storage: Storage, options: BundleOptions, writ
 
   const masked = [...maskedByRule.values()].reduce((a, b) => a + b, 0)
   const meta: BundleMeta = {
-    title: options.title, createdAt: options.createdAt.toISOString(), madeBy: options.madeBy, experiments, files: fileCount,
-    redaction: { applied: compiled !== null, rules: compiled === null ? [] : compiled.rules.map(({ rule }) => ({ id: rule.id, label: rule.label })), masked },
+    title: options.title,
+    createdAt: options.createdAt.toISOString(),
+    madeBy: options.madeBy,
+    experiments,
+    files: fileCount,
+    redaction: {
+      applied: compiled !== null,
+      rules: compiled === null ? [] : compiled.rules.map(({ rule }) => ({ id: rule.id, label: rule.label })),
+      masked,
+    },
   }
   await emit(index, meta)
   await Promise.all(writing)

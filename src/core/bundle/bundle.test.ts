@@ -14,7 +14,9 @@ const OPTIONS: BundleOptions = { title: 'fixture', createdAt: new Date('2026-01-
 /** Builds a bundle into memory and opens it as the viewer does, counting the chunks it loads. */
 async function bundled(storage: Storage, options: Partial<BundleOptions> = {}) {
   const out = new Map<string, string>()
-  const stats = await buildBundle(storage, { ...OPTIONS, ...options }, async (path, text) => { out.set(path, text) })
+  const stats = await buildBundle(storage, { ...OPTIONS, ...options }, async (path, text) => {
+    out.set(path, text)
+  })
   const loaded: number[] = []
   const opened = new BundleStorage(parseDataScript(out.get(BUNDLE_INDEX_FILE)!), async (n) => {
     loaded.push(n)
@@ -51,15 +53,23 @@ describe('a results tree as a static bundle', () => {
       await tree.writeTextAtomic(path, await fixture.readText(path))
     }
     // Escaped in the file (\u00a0, \"): a pattern run over the raw text would miss it; the value is what is checked.
-    await tree.writeTextAtomic(`${EXP}/tasks/00001__leak_the_secret/trajectories/run_00001.json`,
-      `{"schema_version": 5, "run_number": 1, "trajectory": [], "note": "Bearer\\u00a0abcdefgh1234 and \\"${key}\\"", "${key}": 1.0}`)
+    await tree.writeTextAtomic(
+      `${EXP}/tasks/00001__leak_the_secret/trajectories/run_00001.json`,
+      `{"schema_version": 5, "run_number": 1, "trajectory": [], "note": "Bearer\\u00a0abcdefgh1234 and \\"${key}\\"", "${key}": 1.0}`,
+    )
     await tree.writeTextAtomic(`mail-bob@example.com/manifest.json`, await fixture.readText(`${EXP}/manifest.json`))
     const { out, stats, opened } = await bundled(tree)
     const all = [...out.values()].join('\n')
     expect(all).not.toContain(key)
     expect(all).not.toContain('abcdefgh1234')
     expect(all).not.toContain('bob@example.com')
-    expect(stats.maskedByRule).toEqual(new Map([['api-key', 2], ['bearer', 1], ['email', 1]]))
+    expect(stats.maskedByRule).toEqual(
+      new Map([
+        ['api-key', 2],
+        ['bearer', 1],
+        ['email', 1],
+      ]),
+    )
     const run = JSON.parse(await opened.readText(`${EXP}/tasks/00001__leak_the_secret/trajectories/run_00001.json`))
     expect(run.note).toBe('Bearer\u00a0[redacted:bearer] and "[redacted:api-key]"')
     expect(Object.keys(run)).toContain('[redacted:api-key]')
@@ -103,7 +113,9 @@ describe('a results tree as a static bundle', () => {
 
   it('a data script is one call with a JSON literal, and nothing else parses as one', () => {
     const text = dataScriptText({ v: 1, chunk: 3, files: [['a', '</script><!--\u2028']], mounts: [] })
-    expect(text).toBe('(self.redscopeBundle=self.redscopeBundle||[]).push({"v":1,"chunk":3,"files":[["a","\\u003c/script\\u003e\\u003c!--\\u2028"]],"mounts":[]})\n')
+    expect(text).toBe(
+      '(self.redscopeBundle=self.redscopeBundle||[]).push({"v":1,"chunk":3,"files":[["a","\\u003c/script\\u003e\\u003c!--\\u2028"]],"mounts":[]})\n',
+    )
     expect(parseDataScript(text).files).toEqual([['a', '</script><!--\u2028']])
     expect(() => parseDataScript('alert(1)')).toThrow(/not a redscope bundle data script/)
   })

@@ -57,9 +57,12 @@ export function redactFileText(text: string, compiled: CompiledRules): RedactedF
 
 /** A path, each segment redacted as a value would be (a folder named after a secret keeps no secret). */
 export function redactPath(path: string, compiled: CompiledRules, masked?: Map<string, number>): string {
-  return path.split('/').map((s) => {
-    const r = redactText(s, compiled)
-    if (masked) for (const m of r.matches) masked.set(m.ruleId, (masked.get(m.ruleId) ?? 0) + 1)
-    return r.text
-  }).join('/')
+  return path
+    .split('/')
+    .map((s) => {
+      const r = redactText(s, compiled)
+      if (masked) for (const m of r.matches) masked.set(m.ruleId, (masked.get(m.ruleId) ?? 0) + 1)
+      return r.text
+    })
+    .join('/')
 }

@@ -19,18 +19,30 @@ async function side(spec: TreeSpec, path: string): Promise<Side> {
 
 describe('compareSides', () => {
   it('names each change per threat model and task, regressions first, matching grants in any order', async () => {
-    const base = await side({ goals: GOALS, models: [
-      { scope: ['inbox'], outcomes: [false, true] },
-      { scope: ['drive', 'inbox'], outcomes: [true, true] },
-      { scope: ['calendar'], outcomes: [false, null] },
-      { scope: ['tools'], outcomes: [false, false] },
-    ] }, 'base')
-    const head = await side({ goals: GOALS, models: [
-      { scope: ['inbox'], outcomes: [true, true] },
-      { scope: ['inbox', 'drive'], outcomes: [true, false] },
-      { scope: ['calendar'], outcomes: [false, false] },
-      { scope: ['bank'], outcomes: [true, false] },
-    ] }, 'head')
+    const base = await side(
+      {
+        goals: GOALS,
+        models: [
+          { scope: ['inbox'], outcomes: [false, true] },
+          { scope: ['drive', 'inbox'], outcomes: [true, true] },
+          { scope: ['calendar'], outcomes: [false, null] },
+          { scope: ['tools'], outcomes: [false, false] },
+        ],
+      },
+      'base',
+    )
+    const head = await side(
+      {
+        goals: GOALS,
+        models: [
+          { scope: ['inbox'], outcomes: [true, true] },
+          { scope: ['inbox', 'drive'], outcomes: [true, false] },
+          { scope: ['calendar'], outcomes: [false, false] },
+          { scope: ['bank'], outcomes: [true, false] },
+        ],
+      },
+      'head',
+    )
     const c = compareSides(base, head)
     expect(c.counts).toEqual({ regressions: 1, fixes: 1, unchanged: 3, onlyBase: 2, onlyHead: 2, unmeasured: 1, breachedInHead: 4 })
     expect(c.models[0].label).toBe('inbox (template-00000000)')
@@ -44,7 +56,9 @@ describe('compareSides', () => {
     expect(inbox.asrChange!.shown).toBe(false)
     const text = comparisonText(c)
     expect(text.split('\n')[1]).toMatch(/^1 regression\(s\) \(held→breached\), 1 fix\(es\)/)
-    expect(text.split('\n')[4]).toMatch(/^held→breached\s+inbox \(template-00000000\)\s+leak the code\s+held \(2 runs\)\s+breached \(2 runs\)$/)
+    expect(text.split('\n')[4]).toMatch(
+      /^held→breached\s+inbox \(template-00000000\)\s+leak the code\s+held \(2 runs\)\s+breached \(2 runs\)$/,
+    )
   })
 
   it('keeps two attackers, targets or claims apart, and keys repeated goals by their place', async () => {
@@ -59,7 +73,11 @@ describe('compareSides', () => {
   it('refuses results of different claims, naming both paths', async () => {
     const base = await side({ goals: GOALS, claim: 'exfiltration', models: [{ scope: ['inbox'], outcomes: [false, false] }] }, 'runs/base')
     const head = await side({ goals: GOALS, claim: 'transfer', models: [{ scope: ['inbox'], outcomes: [false, false] }] }, 'runs/head')
-    expect(() => compareSides(base, head)).toThrow(new CompareInputError('runs/head: measures claim transfer, runs/base measures claim exfiltration: results of different claims cannot be compared'))
+    expect(() => compareSides(base, head)).toThrow(
+      new CompareInputError(
+        'runs/head: measures claim transfer, runs/base measures claim exfiltration: results of different claims cannot be compared',
+      ),
+    )
   })
 
   it('refuses a folder that is not a results tree and a truncated manifest, naming the path', async () => {
@@ -74,17 +92,30 @@ describe('compareSides', () => {
   it('finds exactly the regressions brute force finds, over random outcomes', async () => {
     const scopes = [['a'], ['b'], ['a', 'b'], ['c'], ['a', 'c']]
     const outcome = fc.constantFrom<boolean | null>(true, false, null)
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.array(outcome, { minLength: 2, maxLength: 2 }), { minLength: 5, maxLength: 5 }),
-      fc.array(fc.array(outcome, { minLength: 2, maxLength: 2 }), { minLength: 5, maxLength: 5 }),
-      async (b, h) => {
-        const base = await side({ goals: GOALS, models: scopes.map((scope, i) => ({ scope, outcomes: b[i] })) }, 'b')
-        const head = await side({ goals: GOALS, models: scopes.map((scope, i) => ({ scope: [...scope].reverse(), outcomes: h[i] })) }, 'h')
-        const expected: string[] = []
-        scopes.forEach((s, i) => GOALS.forEach((g, t) => { if (b[i][t] === false && h[i][t] === true) expected.push(`${s.join(',')}|${g}`) }))
-        const found = compareSides(base, head).models.flatMap((m) => m.tasks.filter((t) => t.change === 'regression').map((t) => `${[...m.scope].sort().join(',')}|${t.key}`))
-        expect(found.sort()).toEqual(expected.sort())
-      }), { numRuns: 60 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(outcome, { minLength: 2, maxLength: 2 }), { minLength: 5, maxLength: 5 }),
+        fc.array(fc.array(outcome, { minLength: 2, maxLength: 2 }), { minLength: 5, maxLength: 5 }),
+        async (b, h) => {
+          const base = await side({ goals: GOALS, models: scopes.map((scope, i) => ({ scope, outcomes: b[i] })) }, 'b')
+          const head = await side(
+            { goals: GOALS, models: scopes.map((scope, i) => ({ scope: [...scope].reverse(), outcomes: h[i] })) },
+            'h',
+          )
+          const expected: string[] = []
+          scopes.forEach((s, i) =>
+            GOALS.forEach((g, t) => {
+              if (b[i][t] === false && h[i][t] === true) expected.push(`${s.join(',')}|${g}`)
+            }),
+          )
+          const found = compareSides(base, head).models.flatMap((m) =>
+            m.tasks.filter((t) => t.change === 'regression').map((t) => `${[...m.scope].sort().join(',')}|${t.key}`),
+          )
+          expect(found.sort()).toEqual(expected.sort())
+        },
+      ),
+      { numRuns: 60 },
+    )
   })
 })
 
@@ -99,8 +130,26 @@ describe('the gate', () => {
   })
 
   it('fails on what matches and names it', async () => {
-    const base = await side({ goals: GOALS, models: [{ scope: ['inbox'], outcomes: [false, false] }, { scope: ['drive'], outcomes: [true, false] }] }, 'b')
-    const head = await side({ goals: GOALS, models: [{ scope: ['inbox'], outcomes: [true, false] }, { scope: ['drive'], outcomes: [true, false] }] }, 'h')
+    const base = await side(
+      {
+        goals: GOALS,
+        models: [
+          { scope: ['inbox'], outcomes: [false, false] },
+          { scope: ['drive'], outcomes: [true, false] },
+        ],
+      },
+      'b',
+    )
+    const head = await side(
+      {
+        goals: GOALS,
+        models: [
+          { scope: ['inbox'], outcomes: [true, false] },
+          { scope: ['drive'], outcomes: [true, false] },
+        ],
+      },
+      'h',
+    )
     const c = compareSides(base, head)
     expect(gateFailures([{ kind: 'regression' }], head, c)).toEqual([
       '--fail-on regression: 1 task(s) held in BASE and breached in HEAD: inbox (template-00000000): leak the code',

@@ -95,7 +95,8 @@ function tasksOf(base: ThreatModelResult | undefined, head: ThreatModelResult | 
     if (row) row.head = t
     else byKey.set(t.key, { goal: t.goal, index: t.index, base: null, head: t })
   }
-  return [...byKey.entries()].sort((a, b) => a[1].index - b[1].index)
+  return [...byKey.entries()]
+    .sort((a, b) => a[1].index - b[1].index)
     .map(([key, r]) => ({ key, goal: r.goal, change: taskChange(r.base, r.head), base: r.base, head: r.head }))
 }
 
@@ -103,14 +104,24 @@ function modelChange(base: ThreatModelResult | undefined, head: ThreatModelResul
   const m = (head ?? base)!
   const baseAsr = base ? asrOf(base) : null
   const headAsr = head ? asrOf(head) : null
-  const iv = base && head ? differenceInterval({ successes: head.nSuccess, trials: head.nCompleted }, { successes: base.nSuccess, trials: base.nCompleted }) : null
+  const iv =
+    base && head
+      ? differenceInterval({ successes: head.nSuccess, trials: head.nCompleted }, { successes: base.nSuccess, trials: base.nCompleted })
+      : null
   const difference = base && head && iv ? head.nSuccess / head.nCompleted - base.nSuccess / base.nCompleted : 0
   return {
     key: m.key,
-    label: `${(head?.name ?? base?.name) ?? grantsText(m.scope, m.readOnly)} (${m.attacker})`,
-    target: m.target, claim: m.claim, attacker: m.attacker, scope: m.scope, readOnly: m.readOnly,
+    label: `${head?.name ?? base?.name ?? grantsText(m.scope, m.readOnly)} (${m.attacker})`,
+    target: m.target,
+    claim: m.claim,
+    attacker: m.attacker,
+    scope: m.scope,
+    readOnly: m.readOnly,
     presence: base && head ? 'both' : base ? 'only_base' : 'only_head',
-    baseDir: base?.dir ?? null, headDir: head?.dir ?? null, baseAsr, headAsr,
+    baseDir: base?.dir ?? null,
+    headDir: head?.dir ?? null,
+    baseAsr,
+    headAsr,
     asrChange: iv === null ? null : { difference, interval: iv, shown: iv.low > 0 || iv.high < 0 },
     tasks: tasksOf(base, head),
   }
@@ -145,20 +156,30 @@ export function compareSides(base: Side, head: Side): Comparison {
   const baseClaims = claimsOf(base)
   const headClaims = claimsOf(head)
   if (![...headClaims].some((c) => baseClaims.has(c))) {
-    throw new CompareInputError(`${head.path}: measures claim ${[...headClaims].join(', ')}, ${base.path} measures claim ` +
-      `${[...baseClaims].join(', ')}: results of different claims cannot be compared`)
+    throw new CompareInputError(
+      `${head.path}: measures claim ${[...headClaims].join(', ')}, ${base.path} measures claim ` +
+        `${[...baseClaims].join(', ')}: results of different claims cannot be compared`,
+    )
   }
   const baseByKey = new Map(base.models.map((m) => [m.key, m]))
   const headByKey = new Map(head.models.map((m) => [m.key, m]))
   const keys = [...new Set([...baseByKey.keys(), ...headByKey.keys()])]
-  const models = keys.map((k) => modelChange(baseByKey.get(k), headByKey.get(k)))
+  const models = keys
+    .map((k) => modelChange(baseByKey.get(k), headByKey.get(k)))
     .sort((a, b) => rank(a) - rank(b) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
   const count = (kind: TaskChangeKind) => models.reduce((n, m) => n + m.tasks.filter((t) => t.change === kind).length, 0)
   return {
-    base: base.path, head: head.path, models, frontier: frontierChanges(base, head),
+    base: base.path,
+    head: head.path,
+    models,
+    frontier: frontierChanges(base, head),
     counts: {
-      regressions: count('regression'), fixes: count('fix'), unchanged: count('unchanged'), onlyBase: count('only_base'),
-      onlyHead: count('only_head'), unmeasured: count('unmeasured'),
+      regressions: count('regression'),
+      fixes: count('fix'),
+      unchanged: count('unchanged'),
+      onlyBase: count('only_base'),
+      onlyHead: count('only_head'),
+      unmeasured: count('unmeasured'),
       breachedInHead: models.reduce((n, m) => n + m.tasks.filter((t) => t.head?.outcome === 'breached').length, 0),
     },
   }

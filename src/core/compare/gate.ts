@@ -45,19 +45,27 @@ export function gateFailures(failOn: readonly FailOn[], head: Side, comparison: 
   const out: string[] = []
   for (const rule of failOn) {
     if (rule.kind === 'regression' && comparison !== null) {
-      const regressed = comparison.models.flatMap((m) => m.tasks.filter((t) => t.change === 'regression').map((t) => `${m.label}: ${t.key}`))
+      const regressed = comparison.models.flatMap((m) =>
+        m.tasks.filter((t) => t.change === 'regression').map((t) => `${m.label}: ${t.key}`),
+      )
       const frontier = (comparison.frontier ?? []).flatMap((f) => f.newInHead.map((w) => `${f.question}: ${w.words}`))
-      if (regressed.length > 0) out.push(`--fail-on regression: ${regressed.length} task(s) held in BASE and breached in HEAD: ${some(regressed)}`)
-      if (frontier.length > 0) out.push(`--fail-on regression: ${frontier.length} minimal winning threat model(s) new in HEAD: ${some(frontier)}`)
+      if (regressed.length > 0)
+        out.push(`--fail-on regression: ${regressed.length} task(s) held in BASE and breached in HEAD: ${some(regressed)}`)
+      if (frontier.length > 0)
+        out.push(`--fail-on regression: ${frontier.length} minimal winning threat model(s) new in HEAD: ${some(frontier)}`)
     }
     if (rule.kind === 'breach') {
       const breached = head.models.flatMap((m) => m.tasks.filter((t) => t.outcome === 'breached').map((t) => `${modelLabel(m)}: ${t.key}`))
       if (breached.length > 0) out.push(`--fail-on breach: ${breached.length} task(s) breached: ${some(breached)}`)
     }
     if (rule.kind === 'asr') {
-      const above = head.models.filter((m) => m.nCompleted > 0 && m.nSuccess / m.nCompleted > rule.above)
+      const above = head.models
+        .filter((m) => m.nCompleted > 0 && m.nSuccess / m.nCompleted > rule.above)
         .map((m) => `${modelLabel(m)} ${ratePercent(m.nSuccess, m.nCompleted)}`)
-      if (above.length > 0) out.push(`--fail-on asr>${rule.above}: ${above.length} threat model(s) above ${Math.round(rule.above * 1000) / 10}%: ${some(above)}`)
+      if (above.length > 0)
+        out.push(
+          `--fail-on asr>${rule.above}: ${above.length} threat model(s) above ${Math.round(rule.above * 1000) / 10}%: ${some(above)}`,
+        )
     }
   }
   return out

@@ -13,11 +13,19 @@ import type { Side } from './side'
 // eslint-disable-next-line no-control-regex
 const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g
 export function xmlEscape(text: string): string {
-  return text.replace(INVALID, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+  return text
+    .replace(INVALID, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
 }
 
 const CHANGE_WORDS: Partial<Record<TaskChangeKind, string>> = {
-  regression: 'a regression: it held in BASE', fix: 'fixed: it was breached in BASE', only_head: 'new in HEAD',
+  regression: 'a regression: it held in BASE',
+  fix: 'fixed: it was breached in BASE',
+  only_head: 'new in HEAD',
 }
 
 /** `changes` (from a comparison, by model key and task key) adds what changed to each testcase's message. */
@@ -37,20 +45,28 @@ export function junitXml(head: Side, changes: ReadonlyMap<string, TaskChangeKind
       if (t.outcome === 'breached') {
         f++
         const message = `breached by ${m.attacker} in ${t.runs} run(s)${change ? ` (${change})` : ''}`
-        cases.push(`    <testcase ${attrs}>\n      <failure message="${xmlEscape(message)}" type="breach">${xmlEscape(`${message}\nthreat model: ${label}\ntarget: ${m.target}\nexperiment: ${m.dir}`)}</failure>\n    </testcase>`)
+        cases.push(
+          `    <testcase ${attrs}>\n      <failure message="${xmlEscape(message)}" type="breach">${xmlEscape(`${message}\nthreat model: ${label}\ntarget: ${m.target}\nexperiment: ${m.dir}`)}</failure>\n    </testcase>`,
+        )
       } else if (t.outcome === 'unmeasured') {
         s++
         cases.push(`    <testcase ${attrs}>\n      <skipped message="${xmlEscape(`not measured (status ${t.status})`)}"/>\n    </testcase>`)
       } else {
         const words = rateWords(0, t.runs, { unit: 'run', attacker: m.attacker }).text
-        cases.push(`    <testcase ${attrs}>\n      <system-out>${xmlEscape(words + (change ? ` (${change})` : ''))}</system-out>\n    </testcase>`)
+        cases.push(
+          `    <testcase ${attrs}>\n      <system-out>${xmlEscape(words + (change ? ` (${change})` : ''))}</system-out>\n    </testcase>`,
+        )
       }
     }
     tests += m.tasks.length
     failures += f
     skipped += s
-    suites.push(`  <testsuite name="${xmlEscape(label)}" tests="${m.tasks.length}" failures="${f}" errors="0" skipped="${s}">\n${cases.join('\n')}\n  </testsuite>`)
+    suites.push(
+      `  <testsuite name="${xmlEscape(label)}" tests="${m.tasks.length}" failures="${f}" errors="0" skipped="${s}">\n${cases.join('\n')}\n  </testsuite>`,
+    )
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="redscope" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}">\n` +
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="redscope" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}">\n` +
     `${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`
+  )
 }

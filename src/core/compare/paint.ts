@@ -44,8 +44,14 @@ function changeOf(p: Omit<ChangeTagPaint, 'change'>): TagChange {
 export function paintChanges(forest: Forest, models: readonly ModelChange[]): Map<string, ChangeTagPaint> {
   const idx = new TagIndex(forest)
   const size = idx.names.length
-  const counts = { models: new Float64Array(size), regressed: new Float64Array(size), regressions: new Float64Array(size),
-    fixed: new Float64Array(size), fixes: new Float64Array(size), oneSide: new Float64Array(size) }
+  const counts = {
+    models: new Float64Array(size),
+    regressed: new Float64Array(size),
+    regressions: new Float64Array(size),
+    fixed: new Float64Array(size),
+    fixes: new Float64Array(size),
+    oneSide: new Float64Array(size),
+  }
   for (const m of models) {
     const regressions = m.tasks.filter((t) => t.change === 'regression').length
     const fixes = m.tasks.filter((t) => t.change === 'fix').length
@@ -62,22 +68,36 @@ export function paintChanges(forest: Forest, models: readonly ModelChange[]): Ma
       counts.oneSide[i] += m.presence === 'both' ? 0 : 1
     }
   }
-  return new Map(idx.names.map((name, i) => {
-    const p = {
-      models: counts.models[i], regressed: counts.regressed[i], regressions: counts.regressions[i],
-      fixed: counts.fixed[i], fixes: counts.fixes[i], oneSide: counts.oneSide[i],
-    }
-    return [name, { ...p, change: changeOf(p) }]
-  }))
+  return new Map(
+    idx.names.map((name, i) => {
+      const p = {
+        models: counts.models[i],
+        regressed: counts.regressed[i],
+        regressions: counts.regressions[i],
+        fixed: counts.fixed[i],
+        fixes: counts.fixes[i],
+        oneSide: counts.oneSide[i],
+      }
+      return [name, { ...p, change: changeOf(p) }]
+    }),
+  )
 }
 
 const CHANGE_FILL: Record<TagChange, string> = {
-  regression: '#ffa8a8', fix: '#b2f2bb', 'one-side': '#fff3bf', unchanged: '#f8f9fa', none: '#e9ecef',
+  regression: '#ffa8a8',
+  fix: '#b2f2bb',
+  'one-side': '#fff3bf',
+  unchanged: '#f8f9fa',
+  none: '#e9ecef',
 }
 
 /** The word under a tag, beside its colour: never the colour alone. */
 const CHANGE_WORD: Record<TagChange, string> = {
-  regression: 'regression', fix: 'fix', 'one-side': 'in one result only', unchanged: 'unchanged', none: 'granted by none',
+  regression: 'regression',
+  fix: 'fix',
+  'one-side': 'in one result only',
+  unchanged: 'unchanged',
+  none: 'granted by none',
 }
 
 export const changeFill = (p: ChangeTagPaint): string => CHANGE_FILL[p.change]
@@ -85,7 +105,11 @@ export const changeFill = (p: ChangeTagPaint): string => CHANGE_FILL[p.change]
 const tasks = (n: number) => `${n} task${n === 1 ? '' : 's'}`
 
 export function changeWords(p: ChangeTagPaint): TagPaintWords {
-  if (p.models === 0) return { lines: ['no compared threat', 'model grants it', CHANGE_WORD.none], title: 'No compared threat model grants it: nothing to paint.' }
+  if (p.models === 0)
+    return {
+      lines: ['no compared threat', 'model grants it', CHANGE_WORD.none],
+      title: 'No compared threat model grants it: nothing to paint.',
+    }
   const parts = [
     `${p.regressed} with a regression (${tasks(p.regressions)} held→breached)`,
     `${p.fixed} with a fix (${tasks(p.fixes)} breached→held)`,

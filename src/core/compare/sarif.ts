@@ -36,7 +36,8 @@ export function sarifLog(head: Side, options: SarifOptions) {
       if (!ruleIndex.has(id)) {
         ruleIndex.set(id, rules.length)
         rules.push({
-          id, name: `${m.claim} task ${t.index}`,
+          id,
+          name: `${m.claim} task ${t.index}`,
           shortDescription: { text: `${m.claim}: ${t.key}` },
           fullDescription: { text: `An attacker achieves this goal of the claim ${m.claim}: ${t.key}` },
           defaultConfiguration: { level: 'error' },
@@ -47,22 +48,30 @@ export function sarifLog(head: Side, options: SarifOptions) {
       const change = options.changes?.get(`${m.key}\n${t.key}`)
       const label = modelLabel(m)
       results.push({
-        ruleId: id, ruleIndex: ruleIndex.get(id)!, level: 'error', kind: 'fail',
+        ruleId: id,
+        ruleIndex: ruleIndex.get(id)!,
+        level: 'error',
+        kind: 'fail',
         message: { text: `${label} breaches ${m.target}: ${t.key}${change === 'regression' ? ' (a regression: it held in BASE)' : ''}` },
         locations: [{ physicalLocation: { artifactLocation: { uri: options.location } } }],
         partialFingerprints: { [FINGERPRINT_KEY]: fingerprintOf(m.key, t.key) },
         properties: {
           threat_model: { scope: m.scope, read_only: m.readOnly, name: m.name, attacker: m.attacker, target: m.target, claim: m.claim },
-          task: { index: t.index, goal: t.goal, runs: t.runs }, experiment: m.dir, ...(change ? { change } : {}),
+          task: { index: t.index, goal: t.goal, runs: t.runs },
+          experiment: m.dir,
+          ...(change ? { change } : {}),
         },
       })
     }
   }
   return {
-    $schema: SARIF_SCHEMA, version: '2.1.0' as const,
-    runs: [{
-      tool: { driver: { name: 'redscope', ...(options.toolVersion ? { version: options.toolVersion } : {}), rules } },
-      results,
-    }],
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0' as const,
+    runs: [
+      {
+        tool: { driver: { name: 'redscope', ...(options.toolVersion ? { version: options.toolVersion } : {}), rules } },
+        results,
+      },
+    ],
   }
 }

@@ -6,7 +6,17 @@
  */
 import { FRONTIER_FILE, FrontierFileSchema, type FrontierFile } from '../frontier'
 import {
-  joinPath, listExperiments, ManifestFile, readJsonFile, readOptional, readTaskConfigs, readThreatModelName, configText, ResultsFormatError, taskHeld, type Storage,
+  joinPath,
+  listExperiments,
+  ManifestFile,
+  readJsonFile,
+  readOptional,
+  readTaskConfigs,
+  readThreatModelName,
+  configText,
+  ResultsFormatError,
+  taskHeld,
+  type Storage,
 } from '../results'
 import { threatModelKey } from '../sweep'
 
@@ -84,7 +94,10 @@ export function modelKey(target: string, claim: string, attacker: string, scope:
  * Task keys for an experiment's tasks: the goal alone when it is the only task with that goal; else the goal with its
  * configuration (a claim that asks one goal of several defences), else with its place among those tasks.
  */
-export function taskKeys(tasks: ReadonlyArray<{ index: number; goal: string }>, configs: ReadonlyMap<number, Readonly<Record<string, string>>>): Map<number, string> {
+export function taskKeys(
+  tasks: ReadonlyArray<{ index: number; goal: string }>,
+  configs: ReadonlyMap<number, Readonly<Record<string, string>>>,
+): Map<number, string> {
   const byGoal = new Map<string, number[]>()
   for (const t of [...tasks].sort((a, b) => a.index - b.index)) byGoal.set(t.goal, [...(byGoal.get(t.goal) ?? []), t.index])
   const keys = new Map<number, string>()
@@ -107,12 +120,14 @@ const outcomeOf = (status: string, success: boolean, runs: number): TaskOutcomeK
 async function readModels(storage: Storage, dirs: readonly string[]): Promise<ThreatModelResult[]> {
   const out: ThreatModelResult[] = new Array(dirs.length)
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(16, dirs.length) }, async () => {
-    while (next < dirs.length) {
-      const i = next++
-      out[i] = await readModel(storage, dirs[i])
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(16, dirs.length) }, async () => {
+      while (next < dirs.length) {
+        const i = next++
+        out[i] = await readModel(storage, dirs[i])
+      }
+    }),
+  )
   return out
 }
 
@@ -126,11 +141,22 @@ async function readModel(storage: Storage, dir: string): Promise<ThreatModelResu
   const name = await readThreatModelName(storage, dir)
   return {
     key: modelKey(e.target, e.claim, e.attacker, e.scope, e.read_only),
-    target: e.target, claim: e.claim, attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
-    name, dir,
-    nSuccess: manifest.summary.n_success, nCompleted: manifest.summary.n_completed,
+    target: e.target,
+    claim: e.claim,
+    attacker: e.attacker,
+    scope: e.scope,
+    readOnly: e.read_only,
+    name,
+    dir,
+    nSuccess: manifest.summary.n_success,
+    nCompleted: manifest.summary.n_completed,
     tasks: manifest.tasks.map((t) => ({
-      key: keys.get(t.index)!, index: t.index, goal: t.goal, outcome: outcomeOf(t.status, t.success, t.n_runs), runs: t.n_runs, status: t.status,
+      key: keys.get(t.index)!,
+      index: t.index,
+      goal: t.goal,
+      outcome: outcomeOf(t.status, t.success, t.n_runs),
+      runs: t.n_runs,
+      status: t.status,
       dir: t.dir,
     })),
   }
@@ -138,7 +164,10 @@ async function readModel(storage: Storage, dir: string): Promise<ThreatModelResu
 
 function frontierModels(f: FrontierFile, list: FrontierFile['claim']['minimal_wins']): FrontierModel[] {
   return list.map((m) => ({
-    key: modelKey(f.search.target, f.search.claim, f.search.attacker, m.scope, m.read_only), scope: m.scope, readOnly: m.read_only, words: m.words,
+    key: modelKey(f.search.target, f.search.claim, f.search.attacker, m.scope, m.read_only),
+    scope: m.scope,
+    readOnly: m.read_only,
+    words: m.words,
   }))
 }
 
@@ -147,7 +176,10 @@ function sideFrontier(f: FrontierFile, treeKeys: ReadonlyMap<number, string>): S
   const own = taskKeys(f.tasks, new Map())
   const keys = new Map(f.tasks.map((t) => [t.index, treeKeys.get(t.index) ?? own.get(t.index)!]))
   return {
-    target: f.search.target, claim: f.search.claim, attacker: f.search.attacker, complete: f.complete,
+    target: f.search.target,
+    claim: f.search.claim,
+    attacker: f.search.attacker,
+    complete: f.complete,
     claimWins: frontierModels(f, f.claim.minimal_wins),
     tasks: f.tasks.map((t) => ({ key: keys.get(t.index)!, goal: t.goal, wins: frontierModels(f, t.minimal_wins) })),
   }
@@ -162,13 +194,27 @@ function evaluatedModels(f: FrontierFile): ThreatModelResult[] {
     const breached = Array.from({ length: width }, (_, i) => ev.outcomes.some((run) => run[i] === true))
     return {
       key: modelKey(f.search.target, f.search.claim, f.search.attacker, ev.scope, ev.read_only),
-      target: f.search.target, claim: f.search.claim, attacker: f.search.attacker, scope: ev.scope, readOnly: ev.read_only,
-      name: null, dir: ev.runs[0] ?? '',
-      nSuccess: breached.filter(Boolean).length, nCompleted: width,
+      target: f.search.target,
+      claim: f.search.claim,
+      attacker: f.search.attacker,
+      scope: ev.scope,
+      readOnly: ev.read_only,
+      name: null,
+      dir: ev.runs[0] ?? '',
+      nSuccess: breached.filter(Boolean).length,
+      nCompleted: width,
       tasks: breached.map((b, i) => {
         const t = tasks[i]
         const index = t?.index ?? i + 1
-        return { key: t ? keys.get(t.index)! : `task ${index}`, index, goal: t?.goal ?? `task ${index}`, outcome: b ? 'breached' : 'held', runs: ev.outcomes.length, status: b ? 'success' : 'failed', dir: null }
+        return {
+          key: t ? keys.get(t.index)! : `task ${index}`,
+          index,
+          goal: t?.goal ?? `task ${index}`,
+          outcome: b ? 'breached' : 'held',
+          runs: ev.outcomes.length,
+          status: b ? 'success' : 'failed',
+          dir: null,
+        }
       }),
     }
   })
@@ -184,7 +230,9 @@ export async function readSide(storage: Storage, path: string): Promise<Side> {
     const single = await storage.exists('manifest.json')
     const dirs = single ? [''] : (await listExperiments(storage)).map((r) => r.dir)
     if (dirs.length === 0 && frontierFile === null) {
-      throw new CompareInputError(`${path}: not a results tree (no experiments.json, no experiment folder with a manifest.json, no frontier.json)`)
+      throw new CompareInputError(
+        `${path}: not a results tree (no experiments.json, no experiment folder with a manifest.json, no frontier.json)`,
+      )
     }
     const models = dirs.length > 0 ? await readModels(storage, dirs) : evaluatedModels(frontierFile!)
     // One experiment per threat model: a tree holding two (another max-runs, another model) keeps the one with more measured.
@@ -196,7 +244,8 @@ export async function readSide(storage: Storage, path: string): Promise<Side> {
     const treeKeys = new Map(models.flatMap((m) => m.tasks.map((t) => [t.index, t.key] as const)))
     return { path, models: [...byKey.values()], frontier: frontierFile === null ? null : sideFrontier(frontierFile, treeKeys) }
   } catch (e) {
-    if (e instanceof ResultsFormatError) throw new CompareInputError(`${path.replace(/\/+$/, '')}/${e.path}: ${e.message.slice(e.path.length + 2)}`)
+    if (e instanceof ResultsFormatError)
+      throw new CompareInputError(`${path.replace(/\/+$/, '')}/${e.path}: ${e.message.slice(e.path.length + 2)}`)
     throw e
   }
 }
@@ -212,9 +261,13 @@ export function claimsOf(side: Side): Set<string> {
  * The side's threat models that a list names (threat-models.json, or any list `sweep --threat-models` reads), each
  * under its name there unless its experiment was saved under one; the frontier's are left as they are.
  */
-export function restrictSide(side: Side, list: ReadonlyArray<{ scope: readonly string[]; readOnly: readonly string[]; name?: string }>): Side {
+export function restrictSide(
+  side: Side,
+  list: ReadonlyArray<{ scope: readonly string[]; readOnly: readonly string[]; name?: string }>,
+): Side {
   const names = new Map(list.map((m) => [threatModelKey(m.scope, m.readOnly), m.name ?? null]))
-  const models = side.models.filter((m) => names.has(threatModelKey(m.scope, m.readOnly)))
+  const models = side.models
+    .filter((m) => names.has(threatModelKey(m.scope, m.readOnly)))
     .map((m) => ({ ...m, name: m.name ?? names.get(threatModelKey(m.scope, m.readOnly)) ?? null }))
   return { ...side, models }
 }

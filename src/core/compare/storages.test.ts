@@ -7,7 +7,12 @@ import { compareStorages, ComparisonError } from '.'
 import { writeTree, type TreeSpec } from './testTrees'
 
 const GOALS = ['leak the code', 'send money']
-const FOREST = { tags: [{ name: 'inbox', parent: null, description: '' }, { name: 'drive', parent: null, description: '' }] }
+const FOREST = {
+  tags: [
+    { name: 'inbox', parent: null, description: '' },
+    { name: 'drive', parent: null, description: '' },
+  ],
+}
 
 async function tree(spec: TreeSpec): Promise<MemoryStorage> {
   const storage = new MemoryStorage()
@@ -44,14 +49,21 @@ describe('compareStorages', () => {
     const bad = await tree({ goals: GOALS, models: [{ scope: ['inbox'], outcomes: [false, false] }] })
     const text = await bad.readText('exp-00000/manifest.json')
     await bad.writeTextAtomic('exp-00000/manifest.json', text.slice(0, 40))
-    const err = await compareStorages({ storage: bad, label: 'old.zip' }, { storage: good, label: 'head' }).catch((e: unknown) => e) as ComparisonError
+    const err = (await compareStorages({ storage: bad, label: 'old.zip' }, { storage: good, label: 'head' }).catch(
+      (e: unknown) => e,
+    )) as ComparisonError
     expect([err.side, err.message]).toEqual(['BASE', expect.stringMatching(/^BASE: old\.zip\/exp-00000\/manifest\.json: not JSON/)])
   })
 
   it('refuses trees of different claims, naming both', async () => {
     const base = await tree({ goals: GOALS, claim: 'exfiltration', models: [{ scope: ['inbox'], outcomes: [false, false] }] })
     const head = await tree({ goals: GOALS, claim: 'transfer', models: [{ scope: ['inbox'], outcomes: [false, false] }] })
-    const err = await compareStorages({ storage: base, label: 'base' }, { storage: head, label: 'head' }).catch((e: unknown) => e) as ComparisonError
-    expect([err.side, err.message]).toEqual([null, 'head: measures claim transfer, base measures claim exfiltration: results of different claims cannot be compared'])
+    const err = (await compareStorages({ storage: base, label: 'base' }, { storage: head, label: 'head' }).catch(
+      (e: unknown) => e,
+    )) as ComparisonError
+    expect([err.side, err.message]).toEqual([
+      null,
+      'head: measures claim transfer, base measures claim exfiltration: results of different claims cannot be compared',
+    ])
   })
 })

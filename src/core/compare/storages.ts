@@ -20,7 +20,10 @@ export type SideName = 'BASE' | 'HEAD'
 
 /** Why two results cannot be compared: `side` is the one at fault, or null when the pair is (different claims). */
 export class ComparisonError extends Error {
-  constructor(readonly side: SideName | null, message: string) {
+  constructor(
+    readonly side: SideName | null,
+    message: string,
+  ) {
     super(message)
     this.name = 'ComparisonError'
   }

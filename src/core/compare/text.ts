@@ -8,8 +8,12 @@ import type { Comparison, Counts, ModelChange, TaskChange, TaskChangeKind } from
 
 /** Each task change in words: the CLI's table and the viewer's list say the same. */
 export const CHANGE_WORDS: Record<TaskChangeKind, string> = {
-  regression: 'held→breached', fix: 'breached→held', only_head: 'only in HEAD', only_base: 'only in BASE',
-  unmeasured: 'not measured', unchanged: 'unchanged',
+  regression: 'held→breached',
+  fix: 'breached→held',
+  only_head: 'only in HEAD',
+  only_base: 'only in BASE',
+  unmeasured: 'not measured',
+  unchanged: 'unchanged',
 }
 const OUTCOME = { breached: 'breached', held: 'held', unmeasured: 'not measured' } as const
 const MAX_ROWS = 50
@@ -23,7 +27,12 @@ export const outcomeText = (t: TaskChange, side: 'base' | 'head') => {
 /** Columns padded to their widest cell; the last one free. */
 function table(rows: readonly (readonly string[])[]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd())
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  )
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)} pts`
@@ -49,8 +58,10 @@ export const frontierQuestionText = (question: string) => (question === 'claim' 
 
 /** The comparison's counts in one line, task by task: the CLI's second line and the viewer's summary. */
 export function countsText(n: Counts): string {
-  return `${n.regressions} regression(s) (held→breached), ${n.fixes} fix(es) (breached→held), ${n.unchanged} unchanged, ` +
+  return (
+    `${n.regressions} regression(s) (held→breached), ${n.fixes} fix(es) (breached→held), ${n.unchanged} unchanged, ` +
     `${n.onlyBase} only in BASE, ${n.onlyHead} only in HEAD, ${n.unmeasured} not measured on a side; ${n.breachedInHead} breached in HEAD`
+  )
 }
 
 export function comparisonText(c: Comparison): string {
@@ -58,7 +69,9 @@ export function comparisonText(c: Comparison): string {
   const changed = c.models.flatMap((m) => m.tasks.filter((t) => t.change !== 'unchanged').map((t) => [m, t] as const))
   if (changed.length > 0) {
     lines.push('')
-    const rows = changed.slice(0, MAX_ROWS).map(([m, t]) => [CHANGE_WORDS[t.change], m.label, t.key, outcomeText(t, 'base'), outcomeText(t, 'head')])
+    const rows = changed
+      .slice(0, MAX_ROWS)
+      .map(([m, t]) => [CHANGE_WORDS[t.change], m.label, t.key, outcomeText(t, 'base'), outcomeText(t, 'head')])
     lines.push(...table([['change', 'threat model', 'task', 'BASE', 'HEAD'], ...rows]))
     if (changed.length > MAX_ROWS) lines.push(`... and ${changed.length - MAX_ROWS} more (--json lists every one)`)
   }

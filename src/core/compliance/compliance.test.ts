@@ -8,10 +8,15 @@ import { complianceHtml } from './renderHtml'
 import { lookupReference, parseReferenceList, referenceProblem } from './references'
 import { complianceSummary, referenceVerdictWords, type ComplianceCell } from './summary'
 
-const FOREST_V1 = '{\n  "tags": [\n    {"name":"user","parent":null,"description":"send the message"},\n    {"name":"system","parent":null,"description":""}\n  ]\n}\n'
+const FOREST_V1 =
+  '{\n  "tags": [\n    {"name":"user","parent":null,"description":"send the message"},\n    {"name":"system","parent":null,"description":""}\n  ]\n}\n'
 const manifest = (tag: Record<string, unknown>, claim: unknown = undefined) => ({
-  protocol: PROTOCOL_VERSION, name: 't', security_domain: [{ name: 'user', parent: null, ...tag }],
-  controllables: [{ name: 'msg', security_domain: 'user' }], observables: [], ...(claim === undefined ? {} : { claim }),
+  protocol: PROTOCOL_VERSION,
+  name: 't',
+  security_domain: [{ name: 'user', parent: null, ...tag }],
+  controllables: [{ name: 'msg', security_domain: 'user' }],
+  observables: [],
+  ...(claim === undefined ? {} : { claim }),
 })
 
 describe('the list of framework references', () => {
@@ -46,7 +51,11 @@ describe('validation', () => {
     const text = '{"tags":[{"name":"user","parent":null},{"name":"system","parent":null,"references":["MEASURE 2.7","LLM11"]}]}'
     expect(() => parseForestJson(text)).toThrow(/tags\[1\]\.references\[1\]: unknown framework reference 'LLM11'/)
     expect(() => parseForestJson(text)).toThrow(FRAMEWORKS_FILE)
-    const claim = ClaimFileSchema.safeParse({ name: 'c', references: ['LLM02'], tasks: [{ goal: 'g', evaluator: { type: 'served' }, served_task: 1, references: ['AML.T9999'] }] })
+    const claim = ClaimFileSchema.safeParse({
+      name: 'c',
+      references: ['LLM02'],
+      tasks: [{ goal: 'g', evaluator: { type: 'served' }, served_task: 1, references: ['AML.T9999'] }],
+    })
     expect(claim.success).toBe(false)
     expect(claim.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['tasks.0.references.0', expect.stringContaining("unknown framework reference 'AML.T9999'")],
@@ -61,7 +70,10 @@ describe('validation', () => {
     expect(() => parseForestJson('{"tags":[{"name":"user","parent":null,"references":"LLM01"}]}')).toThrow(/tags\[0\]\.references: /)
     expect(referenceProblem('llm01')).toContain("did you mean 'LLM01'?")
     // The claim's task carries references on the task, not inside its evaluator (where they would be dropped unseen).
-    const claim = ClaimFileSchema.safeParse({ name: 'c', tasks: [{ goal: 'g', evaluator: { type: 'query_evaluation', query: 'q', references: ['LLM01'] } }] })
+    const claim = ClaimFileSchema.safeParse({
+      name: 'c',
+      tasks: [{ goal: 'g', evaluator: { type: 'query_evaluation', query: 'q', references: ['LLM01'] } }],
+    })
     expect(claim.success && claim.data.tasks[0].references).toBe(undefined)
     const served = ManifestSchema.safeParse(manifest({}, { name: 'c', references: ['LLM1'], tasks: [{ goal: 'g' }] }))
     expect(served.error!.issues[0].path).toEqual(['claim', 'references', 0])
@@ -78,7 +90,9 @@ describe('backward compatibility', () => {
   it('an old FOREST.json without references loads and writes back byte for byte', () => {
     const forest = parseForestJson(FOREST_V1)
     expect(forest.tags.every((t) => t.references === undefined)).toBe(true)
-    expect(forestToJson(forest)).toBe('{\n  "tags": [\n    {"name":"user","parent":null,"description":"send the message"},\n    {"name":"system","parent":null,"description":""}\n  ]\n}\n')
+    expect(forestToJson(forest)).toBe(
+      '{\n  "tags": [\n    {"name":"user","parent":null,"description":"send the message"},\n    {"name":"system","parent":null,"description":""}\n  ]\n}\n',
+    )
   })
 
   it('a manifest without references (tags nor claim) still parses', () => {
@@ -90,8 +104,14 @@ describe('backward compatibility', () => {
 
 describe('the summary by framework', () => {
   const forest = CHATBOT_FOREST
-  const cell = (threatModel: string, scope: string[], breached: boolean, runs: number, taskReferences: string[] = []): ComplianceCell =>
-    ({ threatModel, scope, readOnly: [], breached, runs, taskReferences })
+  const cell = (threatModel: string, scope: string[], breached: boolean, runs: number, taskReferences: string[] = []): ComplianceCell => ({
+    threatModel,
+    scope,
+    readOnly: [],
+    breached,
+    runs,
+    taskReferences,
+  })
 
   it('a breach under one threat model, a hold under another; words claim only what was measured', () => {
     const s = complianceSummary(forest, [
@@ -117,7 +137,7 @@ describe('the summary by framework', () => {
     expect(verdicts.filter((w) => /safe|secure/i.test(w))).toEqual([])
   })
 
-  it('a granted parent brings its descendants\' references; a task that never ran says nothing', () => {
+  it("a granted parent brings its descendants' references; a task that never ran says nothing", () => {
     const s = complianceSummary(forest, [cell('scope [system]', ['system'], false, 2), cell('scope [user]', ['user'], false, 0)])
     const ids = s.frameworks.flatMap((f) => f.references.map((r) => r.id))
     expect(ids).toEqual(expect.arrayContaining(['LLM07', 'LLM04', 'AML.T0056']))

@@ -13,7 +13,8 @@ export interface KnownReference {
 }
 
 const BY_ID: ReadonlyMap<string, KnownReference> = new Map(
-  FRAMEWORKS.flatMap((framework) => framework.entries.map(([id, title]) => [id, { id, title, framework }] as const)))
+  FRAMEWORKS.flatMap((framework) => framework.entries.map(([id, title]) => [id, { id, title, framework }] as const)),
+)
 
 /** The entry of a known id; undefined for an id not in the list. */
 export function lookupReference(id: string): KnownReference | undefined {
@@ -30,15 +31,18 @@ export function referenceProblem(id: string): string | null {
   if (BY_ID.has(id)) return null
   const upper = id.trim().toUpperCase().replace(/\s+/g, ' ')
   const near = BY_ID.has(upper) ? ` (did you mean '${upper}'?)` : ''
-  return `unknown framework reference '${id}'${near}: not in the list of ${FRAMEWORKS_FILE} ` +
+  return (
+    `unknown framework reference '${id}'${near}: not in the list of ${FRAMEWORKS_FILE} ` +
     '(OWASP LLM01..LLM10, OWASP Agentic T1..T15, MITRE ATLAS AML.Txxxx, NIST AI RMF GOVERN/MAP/MEASURE/MANAGE [n[.n]])'
+  )
 }
 
 /** The wire shape, unchecked: what a results reader accepts (a list from another version stays readable). */
 export const LooseReferencesSchema = z.array(z.string())
 
 /** The checked shape: each id known, duplicates dropped (order kept). */
-export const ReferencesSchema = z.array(z.string({ error: 'a reference is a string such as "LLM01"' }))
+export const ReferencesSchema = z
+  .array(z.string({ error: 'a reference is a string such as "LLM01"' }))
   .superRefine((ids, ctx) => {
     ids.forEach((id, i) => {
       const problem = referenceProblem(id)
@@ -51,14 +55,24 @@ export const ReferencesSchema = z.array(z.string({ error: 'a reference is a stri
  * One checked id, for wire schemas (a target's manifest): zod names a bad id in words, and the generated JSON
  * Schema lists every accepted id as an enum, so a Python server is checked against the same list.
  */
-export const ReferenceIdSchema = z.string().superRefine((id, ctx) => {
-  const problem = referenceProblem(id)
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
-}).meta({ enum: allReferenceIds() })
+export const ReferenceIdSchema = z
+  .string()
+  .superRefine((id, ctx) => {
+    const problem = referenceProblem(id)
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+  })
+  .meta({ enum: allReferenceIds() })
 
 /** Checks a list typed by a person (the inspector): the ids, or the first problem. Comma- or newline-separated. */
 export function parseReferenceList(text: string): { ids: string[] } | { error: string } {
-  const ids = [...new Set(text.split(/[,\n]/).map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => s !== ''))]
+  const ids = [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((s) => s.trim().replace(/\s+/g, ' '))
+        .filter((s) => s !== ''),
+    ),
+  ]
   for (const id of ids) {
     const problem = referenceProblem(id)
     if (problem !== null) return { error: problem }

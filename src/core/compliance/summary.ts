@@ -82,19 +82,25 @@ export function complianceSummary(forest: ForestLike | null, cells: readonly Com
     if (cell.runs === 0 && !cell.breached) continue
     const key = JSON.stringify([cell.scope, cell.readOnly])
     let fromGrant = grantCache.get(key)
-    if (!fromGrant) grantCache.set(key, fromGrant = grantedReferences(forest, [...cell.scope, ...cell.readOnly]))
+    if (!fromGrant) grantCache.set(key, (fromGrant = grantedReferences(forest, [...cell.scope, ...cell.readOnly])))
     for (const id of new Set([...cell.taskReferences, ...fromGrant])) {
       const models = byRef.get(id) ?? new Map()
       byRef.set(id, models)
       const o = models.get(cell.threatModel) ?? { tasks: 0, breachedTasks: 0, runs: 0 }
-      models.set(cell.threatModel, { tasks: o.tasks + 1, breachedTasks: o.breachedTasks + (cell.breached ? 1 : 0), runs: o.runs + cell.runs })
+      models.set(cell.threatModel, {
+        tasks: o.tasks + 1,
+        breachedTasks: o.breachedTasks + (cell.breached ? 1 : 0),
+        runs: o.runs + cell.runs,
+      })
     }
   }
   const verdicts = sortReferences(byRef.keys()).map((id): ReferenceVerdict => {
     const outcomes = [...byRef.get(id)!].map(([threatModel, o]) => ({ threatModel, ...o }))
     return {
-      id, title: lookupReference(id)?.title ?? '',
-      breached: outcomes.filter((o) => o.breachedTasks > 0), held: outcomes.filter((o) => o.breachedTasks === 0),
+      id,
+      title: lookupReference(id)?.title ?? '',
+      breached: outcomes.filter((o) => o.breachedTasks > 0),
+      held: outcomes.filter((o) => o.breachedTasks === 0),
     }
   })
   const frameworks: FrameworkSummary[] = FRAMEWORKS.map((f) => ({

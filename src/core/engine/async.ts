@@ -27,9 +27,13 @@ function pendingOn(signal: AbortSignal): Array<(reason: unknown) => void> {
     const waiting: Array<(reason: unknown) => void> = []
     pending = waiting
     pendingBySignal.set(signal, waiting)
-    signal.addEventListener('abort', () => {
-      for (const reject of waiting.splice(0)) reject(signal.reason)
-    }, { once: true })
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const reject of waiting.splice(0)) reject(signal.reason)
+      },
+      { once: true },
+    )
   }
   return pending
 }
@@ -50,8 +54,14 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
     pending.push(reject)
     // Both outcomes are handled here, so an abandoned work's rejection is never unhandled.
     work.then(
-      (value) => { removeItem(pending, reject); resolve(value) },
-      (error) => { removeItem(pending, reject); reject(error) },
+      (value) => {
+        removeItem(pending, reject)
+        resolve(value)
+      },
+      (error) => {
+        removeItem(pending, reject)
+        reject(error)
+      },
     )
   })
 }
@@ -73,7 +83,9 @@ export function whenAborted(signal: AbortSignal, fn: (reason: unknown) => void):
     fn(reason)
   }
   pending.push(once)
-  return () => { removeItem(pending, once) }
+  return () => {
+    removeItem(pending, once)
+  }
 }
 
 /**
@@ -90,7 +102,9 @@ export class AbortLatch {
   constructor(signal: AbortSignal) {
     this.signal = signal
     this.#aborted = signal.aborted
-    this.#unlisten = whenAborted(signal, () => { this.#aborted = true })
+    this.#unlisten = whenAborted(signal, () => {
+      this.#aborted = true
+    })
   }
 
   get aborted(): boolean {
@@ -129,7 +143,9 @@ export function finishOrAbandon(work: () => Promise<unknown>, signal: AbortSigna
   }
   return new Promise<Settled>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
-    const arm = () => { timer = setTimeout(() => resolve({ ok: false, abandoned: true }), graceMs) }
+    const arm = () => {
+      timer = setTimeout(() => resolve({ ok: false, abandoned: true }), graceMs)
+    }
     if (signal.aborted) arm()
     else signal.addEventListener('abort', arm, { once: true })
     const done = (outcome: Settled) => {
@@ -137,7 +153,10 @@ export function finishOrAbandon(work: () => Promise<unknown>, signal: AbortSigna
       if (timer !== undefined) clearTimeout(timer)
       resolve(outcome)
     }
-    started.then(() => done({ ok: true }), (error: unknown) => done({ ok: false, error }))
+    started.then(
+      () => done({ ok: true }),
+      (error: unknown) => done({ ok: false, error }),
+    )
   })
 }
 

@@ -174,8 +174,11 @@ export class CostCappedLLMClient implements LLMClient {
 
   get usage(): LLMUsage {
     if (this.unpricedCalls === 0) return { calls: this.calls, cost: this.cost }
-    return { calls: this.calls, cost: this.cost,
-      unpriced: { calls: this.unpricedCalls, promptTokens: this.unpricedPrompt, completionTokens: this.unpricedCompletion } }
+    return {
+      calls: this.calls,
+      cost: this.cost,
+      unpriced: { calls: this.unpricedCalls, promptTokens: this.unpricedPrompt, completionTokens: this.unpricedCompletion },
+    }
   }
 
   /** Calls started and not yet answered. */
@@ -201,8 +204,10 @@ export class CostCappedLLMClient implements LLMClient {
         completionTokens: options.maxTokens ?? this.options.reserveCompletionTokens ?? 4096,
       })
       if (this.options.capMode === 'strict' && committed + reservation > this.costCapUsd) {
-        throw new BudgetExhaustedError(`Cost cap would be passed: $${committed.toFixed(6)} + up to $${reservation.toFixed(6)} ` +
-          `> $${this.costCapUsd.toFixed(6)}`, this.usage)
+        throw new BudgetExhaustedError(
+          `Cost cap would be passed: $${committed.toFixed(6)} + up to $${reservation.toFixed(6)} ` + `> $${this.costCapUsd.toFixed(6)}`,
+          this.usage,
+        )
       }
     }
     // Reserved synchronously, before the first await, so concurrent callers see it.
@@ -212,8 +217,10 @@ export class CostCappedLLMClient implements LLMClient {
       const signal = anySignal([this.options.signal, options.signal])
       const result = await this.options.backend.chat(model, request, signal)
       if (result.usage === null) {
-        throw new EngineRuntimeError(`LLM response missing usage data (model=${model}). ` +
-          `Budget tracking requires usage reporting from the provider.${this.options.backend.endpoint ? ` (${this.options.backend.endpoint})` : ''}`)
+        throw new EngineRuntimeError(
+          `LLM response missing usage data (model=${model}). ` +
+            `Budget tracking requires usage reporting from the provider.${this.options.backend.endpoint ? ` (${this.options.backend.endpoint})` : ''}`,
+        )
       }
       const callCost = price === null ? 0 : costOf(price, result.usage)
       this.calls += 1

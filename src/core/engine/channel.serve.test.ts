@@ -50,7 +50,7 @@ describe('EventChannel.serve', () => {
       envelope.respond(injection(envelope.event as ControllablePreCallEvent, 'x'))
       depth--
     })
-    expect((await Promise.all(sent))).toHaveLength(5_000)
+    expect(await Promise.all(sent)).toHaveLength(5_000)
     expect(deepest).toBe(1)
   })
 
@@ -58,9 +58,13 @@ describe('EventChannel.serve', () => {
     const channel = new EventChannel()
     const early = channel.send(preCallEvent(c, 'early'))
     let ended = false
-    const served = channel.serve((envelope) => {
-      envelope.respond(injection(envelope.event as ControllablePreCallEvent, 'x'))
-    }).then(() => { ended = true })
+    const served = channel
+      .serve((envelope) => {
+        envelope.respond(injection(envelope.event as ControllablePreCallEvent, 'x'))
+      })
+      .then(() => {
+        ended = true
+      })
     expect(await early).toMatchObject({ value: 'x' })
     await tick()
     expect(ended).toBe(false)
@@ -92,7 +96,9 @@ describe('EventChannel.serve', () => {
   it('a handler that throws stops serving; the envelope it left unanswered is rejected by setError, never left hanging', async () => {
     const channel = new EventChannel()
     const boom = new Error('handler broke')
-    const served = channel.serve(() => { throw boom })
+    const served = channel.serve(() => {
+      throw boom
+    })
     const sent = channel.send(preCallEvent(c, 'x'))
     await expect(served).rejects.toBe(boom)
     channel.setError(boom)

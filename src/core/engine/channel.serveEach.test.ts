@@ -7,8 +7,19 @@ import { describe, expect, it } from 'vitest'
 import { SecurityDomainTag } from '../tags'
 import { EventChannel, type EventAnswerer } from './channel'
 import {
-  injection, noInjection, plainResponse, postCallEvent, preCallEvent, RESPONSE_TYPES, responseAllowed, runEndEvent, runEndResponse, runStartEvent,
-  type ControllablePreCallEvent, type Event, type EventResponse,
+  injection,
+  noInjection,
+  plainResponse,
+  postCallEvent,
+  preCallEvent,
+  RESPONSE_TYPES,
+  responseAllowed,
+  runEndEvent,
+  runEndResponse,
+  runStartEvent,
+  type ControllablePreCallEvent,
+  type Event,
+  type EventResponse,
 } from './events'
 import { controllable } from './types'
 
@@ -27,7 +38,9 @@ function gated(log: string[]) {
       await new Promise<void>((r) => release.push(r))
       return injection(event as ControllablePreCallEvent, `v-${requestOf(event)}`)
     },
-    handled: (event) => { log.push(`handled ${requestOf(event)}`) },
+    handled: (event) => {
+      log.push(`handled ${requestOf(event)}`)
+    },
   }
   return { answerer, release }
 }
@@ -41,9 +54,13 @@ describe('EventChannel.serveEach', () => {
         log.push(`answer ${requestOf(event)}`)
         return injection(event as ControllablePreCallEvent, 'x') // a plain value is accepted as an answer
       },
-      handled: (event) => { log.push(`handled ${requestOf(event)}`) },
+      handled: (event) => {
+        log.push(`handled ${requestOf(event)}`)
+      },
     })
-    const got = await channel.send(preCallEvent(c, 'a'), (r) => { log.push(`recorded ${valueOf(r)}`) })
+    const got = await channel.send(preCallEvent(c, 'a'), (r) => {
+      log.push(`recorded ${valueOf(r)}`)
+    })
     log.push('resumed')
     expect(valueOf(got)).toBe('x')
     expect(log).toEqual(['answer a', 'handled a', 'recorded x', 'resumed'])
@@ -74,7 +91,9 @@ describe('EventChannel.serveEach', () => {
     const log: string[] = []
     const { answerer, release } = gated(log)
     let ended = false
-    const served = channel.serveEach(answerer).then(() => { ended = true })
+    const served = channel.serveEach(answerer).then(() => {
+      ended = true
+    })
     const sent = channel.send(preCallEvent(c, 'a'))
     channel.close()
     await tick()
@@ -90,13 +109,17 @@ describe('EventChannel.serveEach', () => {
       const channel = new EventChannel()
       const handled: string[] = []
       const served = channel.serveEach({
-        answer: (event) => event.type === 'RunStartEvent' ? plainResponse(event) : runEndResponse(event),
-        handled: (event) => { handled.push(event.type) },
+        answer: (event) => (event.type === 'RunStartEvent' ? plainResponse(event) : runEndResponse(event)),
+        handled: (event) => {
+          handled.push(event.type)
+        },
       })
       const first = channel.send(runStartEvent({ snapshot: () => [], drain: () => [] }))
       if (!queued) await first
       await expect(channel.send(preCallEvent(c, 'x'))).rejects.toThrow(TypeError)
-      await expect(served).rejects.toThrow('ControllablePreCallEvent requires response of type ControllableInjection, ControllableNoInjection')
+      await expect(served).rejects.toThrow(
+        'ControllablePreCallEvent requires response of type ControllableInjection, ControllableNoInjection',
+      )
       expect(handled).toEqual(['RunStartEvent', 'ControllablePreCallEvent'])
     }
   })
@@ -111,7 +134,9 @@ describe('EventChannel.serveEach', () => {
           if (how === 'throw') throw boom
           return Promise.reject(boom)
         },
-        handled: (event) => { handled.push(requestOf(event)) },
+        handled: (event) => {
+          handled.push(requestOf(event))
+        },
       })
       const first = channel.send(preCallEvent(c, 'first'))
       const second = channel.send(preCallEvent(c, 'second'))
@@ -130,7 +155,9 @@ describe('EventChannel.serveEach', () => {
   it('a recorder that throws fails its sender only: serving goes on', async () => {
     const channel = new EventChannel()
     void channel.serveEach({ answer: (event) => injection(event as ControllablePreCallEvent, requestOf(event)), handled: () => {} })
-    const refuse = () => { throw new Error('Cannot emit to a closed trajectory') }
+    const refuse = () => {
+      throw new Error('Cannot emit to a closed trajectory')
+    }
     await expect(channel.send(preCallEvent(c, 'refused'), refuse)).rejects.toThrow('Cannot emit to a closed trajectory')
     expect(valueOf(await channel.send(preCallEvent(c, 'next')))).toBe('next')
   })
@@ -148,7 +175,9 @@ describe('EventChannel.serveEach', () => {
     await expect(served).resolves.toBeUndefined()
     await expect(queued).rejects.toBe(poison)
     let settled = false
-    void inFlight.catch(() => { settled = true })
+    void inFlight.catch(() => {
+      settled = true
+    })
     await tick()
     expect(settled).toBe(false)
     release.shift()!()
@@ -189,18 +218,24 @@ describe('EventChannel.serveEach', () => {
 describe('responseAllowed', () => {
   it('agrees with RESPONSE_TYPES for every event type and response type', () => {
     const events: Event[] = [
-      preCallEvent(c, 'r'), postCallEvent(c, 'r', 'a'), runStartEvent({ snapshot: () => [], drain: () => [] }),
+      preCallEvent(c, 'r'),
+      postCallEvent(c, 'r', 'a'),
+      runStartEvent({ snapshot: () => [], drain: () => [] }),
       runEndEvent(null, { securityDomain: tag }),
     ]
     const responsesOf = (event: Event): EventResponse[] => [
-      plainResponse(event), injection(events[0] as ControllablePreCallEvent, 'v'), noInjection(events[0] as ControllablePreCallEvent),
+      plainResponse(event),
+      injection(events[0] as ControllablePreCallEvent, 'v'),
+      noInjection(events[0] as ControllablePreCallEvent),
       runEndResponse(event),
     ]
     let checked = 0
     for (const event of events) {
       for (const response of responsesOf(event)) {
         const allowed = RESPONSE_TYPES[event.type]
-        expect(responseAllowed(event, response), `${event.type} -> ${response.type}`).toBe(allowed === null || allowed.includes(response.type))
+        expect(responseAllowed(event, response), `${event.type} -> ${response.type}`).toBe(
+          allowed === null || allowed.includes(response.type),
+        )
         checked++
       }
     }

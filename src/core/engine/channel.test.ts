@@ -34,7 +34,10 @@ describe('EventChannel', () => {
     const sent = channel.send(event)
     const envelope = (await channel.receive())!
     expect(() => envelope.respond(runEndResponse(event))).toThrow(
-      new TypeError('ControllablePreCallEvent requires response of type ControllableInjection, ControllableNoInjection, got RunEndResponse'))
+      new TypeError(
+        'ControllablePreCallEvent requires response of type ControllableInjection, ControllableNoInjection, got RunEndResponse',
+      ),
+    )
     await expect(sent).rejects.toThrow(TypeError)
   })
 

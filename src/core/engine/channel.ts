@@ -27,8 +27,13 @@ export class EventEnvelope {
   private readonly onSettled: SettleHook
   private readonly onResponse: ((response: EventResponse) => void) | undefined
 
-  constructor(event: Event, resolve: (r: EventResponse) => void, reject: (e: unknown) => void,
-    onSettled: SettleHook, onResponse?: (response: EventResponse) => void) {
+  constructor(
+    event: Event,
+    resolve: (r: EventResponse) => void,
+    reject: (e: unknown) => void,
+    onSettled: SettleHook,
+    onResponse?: (response: EventResponse) => void,
+  ) {
     this.event = event
     this.resolve = resolve
     this.rejectSender = reject
@@ -146,8 +151,14 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     if (this.error !== null) return Promise.reject(this.error.value)
     if (this.closed) return Promise.reject(new EngineRuntimeError('Cannot send on a closed EventChannel'))
     const serving = this.serving
-    if (serving !== null && serving.answerer !== null && serving.current === null && !serving.direct && !serving.ended &&
-      this.queue.length === 0) {
+    if (
+      serving !== null &&
+      serving.answerer !== null &&
+      serving.current === null &&
+      !serving.direct &&
+      !serving.ended &&
+      this.queue.length === 0
+    ) {
       return this.answerDirectly(serving, serving.answerer, event, onResponse)
     }
     const sent = new Promise<EventResponse>(this.capture)
@@ -202,7 +213,16 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     if (this.serving !== null) return Promise.reject(new EngineRuntimeError('EventChannel is already served'))
     if (this.receivers.length > 0) return Promise.reject(new EngineRuntimeError('EventChannel is already received from'))
     return new Promise<void>((resolve, reject) => {
-      this.startServing({ handler: this.answerEnvelope, answerer, direct: false, resolve, reject, current: null, pumping: false, ended: false })
+      this.startServing({
+        handler: this.answerEnvelope,
+        answerer,
+        direct: false,
+        resolve,
+        reject,
+        current: null,
+        pumping: false,
+        ended: false,
+      })
     })
   }
 
@@ -215,8 +235,12 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   private directEvent: Event | null = null
   private directOnResponse: ((response: EventResponse) => void) | undefined = undefined
 
-  private answerDirectly(serving: Serving, answerer: EventAnswerer, event: Event,
-    onResponse: ((response: EventResponse) => void) | undefined): Promise<EventResponse> {
+  private answerDirectly(
+    serving: Serving,
+    answerer: EventAnswerer,
+    event: Event,
+    onResponse: ((response: EventResponse) => void) | undefined,
+  ): Promise<EventResponse> {
     serving.direct = true
     this.directEvent = event
     this.directOnResponse = onResponse

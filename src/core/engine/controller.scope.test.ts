@@ -11,8 +11,16 @@ function setup(overrides: (f: StubForest) => Partial<ControllerOptions>, goals =
   const optimizers: ScriptedOptimizer[] = []
   const tasks = goals.map((g) => new ScriptedTask(g, () => fixtureEvaluation(forest)))
   const controller = new Controller({
-    optimizerFactory: () => { const o = new ScriptedOptimizer(); optimizers.push(o); return o },
-    targetFactory: targetFactory(() => { const t = new StubTarget(forest); targets.push(t); return t }),
+    optimizerFactory: () => {
+      const o = new ScriptedOptimizer()
+      optimizers.push(o)
+      return o
+    },
+    targetFactory: targetFactory(() => {
+      const t = new StubTarget(forest)
+      targets.push(t)
+      return t
+    }),
     securityClaim: SecurityClaim.fromTasks(tasks),
     scope: scopeOf([forest.user]),
     maxRunsPerTask: 1,
@@ -21,9 +29,10 @@ function setup(overrides: (f: StubForest) => Partial<ControllerOptions>, goals =
   return { forest, targets, optimizers, tasks, controller }
 }
 
-const summary = (items: readonly TrajectoryItem[]) => items.map((i) => isResponse(i)
-  ? `${i.type}${i.type === 'ControllableNoInjection' ? `:${i.declinedBy}` : ''}`
-  : `${i.type}@${i.securityDomain?.name}`)
+const summary = (items: readonly TrajectoryItem[]) =>
+  items.map((i) =>
+    isResponse(i) ? `${i.type}${i.type === 'ControllableNoInjection' ? `:${i.declinedBy}` : ''}` : `${i.type}@${i.securityDomain?.name}`,
+  )
 
 describe('Controller construction (exact reference messages)', () => {
   const forest = stubForest()
@@ -53,8 +62,9 @@ describe('Controller construction (exact reference messages)', () => {
 
   it('accepts non-antichains, overlaps and tags outside the forest, as the reference does', () => {
     const stranger = new SecurityDomainTag('stranger')
-    expect(() => new Controller({ ...base, scope: scopeOf([forest.system, forest.systemPrompt, stranger]),
-      readOnly: scopeOf([forest.system]) })).not.toThrow()
+    expect(
+      () => new Controller({ ...base, scope: scopeOf([forest.system, forest.systemPrompt, stranger]), readOnly: scopeOf([forest.system]) }),
+    ).not.toThrow()
   })
 })
 
@@ -66,10 +76,16 @@ describe('the five filtering fronts', () => {
     expect(o.offeredControllables.map((c) => c.name)).toEqual(['user_msg'])
     // Target observables in target order first, then re-presented controllables (content null).
     expect(o.offeredObservables.map((v) => [v.observable.name, v.content])).toEqual([
-      ['model_identity', 'stub-1'], ['user_profile', { name: 'alice' }], ['sys_prompt', null], ['web_page', null],
+      ['model_identity', 'stub-1'],
+      ['user_profile', { name: 'alice' }],
+      ['sys_prompt', null],
+      ['web_page', null],
     ])
-    expect(o.offeredObservables[2].observable).toMatchObject({ securityDomain: expect.any(SecurityDomainTag),
-      description: 'sys_prompt surface', observableType: 'text' })
+    expect(o.offeredObservables[2].observable).toMatchObject({
+      securityDomain: expect.any(SecurityDomainTag),
+      description: 'sys_prompt surface',
+      observableType: 'text',
+    })
   })
 
   it('records everything on the full trajectory, the visible part on the view, and declines out-of-write events by "scope"', async () => {
@@ -77,15 +93,27 @@ describe('the five filtering fronts', () => {
     const result = await controller.run()
     const run = result.taskResults[0].runs[0]
     expect(summary(run.trajectory)).toEqual([
-      'ControllablePreCallEvent@system_prompt', 'ControllableNoInjection:scope',
-      'ControllablePreCallEvent@user', 'ControllableInjection',
-      'ObservableEvent@model', 'ControllablePreCallEvent@inbox', 'ControllableNoInjection:scope',
-      'ControllablePostCallEvent@inbox', 'ControllableNoInjection:scope', 'ObservableEvent@web',
-      'ControllablePreCallEvent@web', 'ControllableNoInjection:scope', 'ObservableEvent@model', 'RunEndEvent@system',
+      'ControllablePreCallEvent@system_prompt',
+      'ControllableNoInjection:scope',
+      'ControllablePreCallEvent@user',
+      'ControllableInjection',
+      'ObservableEvent@model',
+      'ControllablePreCallEvent@inbox',
+      'ControllableNoInjection:scope',
+      'ControllablePostCallEvent@inbox',
+      'ControllableNoInjection:scope',
+      'ObservableEvent@web',
+      'ControllablePreCallEvent@web',
+      'ControllableNoInjection:scope',
+      'ObservableEvent@model',
+      'RunEndEvent@system',
     ])
     expect(summary(run.attackerView)).toEqual([
-      'ControllablePreCallEvent@system_prompt', 'ControllableNoInjection:scope',
-      'ControllablePreCallEvent@user', 'ControllableInjection', 'RunEndEvent@system',
+      'ControllablePreCallEvent@system_prompt',
+      'ControllableNoInjection:scope',
+      'ControllablePreCallEvent@user',
+      'ControllableInjection',
+      'RunEndEvent@system',
     ])
     // The optimizer was asked only about the writable controllable.
     expect(optimizers[0].seen.map((e) => e.type)).toEqual(['RunStartEvent', 'ControllablePreCallEvent', 'RunEndEvent'])
@@ -140,8 +168,13 @@ describe('the five filtering fronts', () => {
     expect(targets[0].received[0].every((r) => r.declinedBy === 'scope')).toBe(true)
     expect(optimizers[0].seen.map((e) => e.type)).toEqual(['RunStartEvent', 'RunEndEvent'])
     expect(summary(result.taskResults[0].runs[0].attackerView)).toEqual([
-      'ControllablePreCallEvent@user', 'ControllableNoInjection:scope', 'ControllablePreCallEvent@inbox',
-      'ControllableNoInjection:scope', 'ControllablePostCallEvent@inbox', 'ControllableNoInjection:scope', 'RunEndEvent@inbox',
+      'ControllablePreCallEvent@user',
+      'ControllableNoInjection:scope',
+      'ControllablePreCallEvent@inbox',
+      'ControllableNoInjection:scope',
+      'ControllablePostCallEvent@inbox',
+      'ControllableNoInjection:scope',
+      'RunEndEvent@inbox',
     ])
   })
 
@@ -161,15 +194,31 @@ describe('the five filtering fronts', () => {
 describe('per-task resolvers', () => {
   it('resolves once per task, each dimension independently; NotApplicable counts as empty; empty visibility skips', async () => {
     const calls: string[] = []
-    const { controller, optimizers } = setup((f) => ({
-      scope: (task) => { calls.push(`w:${task.goal.description}`); if (task.goal.description === 'b') throw new NotApplicable(); return task.goal.description === 'c' ? new Set() : scopeOf([f.user]) },
-      readOnly: (task) => { calls.push(`r:${task.goal.description}`); if (task.goal.description !== 'b') throw new NotApplicable(); return scopeOf([f.inbox]) },
-      scopeLabel: 'per-task', maxRunsPerTask: 2,
-    }), ['a', 'b', 'c'])
+    const { controller, optimizers } = setup(
+      (f) => ({
+        scope: (task) => {
+          calls.push(`w:${task.goal.description}`)
+          if (task.goal.description === 'b') throw new NotApplicable()
+          return task.goal.description === 'c' ? new Set() : scopeOf([f.user])
+        },
+        readOnly: (task) => {
+          calls.push(`r:${task.goal.description}`)
+          if (task.goal.description !== 'b') throw new NotApplicable()
+          return scopeOf([f.inbox])
+        },
+        scopeLabel: 'per-task',
+        maxRunsPerTask: 2,
+      }),
+      ['a', 'b', 'c'],
+    )
     const result = await controller.run()
     expect(calls).toEqual(['w:a', 'r:a', 'w:b', 'r:b', 'w:c', 'r:c'])
-    expect(result.taskResults.map((t) => [t.task.goal.description, [...t.scope].map((s) => s.name), [...t.readOnly].map((s) => s.name)]))
-      .toEqual([['a', ['user'], []], ['b', [], ['inbox']]])
+    expect(
+      result.taskResults.map((t) => [t.task.goal.description, [...t.scope].map((s) => s.name), [...t.readOnly].map((s) => s.name)]),
+    ).toEqual([
+      ['a', ['user'], []],
+      ['b', [], ['inbox']],
+    ])
     expect(result.skippedTasks.map((s) => s.task.goal.description)).toEqual(['c'])
     expect(result.scope.size).toBe(0)
     expect(result.scopeLabel).toBe('per-task')
@@ -177,10 +226,16 @@ describe('per-task resolvers', () => {
   })
 
   it('a resolver that throws anything else fails only that task, with empty scope recorded', async () => {
-    const { controller } = setup((f) => ({
-      scope: (task) => { if (task.goal.description === 'bad') throw new TypeError('boom'); return scopeOf([f.user]) },
-      scopeLabel: 'x',
-    }), ['bad', 'good'])
+    const { controller } = setup(
+      (f) => ({
+        scope: (task) => {
+          if (task.goal.description === 'bad') throw new TypeError('boom')
+          return scopeOf([f.user])
+        },
+        scopeLabel: 'x',
+      }),
+      ['bad', 'good'],
+    )
     const result = await controller.run()
     const [bad, good] = result.taskResults
     expect(bad.stopReason).toBe('error')
@@ -195,12 +250,23 @@ describe('per-task resolvers', () => {
     const targets: StubTarget[] = []
     const controller = new Controller({
       optimizerFactory: () => new ScriptedOptimizer(),
-      targetFactory: targetFactory(() => { const t = new StubTarget(forest); targets.push(t); return t }),
+      targetFactory: targetFactory(() => {
+        const t = new StubTarget(forest)
+        targets.push(t)
+        return t
+      }),
       securityClaim: SecurityClaim.fromTasks([
-        new ScriptedTask('skip me', () => fixtureEvaluation(forest), () => { throw new NotApplicable('no inbox here') }),
+        new ScriptedTask(
+          'skip me',
+          () => fixtureEvaluation(forest),
+          () => {
+            throw new NotApplicable('no inbox here')
+          },
+        ),
         new ScriptedTask('run me', () => fixtureEvaluation(forest)),
       ]),
-      scope: scopeOf([forest.user]), maxRunsPerTask: 1,
+      scope: scopeOf([forest.user]),
+      maxRunsPerTask: 1,
     })
     const result = await controller.run()
     expect(result.skippedTasks.map((s) => [s.index, s.reason])).toEqual([[1, 'no inbox here']])

@@ -171,8 +171,15 @@ export class Controller {
   /** From the meta a run also opens its session with: the folder's name is then worked out once (see identityHash). */
   private infoOf(meta: ExperimentMeta): ThreatModelInfo {
     return {
-      key: experimentDirName(meta), attacker: meta.attacker, target: meta.target, claim: meta.claim, model: meta.model,
-      scope: meta.scope, readOnly: meta.readOnly, scopeLabel: meta.scopeLabel, nTasks: meta.nTasks ?? 0,
+      key: experimentDirName(meta),
+      attacker: meta.attacker,
+      target: meta.target,
+      claim: meta.claim,
+      model: meta.model,
+      scope: meta.scope,
+      readOnly: meta.readOnly,
+      scopeLabel: meta.scopeLabel,
+      nTasks: meta.nTasks ?? 0,
       maxRunsPerTask: meta.maxRunsPerTask,
     }
   }
@@ -198,11 +205,19 @@ export class Controller {
     reporter.threatModelStart?.(info)
     try {
       if (o.storage && (o.persist ?? true)) {
-        session = await ExperimentSession.open(o.storage, o.resultsDir ?? '', meta, tasks.map((t) => t.goal.description),
-          { overwrite: o.overwrite ?? false, schema: this.resultsSchema, countEchoes: o.countEchoes ?? false })
+        session = await ExperimentSession.open(
+          o.storage,
+          o.resultsDir ?? '',
+          meta,
+          tasks.map((t) => t.goal.description),
+          { overwrite: o.overwrite ?? false, schema: this.resultsSchema, countEchoes: o.countEchoes ?? false },
+        )
         // Independent files: one wait for all.
-        await Promise.all([o.domain ? session.writeDomain(o.domain, o.domainReferences) : null, session.writeTaskConfigs(tasks),
-          o.threatModelName?.trim() ? session.writeThreatModelName(o.threatModelName.trim()) : null])
+        await Promise.all([
+          o.domain ? session.writeDomain(o.domain, o.domainReferences) : null,
+          session.writeTaskConfigs(tasks),
+          o.threatModelName?.trim() ? session.writeThreatModelName(o.threatModelName.trim()) : null,
+        ])
       }
       const kept = new Map<number, TaskResult>()
       for (const index of [...(session?.plan.keep ?? [])].sort((a, b) => a - b)) {
@@ -215,10 +230,17 @@ export class Controller {
       const taskResults = tasks.map((_, i) => reran.get(i + 1) ?? kept.get(i + 1)).filter((r): r is TaskResult => r !== undefined)
       const endedAt = new Date()
       result = {
-        scope: this.mode.namingScope, readOnly: this.mode.namingReadOnly,
+        scope: this.mode.namingScope,
+        readOnly: this.mode.namingReadOnly,
         llmConfig: o.llmConfig ? { model: o.llmConfig.model } : null,
-        taskResults, taskCostCapUsd: o.taskCostCapUsd ?? null, skippedTasks: skipped, scopeLabel: this.mode.scopeLabel,
-        startedAt, endedAt, cancelled, resultsDir: session?.dir ?? null,
+        taskResults,
+        taskCostCapUsd: o.taskCostCapUsd ?? null,
+        skippedTasks: skipped,
+        scopeLabel: this.mode.scopeLabel,
+        startedAt,
+        endedAt,
+        cancelled,
+        resultsDir: session?.dir ?? null,
       }
       if (session !== null) {
         const s = session
@@ -241,9 +263,15 @@ export class Controller {
     }
   }
 
-  private async iterateTasks(tasks: readonly Task[], rerun: readonly number[], session: ExperimentSession | null,
-    reporter: ProgressReporter, info: ThreatModelInfo, signal: AbortSignal,
-    diagnostic: (level: DiagnosticLevel, message: string, index?: number) => void) {
+  private async iterateTasks(
+    tasks: readonly Task[],
+    rerun: readonly number[],
+    session: ExperimentSession | null,
+    reporter: ProgressReporter,
+    info: ThreatModelInfo,
+    signal: AbortSignal,
+    diagnostic: (level: DiagnosticLevel, message: string, index?: number) => void,
+  ) {
     const o = this.options
     const semaphore = new Semaphore(o.targetFactory.concurrency)
     const reran = new Map<number, TaskResult>()
@@ -265,10 +293,19 @@ export class Controller {
         session?.beginTask(index)
         const startedAt = new Date()
         const env: ExecuteEnv = {
-          optimizerFactory: o.optimizerFactory, llmConfig: o.llmConfig ?? null, llmClientFactory: o.llmClientFactory ?? null,
-          taskCostCapUsd: o.taskCostCapUsd ?? null, maxRunsPerTask: this.maxRunsPerTask, includeFeedback: o.includeFeedback ?? DEFAULT_INCLUDE_FEEDBACK,
-          countEchoes: o.countEchoes ?? false, graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS, scope: o.scope, readOnly: o.readOnly ?? new Set(),
-          targetFactory: o.targetFactory, taskTimeCapS: o.taskTimeCapS ?? null, semantics: this.semantics,
+          optimizerFactory: o.optimizerFactory,
+          llmConfig: o.llmConfig ?? null,
+          llmClientFactory: o.llmClientFactory ?? null,
+          taskCostCapUsd: o.taskCostCapUsd ?? null,
+          maxRunsPerTask: this.maxRunsPerTask,
+          includeFeedback: o.includeFeedback ?? DEFAULT_INCLUDE_FEEDBACK,
+          countEchoes: o.countEchoes ?? false,
+          graceMs: o.cleanupGraceMs ?? CLEANUP_GRACE_MS,
+          scope: o.scope,
+          readOnly: o.readOnly ?? new Set(),
+          targetFactory: o.targetFactory,
+          taskTimeCapS: o.taskTimeCapS ?? null,
+          semantics: this.semantics,
           onRunComplete: (run) => reporter.runComplete?.(info, index, run),
           onTurn: reporter.turn === undefined ? undefined : (runNumber, turn) => reporter.turn?.(info, index, runNumber, turn),
           diagnostic: (level, message) => diagnostic(level, message, index),

@@ -27,8 +27,13 @@ export function describeError(error: unknown): string {
 
 /** Errors from other realms (a DOMException from jsdom or a worker) fail `instanceof Error`. */
 function isErrorLike(error: unknown): error is Error {
-  return error instanceof Error || (typeof error === 'object' && error !== null &&
-    typeof (error as Error).name === 'string' && typeof (error as Error).message === 'string')
+  return (
+    error instanceof Error ||
+    (typeof error === 'object' &&
+      error !== null &&
+      typeof (error as Error).name === 'string' &&
+      typeof (error as Error).message === 'string')
+  )
 }
 
 /** Type, message and stack, for `TaskResult.error` (the reference stores a formatted traceback). */

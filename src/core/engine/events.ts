@@ -162,38 +162,60 @@ const NO_OPTIONS: EventOptions = Object.freeze({})
 
 export function observableEvent(obs: Observable, content: unknown, options: EventOptions = NO_OPTIONS): ObservableEvent {
   return Object.freeze({
-    type: 'ObservableEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
-    securityDomain: options.securityDomain ?? obs.securityDomain, observable: obs, content,
+    type: 'ObservableEvent',
+    eventId: options.eventId ?? newEventId(),
+    timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? obs.securityDomain,
+    observable: obs,
+    content,
   })
 }
 
 export function preCallEvent(c: Controllable, request: string, options: EventOptions = NO_OPTIONS): ControllablePreCallEvent {
   return Object.freeze({
-    type: 'ControllablePreCallEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
-    securityDomain: options.securityDomain ?? c.securityDomain, controllable: c, request,
+    type: 'ControllablePreCallEvent',
+    eventId: options.eventId ?? newEventId(),
+    timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? c.securityDomain,
+    controllable: c,
+    request,
   })
 }
 
 export function postCallEvent(
-  c: Controllable, request: string, answer: string, options: EventOptions = NO_OPTIONS,
+  c: Controllable,
+  request: string,
+  answer: string,
+  options: EventOptions = NO_OPTIONS,
 ): ControllablePostCallEvent {
   return Object.freeze({
-    type: 'ControllablePostCallEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
-    securityDomain: options.securityDomain ?? c.securityDomain, controllable: c, request, answer,
+    type: 'ControllablePostCallEvent',
+    eventId: options.eventId ?? newEventId(),
+    timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? c.securityDomain,
+    controllable: c,
+    request,
+    answer,
   })
 }
 
 export function runStartEvent(trajectory: ReadableTrajectory, options: EventOptions = NO_OPTIONS): RunStartEvent {
   return Object.freeze({
-    type: 'RunStartEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
-    securityDomain: options.securityDomain ?? null, trajectory,
+    type: 'RunStartEvent',
+    eventId: options.eventId ?? newEventId(),
+    timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? null,
+    trajectory,
   })
 }
 
 export function runEndEvent(evaluation: EvaluationResult | null, options: EventOptions = NO_OPTIONS): RunEndEvent {
   return Object.freeze({
-    type: 'RunEndEvent', eventId: options.eventId ?? newEventId(), timestamp: options.timestamp ?? localNaiveIso(),
-    securityDomain: options.securityDomain ?? null, evaluation,
+    type: 'RunEndEvent',
+    eventId: options.eventId ?? newEventId(),
+    timestamp: options.timestamp ?? localNaiveIso(),
+    securityDomain: options.securityDomain ?? null,
+    evaluation,
   })
 }
 
@@ -211,7 +233,13 @@ export function noInjection(event: ControllableEvent, declinedBy: DeclinedBy = '
 
 /** The optimizer's decline of a pause past its turn limit (recorded as any decline; the run's ending says why). */
 export function turnLimitDecline(event: ControllableEvent): ControllableNoInjection {
-  return Object.freeze({ type: 'ControllableNoInjection', event, controllable: event.controllable, declinedBy: 'optimizer', atTurnLimit: true })
+  return Object.freeze({
+    type: 'ControllableNoInjection',
+    event,
+    controllable: event.controllable,
+    declinedBy: 'optimizer',
+    atTurnLimit: true,
+  })
 }
 
 export function runEndResponse(event: Event, done = false): RunEndResponse {

@@ -19,9 +19,7 @@ export interface ExecuteEnv extends TaskEnv {
   readonly onTargetCreated: (target: Target) => void | Promise<void>
 }
 
-export type TaskOutcome =
-  | { readonly kind: 'result'; readonly result: TaskResult }
-  | { readonly kind: 'skipped'; readonly reason: string }
+export type TaskOutcome = { readonly kind: 'result'; readonly result: TaskResult } | { readonly kind: 'skipped'; readonly reason: string }
 
 /** Throws TaskCancelled('cancelled') only when the caller's signal aborted; everything else is an outcome. */
 export async function executeTask(env: ExecuteEnv, index: number, task: Task, outer: AbortSignal): Promise<TaskOutcome> {
@@ -31,7 +29,10 @@ export async function executeTask(env: ExecuteEnv, index: number, task: Task, ou
   } catch (error) {
     if (error instanceof NotApplicable) return { kind: 'skipped', reason: error.message }
     env.diagnostic('error', `scope resolver failed, recording as error: ${describeError(error)}`)
-    return { kind: 'result', result: emptyTaskResult(task, index, { stopReason: 'error', rationale: 'Scope resolver failed before run loop started.', error }) }
+    return {
+      kind: 'result',
+      result: emptyTaskResult(task, index, { stopReason: 'error', rationale: 'Scope resolver failed before run loop started.', error }),
+    }
   }
 
   // The task's own signal: the caller's cancellation or the wall-clock cap, whichever comes first. Linked through the
@@ -39,8 +40,8 @@ export async function executeTask(env: ExecuteEnv, index: number, task: Task, ou
   // task made Node warn of a leak past 10 (8 threat models of 4 tasks).
   const control = new AbortController()
   const stopWatching = whenAborted(outer, () => control.abort(new TaskCancelled('cancelled')))
-  const timer = env.taskTimeCapS === null ? undefined
-    : setTimeout(() => control.abort(new TaskCancelled('timeout')), env.taskTimeCapS * 1000)
+  const timer =
+    env.taskTimeCapS === null ? undefined : setTimeout(() => control.abort(new TaskCancelled('timeout')), env.taskTimeCapS * 1000)
   const signal = control.signal
   const unlink = () => {
     if (timer !== undefined) clearTimeout(timer)
@@ -49,15 +50,25 @@ export async function executeTask(env: ExecuteEnv, index: number, task: Task, ou
 
   let target: Target
   try {
-    target = await abortable(Promise.resolve().then(() => env.targetFactory.create()), signal)
+    target = await abortable(
+      Promise.resolve().then(() => env.targetFactory.create()),
+      signal,
+    )
     await env.onTargetCreated(target)
   } catch (error) {
     unlink()
     if (isCancellation(error) && error.why === 'cancelled') throw error
     if (!isCancellation(error)) env.diagnostic('error', `targetFactory.create() failed, recording as error: ${describeError(error)}`)
-    return { kind: 'result', result: emptyTaskResult(task, index, { stopReason: isCancellation(error) ? 'timeout' : 'error',
-      rationale: isCancellation(error) ? capRationale(env) : 'Unexpected error before run loop started.',
-      error: isCancellation(error) ? undefined : error, scope: ts.write, readOnly: ts.readOnly }) }
+    return {
+      kind: 'result',
+      result: emptyTaskResult(task, index, {
+        stopReason: isCancellation(error) ? 'timeout' : 'error',
+        rationale: isCancellation(error) ? capRationale(env) : 'Unexpected error before run loop started.',
+        error: isCancellation(error) ? undefined : error,
+        scope: ts.write,
+        readOnly: ts.readOnly,
+      }),
+    }
   }
 
   const progress = new TaskProgress()
@@ -71,14 +82,28 @@ export async function executeTask(env: ExecuteEnv, index: number, task: Task, ou
     }
     if (error instanceof NotApplicable) return { kind: 'skipped', reason: error.message }
     env.diagnostic('error', `unexpected error before run loop, recording as error: ${describeError(error)}`)
-    return { kind: 'result', result: emptyTaskResult(task, index, { stopReason: 'error', rationale: 'Unexpected error before run loop started.',
-      error, usage: progress.usage, scope: ts.write, readOnly: ts.readOnly, offered: progress.offered }) }
+    return {
+      kind: 'result',
+      result: emptyTaskResult(task, index, {
+        stopReason: 'error',
+        rationale: 'Unexpected error before run loop started.',
+        error,
+        usage: progress.usage,
+        scope: ts.write,
+        readOnly: ts.readOnly,
+        offered: progress.offered,
+      }),
+    }
   } finally {
     unlink()
     // Unbounded after a normal end (cutting a slow teardown short leaks what
     // it releases); bounded by the grace once a cancellation is in flight.
     const torn = await finishOrAbandon(() => target.teardown(), signal, env.graceMs)
-    if (!torn.ok) env.diagnostic('error', `target.teardown post-task ${'error' in torn ? `failed: ${describeError(torn.error)}` : 'abandoned after the cleanup budget'}`)
+    if (!torn.ok)
+      env.diagnostic(
+        'error',
+        `target.teardown post-task ${'error' in torn ? `failed: ${describeError(torn.error)}` : 'abandoned after the cleanup budget'}`,
+      )
   }
 }
 
@@ -94,8 +119,14 @@ function pyNumber(value: number): string {
 /** The cap expired: keep every judged run; with none, a zero result naming the cap. */
 function truncatedResult(env: ExecuteEnv, task: Task, index: number, ts: TaskScope, progress: TaskProgress): TaskResult {
   const best = progress.best
-  const empty = emptyTaskResult(task, index, { stopReason: 'timeout', rationale: capRationale(env), usage: progress.usage,
-    scope: ts.write, readOnly: ts.readOnly, offered: progress.offered })
+  const empty = emptyTaskResult(task, index, {
+    stopReason: 'timeout',
+    rationale: capRationale(env),
+    usage: progress.usage,
+    scope: ts.write,
+    readOnly: ts.readOnly,
+    offered: progress.offered,
+  })
   return best === null
     ? { ...empty, runs: [...progress.runs] }
     : { ...empty, runs: [...progress.runs], bestScore: best.score, bestEvaluation: best.evaluation, success: progress.success }

@@ -9,7 +9,11 @@ describe('newEventId', () => {
   })
 
   it('uses every hex digit in the random positions', () => {
-    const seen = new Set(Array.from({ length: 300 }, () => newEventId()).join('').replaceAll('-', ''))
+    const seen = new Set(
+      Array.from({ length: 300 }, () => newEventId())
+        .join('')
+        .replaceAll('-', ''),
+    )
     expect([...seen].sort().join('')).toBe('0123456789abcdef')
   })
 })

@@ -14,8 +14,7 @@ export interface Optimizer {
    * writable surfaces; `observables` include read-only controllables
    * re-presented as observables (content null).
    */
-  initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
-    llm: LLMClient): Promise<void>
+  initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[], llm: LLMClient): Promise<void>
   /** Consumes the channel until it closes. Throwing poisons the channel and fails the task. */
   run(channel: EventChannel): Promise<void>
   teardown(): Promise<void>
@@ -39,8 +38,12 @@ export abstract class BaseOptimizer implements Optimizer {
   private offer: { goal: Goal; controllables: readonly Controllable[]; observables: readonly ObservableValue[] } | null = null
 
   /** Keeps what the task offers, for subclasses (superred's optimizer keeps it too). */
-  async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
-    llm: LLMClient): Promise<void> {
+  async initialize(
+    goal: Goal,
+    controllables: readonly Controllable[],
+    observables: readonly ObservableValue[],
+    llm: LLMClient,
+  ): Promise<void> {
     this.llmClient = llm
     this.offer = { goal, controllables, observables }
   }

@@ -5,9 +5,18 @@ const MINI = DEFAULT_PRICE_TABLE['gpt-4o-mini']
 
 describe('which price a model is billed at', () => {
   it("OpenAI's own endpoint (or the SDK's default) only takes the table's prices", () => {
-    expect([null, undefined, '', 'https://api.openai.com/v1', 'https://API.openai.com/v1/'].map(isOpenAiEndpoint)).toEqual([true, true, true, true, true])
-    expect(['http://127.0.0.1:8080/v1', 'http://localhost:11434/v1', 'https://api.openai.com.evil.example/v1', 'not a url'].map(isOpenAiEndpoint))
-      .toEqual([false, false, false, false])
+    expect([null, undefined, '', 'https://api.openai.com/v1', 'https://API.openai.com/v1/'].map(isOpenAiEndpoint)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ])
+    expect(
+      ['http://127.0.0.1:8080/v1', 'http://localhost:11434/v1', 'https://api.openai.com.evil.example/v1', 'not a url'].map(
+        isOpenAiEndpoint,
+      ),
+    ).toEqual([false, false, false, false])
   })
 
   it('a local model named like an OpenAI one is unpriced; a configured price wins anywhere', () => {
@@ -21,8 +30,10 @@ describe('which price a model is billed at', () => {
   })
 
   it('says why a cap cannot be enforced', () => {
-    expect(unpricedCapMessage('smollm2', 'http://127.0.0.1:8080/v1')).toBe('the model "smollm2" is unpriced (its endpoint (127.0.0.1:8080) ' +
-      "is not OpenAI's, so OpenAI's prices do not apply), so a cost cap cannot be enforced: give its price per 1M tokens")
+    expect(unpricedCapMessage('smollm2', 'http://127.0.0.1:8080/v1')).toBe(
+      'the model "smollm2" is unpriced (its endpoint (127.0.0.1:8080) ' +
+        "is not OpenAI's, so OpenAI's prices do not apply), so a cost cap cannot be enforced: give its price per 1M tokens",
+    )
     expect(unpricedCapMessage('o9', null)).toContain('OpenAI has no price for it in the price table')
   })
 })

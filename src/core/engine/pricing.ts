@@ -22,8 +22,12 @@ export function isOpenAiEndpoint(apiBase: string | null | undefined): boolean {
 }
 
 /** The price a call is billed at: the configured one, else the table's for OpenAI's endpoint, else none (unpriced). */
-export function billingPrice(model: string, apiBase: string | null | undefined, table: PriceTable,
-  configured: ModelPrice | null = null): ModelPrice | null {
+export function billingPrice(
+  model: string,
+  apiBase: string | null | undefined,
+  table: PriceTable,
+  configured: ModelPrice | null = null,
+): ModelPrice | null {
   if (configured !== null) return configured
   return isOpenAiEndpoint(apiBase) ? priceFor(table, model) : null
 }
@@ -35,7 +39,9 @@ export function billingTable(model: string, price: ModelPrice | null): PriceTabl
 
 /** What a budget says about an unpriced model, before anything runs. */
 export function unpricedCapMessage(model: string, apiBase: string | null | undefined): string {
-  const where = isOpenAiEndpoint(apiBase) ? 'OpenAI has no price for it in the price table' : `its endpoint (${endpointHost(apiBase)}) is not OpenAI's, so OpenAI's prices do not apply`
+  const where = isOpenAiEndpoint(apiBase)
+    ? 'OpenAI has no price for it in the price table'
+    : `its endpoint (${endpointHost(apiBase)}) is not OpenAI's, so OpenAI's prices do not apply`
   return `the model "${model}" is unpriced (${where}), so a cost cap cannot be enforced: give its price per 1M tokens`
 }
 

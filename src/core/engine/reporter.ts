@@ -50,7 +50,8 @@ export interface ProgressReporter {
 
 /** Fans one event out to several reporters (e.g. the UI and a log). */
 export function combineReporters(...reporters: readonly ProgressReporter[]): ProgressReporter {
-  const each = <K extends keyof ProgressReporter>(key: K) =>
+  const each =
+    <K extends keyof ProgressReporter>(key: K) =>
     (...args: Parameters<NonNullable<ProgressReporter[K]>>) => {
       for (const r of reporters) (r[key] as ((...a: typeof args) => void) | undefined)?.(...args)
     }

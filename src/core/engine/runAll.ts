@@ -31,19 +31,21 @@ export async function runAll(controllers: readonly Controller[], options: RunAll
   const semaphore = new Semaphore(limit)
   const signal = options.signal ?? new AbortController().signal
   try {
-    return await Promise.all(controllers.map(async (controller) => {
-      let release: () => void
-      try {
-        release = await semaphore.acquire(signal)
-      } catch {
-        return notStarted(controller)
-      }
-      try {
-        return await controller.run({ reporter: options.reporter, signal, queueIndexRow: true })
-      } finally {
-        release()
-      }
-    }))
+    return await Promise.all(
+      controllers.map(async (controller) => {
+        let release: () => void
+        try {
+          release = await semaphore.acquire(signal)
+        } catch {
+          return notStarted(controller)
+        }
+        try {
+          return await controller.run({ reporter: options.reporter, signal, queueIndexRow: true })
+        } finally {
+          release()
+        }
+      }),
+    )
   } finally {
     await settleIndexes(controllers, options.reporter)
   }
@@ -70,8 +72,16 @@ function notStarted(controller: Controller): ThreatModelResult {
   const now = new Date()
   const o = controller.options
   return {
-    scope: controller.scopeMode.namingScope, readOnly: controller.scopeMode.namingReadOnly, llmConfig: o.llmConfig ? { model: o.llmConfig.model } : null, taskResults: [],
-    taskCostCapUsd: o.taskCostCapUsd ?? null, skippedTasks: [], scopeLabel: controller.scopeMode.scopeLabel, startedAt: now, endedAt: now,
-    cancelled: true, resultsDir: null,
+    scope: controller.scopeMode.namingScope,
+    readOnly: controller.scopeMode.namingReadOnly,
+    llmConfig: o.llmConfig ? { model: o.llmConfig.model } : null,
+    taskResults: [],
+    taskCostCapUsd: o.taskCostCapUsd ?? null,
+    skippedTasks: [],
+    scopeLabel: controller.scopeMode.scopeLabel,
+    startedAt: now,
+    endedAt: now,
+    cancelled: true,
+    resultsDir: null,
   }
 }

@@ -13,8 +13,11 @@ import { ownedEvaluation, score, type EvaluationResult } from './types'
 async function runsJudgedBy(judge: Judge) {
   const forest = stubForest()
   const controller = new Controller({
-    optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
-    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', judge)]), scope: scopeOf([forest.user]), maxRunsPerTask: 2,
+    optimizerFactory: () => new ScriptedOptimizer(),
+    targetFactory: targetFactory(() => new StubTarget(forest)),
+    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', judge)]),
+    scope: scopeOf([forest.user]),
+    maxRunsPerTask: 2,
   })
   const before = Date.now()
   const result = await controller.run()

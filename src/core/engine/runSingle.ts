@@ -125,8 +125,9 @@ export async function runSingle(input: RunSingleInput): Promise<RunSingleOutput>
   const echoed = echoedInjections(claimed, () => trajectory.snapshot())
   const echo: RunEcho | null = echoed === null ? null : { ...echoed, counted: input.countEchoes, claimed }
   const evaluation = echo === null || echo.counted ? claimed : echoedEvaluation(claimed, echo)
-  const runEnd = runEndEvent(input.includeFeedback ? filterEvaluation(evaluation, scope.visibility) : null,
-    { securityDomain: runEndDomain(scope.visibility) })
+  const runEnd = runEndEvent(input.includeFeedback ? filterEvaluation(evaluation, scope.visibility) : null, {
+    securityDomain: runEndDomain(scope.visibility),
+  })
   // Recorded before it is sent, so the optimizer's view already holds it.
   trajectory.emit(runEnd)
   const response = await channel.send(runEnd)

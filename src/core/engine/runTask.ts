@@ -17,8 +17,16 @@ import type { RunEcho } from './echo'
 import type { Target, Task } from './target'
 import { Trajectory } from './trajectory'
 import {
-  evaluationResult, score, subtractUsage, ZERO_USAGE,
-  type EngineSemantics, type EvaluationResult, type LLMConfig, type LLMUsage, type Score, type StopReason,
+  evaluationResult,
+  score,
+  subtractUsage,
+  ZERO_USAGE,
+  type EngineSemantics,
+  type EvaluationResult,
+  type LLMConfig,
+  type LLMUsage,
+  type Score,
+  type StopReason,
 } from './types'
 
 export interface TaskEnv {
@@ -73,17 +81,35 @@ export function zeroEvaluation(rationale: string): EvaluationResult {
 }
 
 /** A result for a task that produced no run (errors and budget before the loop). */
-export function emptyTaskResult(task: Task, index: number, init: {
-  stopReason: StopReason; rationale: string; usage?: LLMUsage; error?: unknown; scope?: Scope; readOnly?: Scope
-  offered?: OfferedSurfaces
-}): TaskResult {
+export function emptyTaskResult(
+  task: Task,
+  index: number,
+  init: {
+    stopReason: StopReason
+    rationale: string
+    usage?: LLMUsage
+    error?: unknown
+    scope?: Scope
+    readOnly?: Scope
+    offered?: OfferedSurfaces
+  },
+): TaskResult {
   const zero = zeroEvaluation(init.rationale)
   const now = new Date()
   return {
-    task, index, runs: [], bestScore: zero.primaryScore, bestEvaluation: zero, success: false,
-    llmUsage: init.usage ?? ZERO_USAGE, stopReason: init.stopReason,
-    scope: init.scope ?? new Set(), readOnly: init.readOnly ?? new Set(),
-    error: init.error === undefined ? null : formatError(init.error), startedAt: now, endedAt: now,
+    task,
+    index,
+    runs: [],
+    bestScore: zero.primaryScore,
+    bestEvaluation: zero,
+    success: false,
+    llmUsage: init.usage ?? ZERO_USAGE,
+    stopReason: init.stopReason,
+    scope: init.scope ?? new Set(),
+    readOnly: init.readOnly ?? new Set(),
+    error: init.error === undefined ? null : formatError(init.error),
+    startedAt: now,
+    endedAt: now,
     ...(init.offered ? { offered: init.offered } : {}),
   }
 }
@@ -93,29 +119,47 @@ export function emptyTaskResult(task: Task, index: number, init: {
  * the caller, except budget exhaustion in initialize. A cancellation (the
  * signal's TaskCancelled) is thrown after cleanup; the partial run is dropped.
  */
-export async function runTask(env: TaskEnv, task: Task, index: number, target: Target, ts: TaskScope,
-  progress: TaskProgress, signal: AbortSignal): Promise<TaskResult> {
-  await abortable(Promise.resolve().then(() => task.configureTarget(target)), signal)
+export async function runTask(
+  env: TaskEnv,
+  task: Task,
+  index: number,
+  target: Target,
+  ts: TaskScope,
+  progress: TaskProgress,
+  signal: AbortSignal,
+): Promise<TaskResult> {
+  await abortable(
+    Promise.resolve().then(() => task.configureTarget(target)),
+    signal,
+  )
 
-  const client = env.llmConfig !== null && env.llmClientFactory !== null
-    ? env.llmClientFactory(env.llmConfig, env.taskCostCapUsd, signal)
-    : null
+  const client =
+    env.llmConfig !== null && env.llmClientFactory !== null ? env.llmClientFactory(env.llmConfig, env.taskCostCapUsd, signal) : null
   progress.llm = client
   const optimizer = env.optimizerFactory()
   const offered = offeredSurfaces(target, ts)
   progress.offered = offered
   const cleanupOptimizer = async (when: string) => {
     const outcome = await finishOrAbandon(() => optimizer.teardown(), signal, env.graceMs)
-    if (!outcome.ok) env.diagnostic('error', `optimizer.teardown ${when} ${'error' in outcome ? `failed: ${describeError(outcome.error)}` : 'abandoned'}`)
+    if (!outcome.ok)
+      env.diagnostic('error', `optimizer.teardown ${when} ${'error' in outcome ? `failed: ${describeError(outcome.error)}` : 'abandoned'}`)
   }
   try {
-    await abortable(Promise.resolve().then(() =>
-      optimizer.initialize(task.goal, offered.controllables, offered.observables, client ?? noopLLMClient())), signal)
+    await abortable(
+      Promise.resolve().then(() => optimizer.initialize(task.goal, offered.controllables, offered.observables, client ?? noopLLMClient())),
+      signal,
+    )
   } catch (error) {
     await cleanupOptimizer('after initialize failed')
     if (error instanceof BudgetExhaustedError) {
-      return emptyTaskResult(task, index, { stopReason: 'budget_exhausted', rationale: 'LLM budget exhausted before first run completed.',
-        usage: progress.usage, scope: ts.write, readOnly: ts.readOnly, offered })
+      return emptyTaskResult(task, index, {
+        stopReason: 'budget_exhausted',
+        rationale: 'LLM budget exhausted before first run completed.',
+        usage: progress.usage,
+        scope: ts.write,
+        readOnly: ts.readOnly,
+        offered,
+      })
     }
     throw error
   }
@@ -125,17 +169,43 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
   // (no send can hang) and is reported after the loop.
   const optimizerOutcome = Promise.resolve()
     .then(() => optimizer.run(channel))
-    .then(() => null, (error: unknown) => { channel.setError(error); return { error } })
+    .then(
+      () => null,
+      (error: unknown) => {
+        channel.setError(error)
+        return { error }
+      },
+    )
 
   let stopReason = 'max_runs' as StopReason // widened: the loop closure assigns it
   let errorText: string | null = null
   let previousUsage = ZERO_USAGE
-  const record = (runNumber: number, trajectory: Trajectory, evaluation: EvaluationResult, startedMs: number,
-    outcome: 'judged' | 'errored' | 'partial', done: boolean, cause: RunEndCause, echo: RunEcho | null = null) => {
+  const record = (
+    runNumber: number,
+    trajectory: Trajectory,
+    evaluation: EvaluationResult,
+    startedMs: number,
+    outcome: 'judged' | 'errored' | 'partial',
+    done: boolean,
+    cause: RunEndCause,
+    echo: RunEcho | null = null,
+  ) => {
     const usage = progress.usage
-    const full = new RecordedRun(runNumber, trajectory.keptItems(), trajectory.keptView(), evaluation, usage,
-      usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage), startedMs, Date.now(),
-      outcome === 'judged', outcome === 'errored', done, echo, { cause, turns })
+    const full = new RecordedRun(
+      runNumber,
+      trajectory.keptItems(),
+      trajectory.keptView(),
+      evaluation,
+      usage,
+      usage === previousUsage ? ZERO_USAGE : subtractUsage(usage, previousUsage),
+      startedMs,
+      Date.now(),
+      outcome === 'judged',
+      outcome === 'errored',
+      done,
+      echo,
+      { cause, turns },
+    )
     previousUsage = usage
     progress.runs.push(full)
     try {
@@ -172,8 +242,17 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
       turns = 0
       let outcome: RunSingleOutput
       try {
-        outcome = await runSingle({ task, target, channel, trajectory, scope: ts, includeFeedback: env.includeFeedback,
-          countEchoes: env.countEchoes, cancel, onTurn: (turn) => onTurn(runNumber, turn) })
+        outcome = await runSingle({
+          task,
+          target,
+          channel,
+          trajectory,
+          scope: ts,
+          includeFeedback: env.includeFeedback,
+          countEchoes: env.countEchoes,
+          cancel,
+          onTurn: (turn) => onTurn(runNumber, turn),
+        })
       } catch (error) {
         // After a cancellation, whatever the abandoned run threw (a send on the closed channel) is not this task's.
         cancel.check()
@@ -186,7 +265,15 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
         env.diagnostic('error', `unexpected error during run ${runNumber}, stopping task: ${describeError(error)}`)
         errorText = formatError(error)
         current = null
-        record(runNumber, trajectory, zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`), startedMs, 'errored', false, 'error')
+        record(
+          runNumber,
+          trajectory,
+          zeroEvaluation(`Run ${runNumber} failed: ${describeError(error)}`),
+          startedMs,
+          'errored',
+          false,
+          'error',
+        )
         stopReason = 'error'
         break
       }
@@ -224,9 +311,20 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     // The abandoned loop records nothing after the cancellation, so this is the run's only record.
     const cut = current as { runNumber: number; trajectory: Trajectory; startedMs: number } | null
     if (isCancellation(error) && error.why === 'timeout' && cut !== null) {
-      const pauses = cut.trajectory.keptItems().filter((it) => it.type === 'ControllablePreCallEvent' || it.type === 'ControllablePostCallEvent').length
-      record(cut.runNumber, cut.trajectory, zeroEvaluation(`Run ${cut.runNumber} was cut short by the task's time cap after ${pauses} ` +
-        `turn${pauses === 1 ? '' : 's'}: not judged.`), cut.startedMs, 'partial', false, 'time_cap')
+      const pauses = cut.trajectory
+        .keptItems()
+        .filter((it) => it.type === 'ControllablePreCallEvent' || it.type === 'ControllablePostCallEvent').length
+      record(
+        cut.runNumber,
+        cut.trajectory,
+        zeroEvaluation(
+          `Run ${cut.runNumber} was cut short by the task's time cap after ${pauses} ` + `turn${pauses === 1 ? '' : 's'}: not judged.`,
+        ),
+        cut.startedMs,
+        'partial',
+        false,
+        'time_cap',
+      )
     }
     throw error
   } finally {
@@ -247,20 +345,35 @@ export async function runTask(env: TaskEnv, task: Task, index: number, target: T
     if (env.semantics === 'superred-0.3.0') {
       // 0.3.0 resets once more after the loop, so the target ends reset even after its last run; failures only logged.
       const reset = await finishOrAbandon(() => target.resetEphemeralState(), signal, env.graceMs)
-      if (!reset.ok) env.diagnostic('error', `target.resetEphemeralState post-task ${'error' in reset ? `failed: ${describeError(reset.error)}` : 'abandoned'}`)
+      if (!reset.ok)
+        env.diagnostic(
+          'error',
+          `target.resetEphemeralState post-task ${'error' in reset ? `failed: ${describeError(reset.error)}` : 'abandoned'}`,
+        )
     }
   }
 
   const notes = optimizer.attackerNotes?.() ?? []
   const best = progress.best
-  const fallback = zeroEvaluation(stopReason === 'error'
-    ? 'Unexpected error before first run completed.'
-    : 'LLM budget exhausted before first run completed.')
+  const fallback = zeroEvaluation(
+    stopReason === 'error' ? 'Unexpected error before first run completed.' : 'LLM budget exhausted before first run completed.',
+  )
   const now = new Date()
   return {
-    task, index, runs: progress.runs, bestScore: best?.score ?? fallback.primaryScore,
-    bestEvaluation: best?.evaluation ?? fallback, success: progress.success, llmUsage: progress.usage,
-    stopReason, scope: ts.write, readOnly: ts.readOnly, error: errorText, startedAt: now, endedAt: now, offered,
+    task,
+    index,
+    runs: progress.runs,
+    bestScore: best?.score ?? fallback.primaryScore,
+    bestEvaluation: best?.evaluation ?? fallback,
+    success: progress.success,
+    llmUsage: progress.usage,
+    stopReason,
+    scope: ts.write,
+    readOnly: ts.readOnly,
+    error: errorText,
+    startedAt: now,
+    endedAt: now,
+    offered,
     ...(notes.length > 0 ? { attackerNotes: notes } : {}),
   }
 }

@@ -10,15 +10,25 @@ function build(judge: (f: ReturnType<typeof stubForest>) => Judge, script: Optim
   const targets: StubTarget[] = []
   const controller = new Controller({
     optimizerFactory: () => new ScriptedOptimizer(script),
-    targetFactory: targetFactory(() => { const t = new StubTarget(forest); targets.push(t); return t }),
+    targetFactory: targetFactory(() => {
+      const t = new StubTarget(forest)
+      targets.push(t)
+      return t
+    }),
     securityClaim: SecurityClaim.fromTasks([new ScriptedTask('leak the secret', judge(forest))]),
-    scope: scopeOf([forest.user]), maxRunsPerTask: 4, cleanupGraceMs: 200, ...options,
+    scope: scopeOf([forest.user]),
+    maxRunsPerTask: 4,
+    cleanupGraceMs: 200,
+    ...options,
   })
   return { controller, targets }
 }
 
 describe("semantics 'superred-0.3.0' (the published superred, checked on its installed source)", () => {
-  const succeedsOnRun2 = (f: ReturnType<typeof stubForest>): Judge => (run) => fixtureEvaluation(f, run === 2, run)
+  const succeedsOnRun2 =
+    (f: ReturnType<typeof stubForest>): Judge =>
+    (run) =>
+      fixtureEvaluation(f, run === 2, run)
 
   it('a success does not stop the task: every run is reset, the optimizer decides, and one more reset follows the loop', async () => {
     const { controller, targets } = build(succeedsOnRun2, { done: (run) => run === 3 }, { semantics: 'superred-0.3.0' })
@@ -39,8 +49,9 @@ describe("semantics 'superred-0.3.0' (the published superred, checked on its ins
   })
 
   it('has no task time cap, and writes results schema 4 by default', () => {
-    expect(() => build(succeedsOnRun2, {}, { semantics: 'superred-0.3.0', taskTimeCapS: 5 }))
-      .toThrow('task_time_cap_s does not exist in superred 0.3.0')
+    expect(() => build(succeedsOnRun2, {}, { semantics: 'superred-0.3.0', taskTimeCapS: 5 })).toThrow(
+      'task_time_cap_s does not exist in superred 0.3.0',
+    )
     expect(build(succeedsOnRun2, {}, { semantics: 'superred-0.3.0' }).controller.resultsSchema).toBe(4)
     expect(build(succeedsOnRun2, {}, { semantics: 'superred-0.3.0', resultsSchema: 5 }).controller.resultsSchema).toBe(5)
   })

@@ -14,7 +14,12 @@ describe('Semaphore', () => {
     const s = new Semaphore(2)
     const order: number[] = []
     const releases = await Promise.all([s.acquire(), s.acquire()])
-    const waiting = [1, 2, 3].map((i) => s.acquire().then((release) => { order.push(i); return release }))
+    const waiting = [1, 2, 3].map((i) =>
+      s.acquire().then((release) => {
+        order.push(i)
+        return release
+      }),
+    )
     await settled()
     expect(order).toEqual([])
     releases[0]()
@@ -54,7 +59,12 @@ describe('Semaphore', () => {
     const held = await s.acquire()
     const onPage = [s.acquire(page.signal), s.acquire(page.signal)]
     const served: string[] = []
-    const onOther = [s.acquire(other.signal), s.acquire()].map((p, i) => p.then((release) => { served.push(`other ${i}`); release() }))
+    const onOther = [s.acquire(other.signal), s.acquire()].map((p, i) =>
+      p.then((release) => {
+        served.push(`other ${i}`)
+        release()
+      }),
+    )
     page.abort(new Error('cancelled by the user'))
     for (const p of onPage) await expect(p).rejects.toThrow('cancelled by the user')
     held()

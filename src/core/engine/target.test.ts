@@ -5,12 +5,16 @@ import { StubTarget } from './testkit'
 import { evaluationResult, score } from './types'
 
 const task = (goal: string): Task => ({
-  goal: { description: goal }, configureTarget: () => {}, evaluate: async () => evaluationResult({ success: false, primaryScore: score(0) }),
+  goal: { description: goal },
+  configureTarget: () => {},
+  evaluate: async () => evaluationResult({ success: false, primaryScore: score(0) }),
 })
 
 describe('SecurityClaim', () => {
   it('is built only through fromTasks / fromClaims, with the reference messages', () => {
-    expect(() => new SecurityClaim(Symbol('x'), () => [], 'x')).toThrow(new TypeError('Use SecurityClaim.from_tasks() or SecurityClaim.from_claims()'))
+    expect(() => new SecurityClaim(Symbol('x'), () => [], 'x')).toThrow(
+      new TypeError('Use SecurityClaim.from_tasks() or SecurityClaim.from_claims()'),
+    )
     expect(() => SecurityClaim.fromTasks([])).toThrow('At least one task required')
     expect(() => SecurityClaim.fromClaims([])).toThrow('At least one claim required')
   })
@@ -40,7 +44,8 @@ describe('EvaluationResult', () => {
   it('refuses a primary score with a domain, allows domains on sub-scores', () => {
     const child = new SecurityDomainTag('child', new SecurityDomainTag('root'))
     expect(() => evaluationResult({ success: true, primaryScore: score(1, child) })).toThrow(
-      "primary_score must not carry a security_domain (got SecurityDomainTag(name='child', parent=SecurityDomainTag(name='root', parent=None)))")
+      "primary_score must not carry a security_domain (got SecurityDomainTag(name='child', parent=SecurityDomainTag(name='root', parent=None)))",
+    )
     const ok = evaluationResult({ success: true, primaryScore: score(1), subScores: { s: score(0.5, child, 's') } })
     expect(ok).toMatchObject({ rationale: '', subScores: { s: { value: 0.5, name: 's' } } })
     expect(score(0.3)).toEqual({ value: 0.3, securityDomain: null, name: 'primary' })

@@ -131,9 +131,13 @@ export class SecurityClaim implements Iterable<Task> {
   static fromClaims(claims: Iterable<SecurityClaim>, name = 'SecurityClaim'): SecurityClaim {
     const list = [...claims]
     if (list.length === 0) throw new EngineValueError('At least one claim required')
-    return new SecurityClaim(CONSTRUCT, function* () {
-      for (const claim of list) yield* claim
-    }, name)
+    return new SecurityClaim(
+      CONSTRUCT,
+      function* () {
+        for (const claim of list) yield* claim
+      },
+      name,
+    )
   }
 
   [Symbol.iterator](): Iterator<Task> {

@@ -8,13 +8,27 @@ import { SecurityDomain, SecurityDomainTag } from '../tags'
 import { BaseOptimizer } from './optimizer'
 import type { Emit, SendEvent, Target, Task } from './target'
 import {
-  injection, observableEvent, plainResponse, postCallEvent, preCallEvent, runEndResponse,
-  type Event, type EventResponse, type ReadableTrajectory,
+  injection,
+  observableEvent,
+  plainResponse,
+  postCallEvent,
+  preCallEvent,
+  runEndResponse,
+  type Event,
+  type EventResponse,
+  type ReadableTrajectory,
 } from './events'
 import type { LLMClient } from './budget'
 import {
-  controllable, evaluationResult, observable, observableValue, score,
-  type Controllable, type EvaluationResult, type Goal, type ObservableValue,
+  controllable,
+  evaluationResult,
+  observable,
+  observableValue,
+  score,
+  type Controllable,
+  type EvaluationResult,
+  type Goal,
+  type ObservableValue,
 } from './types'
 
 /** The fixture tree's forest: system → system_prompt; user; inbox; model; web. */
@@ -121,9 +135,11 @@ export class StubTarget implements Target {
           const c = this.byName.get(step.controllable)!
           const event = step.kind === 'pre' ? preCallEvent(c, step.request) : postCallEvent(c, step.request, step.answer)
           const r = await sendEvent(event)
-          log.push(r.type === 'ControllableInjection'
-            ? { controllable: c.name, type: r.type, value: r.value }
-            : { controllable: c.name, type: r.type, declinedBy: r.declinedBy })
+          log.push(
+            r.type === 'ControllableInjection'
+              ? { controllable: c.name, type: r.type, value: r.value }
+              : { controllable: c.name, type: r.type, declinedBy: r.declinedBy },
+          )
           break
         }
         case 'observe':
@@ -154,7 +170,9 @@ export type Judge = (run: number, trajectory: ReadableTrajectory, target: Target
 
 export function fixtureEvaluation(forest: StubForest, success = false, value = 0.5): EvaluationResult {
   return evaluationResult({
-    success, primaryScore: score(value), rationale: 'scripted',
+    success,
+    primaryScore: score(value),
+    rationale: 'scripted',
     subScores: {
       user_score: score(0.1, forest.user, 'user_score'),
       inbox_score: score(0.2, forest.inbox, 'inbox_score'),
@@ -224,7 +242,9 @@ export class ScriptedOptimizer extends BaseOptimizer {
       case 'ControllablePreCallEvent':
       case 'ControllablePostCallEvent': {
         const value = this.script.inject ? this.script.inject(event, this.run_) : `INJ:${event.controllable.name}`
-        return value === null ? { type: 'ControllableNoInjection', event, controllable: event.controllable, declinedBy: 'optimizer' } : injection(event, value)
+        return value === null
+          ? { type: 'ControllableNoInjection', event, controllable: event.controllable, declinedBy: 'optimizer' }
+          : injection(event, value)
       }
       case 'RunEndEvent':
         return runEndResponse(event, this.script.done?.(this.run_) ?? false)

@@ -28,8 +28,10 @@ export function localNaiveIso(date?: Date): string {
 }
 
 function formatLocal(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:` +
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:` +
     `${pad(date.getMinutes())}:${pad(date.getSeconds())}${fraction(date.getMilliseconds())}`
+  )
 }
 
 let isoSecond = Number.NaN
@@ -50,6 +52,8 @@ export function utcIso(date: Date = new Date()): string {
 }
 
 function utcToSecond(date: Date): string {
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T` +
+  return (
+    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T` +
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+  )
 }

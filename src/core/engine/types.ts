@@ -241,8 +241,11 @@ function combineUnpriced(a: UnpricedUsage | undefined, b: UnpricedUsage | undefi
   const z = { calls: 0, promptTokens: 0, completionTokens: 0 }
   const x = a ?? z
   const y = b ?? z
-  const out = { calls: x.calls + sign * y.calls, promptTokens: x.promptTokens + sign * y.promptTokens,
-    completionTokens: x.completionTokens + sign * y.completionTokens }
+  const out = {
+    calls: x.calls + sign * y.calls,
+    promptTokens: x.promptTokens + sign * y.promptTokens,
+    completionTokens: x.completionTokens + sign * y.completionTokens,
+  }
   return out.calls === 0 ? undefined : out
 }
 

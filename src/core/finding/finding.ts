@@ -56,7 +56,10 @@ export interface Finding {
   readonly title: string
   readonly experiment: Readonly<Record<'dir' | 'attacker' | 'target' | 'claim' | 'model', string>>
   readonly task: {
-    readonly index: number; readonly goal: string; readonly status: string; readonly stopReason: string
+    readonly index: number
+    readonly goal: string
+    readonly status: string
+    readonly stopReason: string
     /** The configuration the task ran with (the demo claims' defence), where the tree records it. */
     readonly config?: Readonly<Record<string, string>>
     /** The task's runs in all, where known: a task that held is worded "not broken in N runs by <attacker>". */
@@ -67,7 +70,10 @@ export interface Finding {
     readonly references?: readonly string[]
   }
   readonly run: {
-    readonly number: number; readonly score: number | null; readonly success: boolean | null; readonly cumulativeCost: number | null
+    readonly number: number
+    readonly score: number | null
+    readonly success: boolean | null
+    readonly cumulativeCost: number | null
     /** The cost in words when some calls had no price ("unpriced (…)", "$x + unpriced (…)"): shown instead of the dollars. */
     readonly costText?: string
     /** Why the run ended, in words (run_records.json), when recorded. */
@@ -128,15 +134,32 @@ export function itemFields(item: PersistedItemLike): Array<{ label: string; valu
   const out: Array<{ label: string; value: unknown }> = []
   const surface = rec.controllable ?? rec.observable
   if (surface !== undefined && surface !== null) {
-    out.push({ label: rec.observable ? 'observable' : 'controllable', value: typeof surface === 'string' ? surface : (surface as { name?: unknown }).name })
+    out.push({
+      label: rec.observable ? 'observable' : 'controllable',
+      value: typeof surface === 'string' ? surface : (surface as { name?: unknown }).name,
+    })
   }
   for (const key of ['request', 'answer', 'value', 'content', 'declined_by', 'done']) {
     if (key in rec && rec[key] !== undefined) out.push({ label: key, value: rec[key] })
   }
   if (rec.evaluation !== undefined) out.push({ label: 'evaluation', value: rec.evaluation })
   // Unknown item kinds: show whatever else they carry rather than nothing.
-  const known = new Set(['kind', 'type', 'event_id', 'timestamp', 'security_domain', 'controllable', 'observable',
-    'request', 'answer', 'value', 'content', 'declined_by', 'done', 'evaluation'])
+  const known = new Set([
+    'kind',
+    'type',
+    'event_id',
+    'timestamp',
+    'security_domain',
+    'controllable',
+    'observable',
+    'request',
+    'answer',
+    'value',
+    'content',
+    'declined_by',
+    'done',
+    'evaluation',
+  ])
   for (const [k, v] of Object.entries(rec)) if (!known.has(k)) out.push({ label: k, value: v })
   return out
 }
@@ -154,7 +177,10 @@ export interface FindingMeta {
 }
 
 export function buildFinding(
-  replay: Replay, meta: FindingMeta, annotations: ReadonlyMap<number, StepAnnotation>, options: FindingOptions = DEFAULT_FINDING_OPTIONS,
+  replay: Replay,
+  meta: FindingMeta,
+  annotations: ReadonlyMap<number, StepAnnotation>,
+  options: FindingOptions = DEFAULT_FINDING_OPTIONS,
 ): Finding {
   const steps: FindingStep[] = []
   let omitted = 0
@@ -173,32 +199,54 @@ export function buildFinding(
     const explanation = replay.explain(row)
     const learned = replay.learned(row)
     steps.push({
-      index, step: stepNumber(index), type: item.type, kindWords: plainKind(item), writeVerdict: explanation.words.writeVerdict,
-      domain: replay.domain(row), mark: replay.mark(row),
+      index,
+      step: stepNumber(index),
+      type: item.type,
+      kindWords: plainKind(item),
+      writeVerdict: explanation.words.writeVerdict,
+      domain: replay.domain(row),
+      mark: replay.mark(row),
       seenByAttacker: replay.attackerItem(row) !== null,
       learnedVia: learned === null ? null : learnedWords(learned),
       echo: meta.echoItems?.has(index) ?? false,
       why: explanation.lines,
-      fields: itemFields(item).map((f) => f.label === 'declined_by'
-        // Plain words for people; the viewer keeps the file's own field for engineers.
-        ? { label: 'declined by', text: declinedByWords(typeof f.value === 'string' ? f.value : null) }
-        : { label: f.label, text: cutText(valueText(f.value), options.maxFieldChars) }),
-      note: ann?.note ?? '', bookmarked: ann?.bookmarked ?? false,
+      fields: itemFields(item).map((f) =>
+        f.label === 'declined_by'
+          ? // Plain words for people; the viewer keeps the file's own field for engineers.
+            { label: 'declined by', text: declinedByWords(typeof f.value === 'string' ? f.value : null) }
+          : { label: f.label, text: cutText(valueText(f.value), options.maxFieldChars) },
+      ),
+      note: ann?.note ?? '',
+      bookmarked: ann?.bookmarked ?? false,
     })
   }
   const names = replay.coverage.mode === 'names-only'
   const grant = replay.coverage.grant
-  const compliance = complianceSummary(meta.forest, [{
-    threatModel: threatModelWords('', grant.scope, grant.readOnly), scope: grant.scope, readOnly: grant.readOnly,
-    taskReferences: meta.task.references ?? [], breached: meta.task.success ?? meta.run.success ?? false, runs: meta.task.runs ?? meta.run.number,
-  }])
+  const compliance = complianceSummary(meta.forest, [
+    {
+      threatModel: threatModelWords('', grant.scope, grant.readOnly),
+      scope: grant.scope,
+      readOnly: grant.readOnly,
+      taskReferences: meta.task.references ?? [],
+      breached: meta.task.success ?? meta.run.success ?? false,
+      runs: meta.task.runs ?? meta.run.number,
+    },
+  ])
   return {
     title: `${meta.task.goal} (run ${meta.run.number})`,
-    experiment: meta.experiment, task: meta.task, run: meta.run,
-    scope: replay.coverage.grant.scope, readOnly: replay.coverage.grant.readOnly,
-    coverageMode: replay.coverage.mode, viewSource: replay.viewSource,
-    forest: meta.forest, evaluation: meta.evaluation, echo: meta.echo ?? null,
-    steps, stepsOmitted: omitted, totalSteps: replay.rows,
+    experiment: meta.experiment,
+    task: meta.task,
+    run: meta.run,
+    scope: replay.coverage.grant.scope,
+    readOnly: replay.coverage.grant.readOnly,
+    coverageMode: replay.coverage.mode,
+    viewSource: replay.viewSource,
+    forest: meta.forest,
+    evaluation: meta.evaluation,
+    echo: meta.echo ?? null,
+    steps,
+    stepsOmitted: omitted,
+    totalSteps: replay.rows,
     exportedAt: meta.exportedAt,
     notice: names
       ? 'No forest was known for this run: coverage compares tag names only, so descendants of granted tags may be shown as hidden.'

@@ -2,17 +2,29 @@ import { buildReplay, coverageFor } from '../replay'
 import { end, inj, obs, pre } from '../replay/testItems'
 import { buildFinding, fieldKey, findingTexts, redactParts, renderFindingHtml, type FindingMeta } from '.'
 
-const forest = { tags: [{ name: 'user', parent: null, description: '' }, { name: 'web', parent: null, description: '' }] }
+const forest = {
+  tags: [
+    { name: 'user', parent: null, description: '' },
+    { name: 'web', parent: null, description: '' },
+  ],
+}
 const meta: FindingMeta = {
   experiment: { dir: 'exp', attacker: 'a', target: 't', claim: 'c', model: 'no-llm' },
   task: { index: 1, goal: 'leak', status: 'success', stopReason: 'success' },
   run: { number: 1, score: 1, success: true, cumulativeCost: 0 },
-  forest, evaluation: { success: true, primaryScore: 1, rationale: 'leaked', subScores: [] }, exportedAt: '2026-12-01T00:00:00Z',
+  forest,
+  evaluation: { success: true, primaryScore: 1, rationale: 'leaked', subScores: [] },
+  exportedAt: '2026-12-01T00:00:00Z',
 }
 const finding = buildFinding(
-  buildReplay([pre('u', 'user', 'ask'), inj('u', 'SECRET-1'), obs('w', 'web', 'page SECRET-2'), end('user')], null,
-    coverageFor(forest, { scope: ['user'], readOnly: [] })),
-  meta, new Map([[1, { note: 'note SECRET-3', bookmarked: false }]]))
+  buildReplay(
+    [pre('u', 'user', 'ask'), inj('u', 'SECRET-1'), obs('w', 'web', 'page SECRET-2'), end('user')],
+    null,
+    coverageFor(forest, { scope: ['user'], readOnly: [] }),
+  ),
+  meta,
+  new Map([[1, { note: 'note SECRET-3', bookmarked: false }]]),
+)
 
 describe('the finding as people read it, for redaction', () => {
   it('labels every step text by step number and field, never by a JSON path', () => {

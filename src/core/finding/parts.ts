@@ -27,7 +27,9 @@ function redactStep(s: FindingStep, parts: RedactedParts): FindingStep {
   if (!whole && !s.fields.some((f) => parts.fields.has(fieldKey(s.step!, f.label)))) return s
   return {
     ...s,
-    fields: s.fields.map((f) => whole || parts.fields.has(fieldKey(s.step!, f.label)) ? { ...f, text: whole ? WHOLE_STEP_MASK : FIELD_MASK } : f),
+    fields: s.fields.map((f) =>
+      whole || parts.fields.has(fieldKey(s.step!, f.label)) ? { ...f, text: whole ? WHOLE_STEP_MASK : FIELD_MASK } : f,
+    ),
     note: whole && s.note ? WHOLE_STEP_MASK : s.note,
   }
 }

@@ -39,15 +39,26 @@ export function escapeHtml(text: string): string {
 const e = escapeHtml
 
 const MARK_CLASS: Record<string, string> = {
-  injection: 'm-inj', 'declined-scope': 'm-dsc', 'declined-optimizer': 'm-dop', 'read-only': 'm-ro',
-  'run-end': 'm-end', observation: 'm-obs', call: 'm-call', response: 'm-resp',
+  injection: 'm-inj',
+  'declined-scope': 'm-dsc',
+  'declined-optimizer': 'm-dop',
+  'read-only': 'm-ro',
+  'run-end': 'm-end',
+  observation: 'm-obs',
+  call: 'm-call',
+  response: 'm-resp',
 }
 
 /** The legend's words for each mark, as the viewer says them. */
 const MARK_WORDS: Record<string, string> = {
-  injection: 'the attacker wrote here', 'declined-scope': 'declined by the framework (outside the scope)',
-  'declined-optimizer': 'declined by the optimizer', 'read-only': 'read-only surface', 'run-end': 'run end',
-  observation: 'observation', call: 'call at a controllable', response: 'response',
+  injection: 'the attacker wrote here',
+  'declined-scope': 'declined by the framework (outside the scope)',
+  'declined-optimizer': 'declined by the optimizer',
+  'read-only': 'read-only surface',
+  'run-end': 'run end',
+  observation: 'observation',
+  call: 'call at a controllable',
+  response: 'response',
 }
 
 const STYLE = `
@@ -81,13 +92,15 @@ function forestHtml(forest: Forest, scope: ReadonlySet<string>, readOnly: Readon
   const walk = (parent: string | null): string => {
     const list = (children.get(parent) ?? []).filter((t) => !seen.has(t.name))
     if (list.length === 0) return ''
-    return `<ul class="forest">${list.map((t) => {
-      seen.add(t.name)
-      const cls = scope.has(t.name) ? 'g-w' : readOnly.has(t.name) ? 'g-r' : ''
-      const grant = scope.has(t.name) ? ' (scope: read &amp; write)' : readOnly.has(t.name) ? ' (read only)' : ''
-      const desc = t.description ? ` <span class="meta">${e(t.description)}</span>` : ''
-      return `<li><span class="tag ${cls}">${e(t.name)}</span>${grant}${desc}${walk(t.name)}</li>`
-    }).join('')}</ul>`
+    return `<ul class="forest">${list
+      .map((t) => {
+        seen.add(t.name)
+        const cls = scope.has(t.name) ? 'g-w' : readOnly.has(t.name) ? 'g-r' : ''
+        const grant = scope.has(t.name) ? ' (scope: read &amp; write)' : readOnly.has(t.name) ? ' (read only)' : ''
+        const desc = t.description ? ` <span class="meta">${e(t.description)}</span>` : ''
+        return `<li><span class="tag ${cls}">${e(t.name)}</span>${grant}${desc}${walk(t.name)}</li>`
+      })
+      .join('')}</ul>`
   }
   return walk(null)
 }
@@ -98,8 +111,13 @@ function stepHtml(s: FindingStep): string {
   // Plain words for the kind; the event's class name only on demand (hover), for engineers.
   const anchor = s.step === null ? '' : ` id="step-${s.step}"`
   return `<section class="card step ${MARK_CLASS[s.mark] ?? ''}${s.seenByAttacker ? '' : ' hidden'}"${anchor}>
-<div><strong>Step ${s.step === null ? '(attacker only)' : s.step}</strong> <span class="kind" title="${e(s.type)}">${e(s.kindWords)}</span> <span class="badge">domain: ${e(s.domain ?? 'unknown')}</span><span class="badge">${e(MARK_WORDS[s.mark] ?? s.mark)}</span>${s.seenByAttacker ? '<span class="badge">seen by the attacker</span>'
-    : s.learnedVia ? `<span class="badge learned">hidden during the run; seen ${e(s.learnedVia)}</span>` : '<span class="badge">hidden from the attacker</span>'}${s.echo ? '<span class="badge echo">echo: holds what the check matched</span>' : ''}<span class="badge">${e(s.writeVerdict.toLowerCase())}</span>${s.bookmarked ? '<span class="badge">bookmarked</span>' : ''}</div>
+<div><strong>Step ${s.step === null ? '(attacker only)' : s.step}</strong> <span class="kind" title="${e(s.type)}">${e(s.kindWords)}</span> <span class="badge">domain: ${e(s.domain ?? 'unknown')}</span><span class="badge">${e(MARK_WORDS[s.mark] ?? s.mark)}</span>${
+    s.seenByAttacker
+      ? '<span class="badge">seen by the attacker</span>'
+      : s.learnedVia
+        ? `<span class="badge learned">hidden during the run; seen ${e(s.learnedVia)}</span>`
+        : '<span class="badge">hidden from the attacker</span>'
+  }${s.echo ? '<span class="badge echo">echo: holds what the check matched</span>' : ''}<span class="badge">${e(s.writeVerdict.toLowerCase())}</span>${s.bookmarked ? '<span class="badge">bookmarked</span>' : ''}</div>
 ${note}${fields}<ul class="why">${s.why.map((w) => `<li>${e(w)}</li>`).join('')}</ul></section>`
 }
 
@@ -118,11 +136,13 @@ function heldWords(f: Finding): string {
 
 /** An echoed run, said beside its evaluation: what matched, the injection that held it, the claim's own verdict. */
 export function echoHtml(echo: NonNullable<Finding['echo']>): string {
-  return `<div class="card echo"><p><strong>Echoed: ${echo.counted ? 'counted as a success' : 'not counted as a success'}.</strong> ` +
+  return (
+    `<div class="card echo"><p><strong>Echoed: ${echo.counted ? 'counted as a success' : 'not counted as a success'}.</strong> ` +
     `What the check matched (${echo.evidence.texts.map((t) => `“${e(t)}”`).join(', ')}, ${e(echo.evidence.where)}) is in the attacker's own injection of this run:</p>` +
     `${echo.injections.map((i) => `<div><span class="meta">injected into ${e(i.controllable)}</span><pre>${e(i.value)}</pre></div>`).join('')}` +
     `<p class="meta">The claim's own verdict: ${echo.claimed.success ? 'success' : 'no success'}, score ${e(String(echo.claimed.primaryScore))}</p>` +
     `<pre>${e(echo.claimed.rationale)}</pre></div>`
+  )
 }
 
 export function renderFindingHtml(f: Finding): string {
@@ -130,7 +150,10 @@ export function renderFindingHtml(f: Finding): string {
   const readOnly = new Set(f.readOnly)
   const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `<code>${e(x)}</code>`).join(', ') : '<em>nothing</em>')
   const ev = f.evaluation
-  const evaluation = ev === null ? '<p class="meta">No evaluation recorded.</p>' : `<table>
+  const evaluation =
+    ev === null
+      ? '<p class="meta">No evaluation recorded.</p>'
+      : `<table>
 <tr><th>success</th><td>${ev.success ? 'yes' : 'no'}</td></tr>
 <tr><th>primary score</th><td>${e(String(ev.primaryScore))}</td></tr>
 ${ev.subScores.map((s) => `<tr><th>${e(s.name)}</th><td>${e(String(s.value))} <span class="meta">domain ${e(s.domain ?? 'none')}</span></td></tr>`).join('')}

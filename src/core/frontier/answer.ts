@@ -35,31 +35,52 @@ export interface FrontierAnswerWords {
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 /** Two decimals, rounded outwards: a shown interval never claims more than the sequence does. */
-const bounds = ([low, high]: readonly [number, number]) => `[${(Math.floor(low * 100) / 100).toFixed(2)}, ${(Math.ceil(high * 100) / 100).toFixed(2)}]`
+const bounds = ([low, high]: readonly [number, number]) =>
+  `[${(Math.floor(low * 100) / 100).toFixed(2)}, ${(Math.ceil(high * 100) / 100).toFixed(2)}]`
 
 type Point = FrontierFile['claim']['minimal_wins'][number]
 
 export function answerWords(file: FrontierFile): FrontierAnswerWords {
   const attacker = file.search.attacker || null
   const claimTally = new Map(file.evaluations.map((e) => [e.index, e.claim]))
-  const point = (verdict: AnswerPoint['verdict']) => (m: Point): AnswerPoint => {
-    // With a sequential test the point carries its own tally; without, its evaluation's claim tally says the runs.
-    const t = m.tally ?? claimTally.get(m.index)
-    const runs = t === undefined ? ''
-      : t.interval !== undefined ? `${t.wins} of ${fmt(t.runs)} run${t.runs === 1 ? '' : 's'} won, rate in ${bounds(t.interval)}`
-      : rateWords(t.wins, t.runs, { unit: 'run', attacker }).text
-    return { index: m.index, scope: m.scope, readOnly: m.read_only, words: m.words || describeModel({ scope: m.scope, readOnly: m.read_only }), verdict, runs, dirs: m.runs }
-  }
+  const point =
+    (verdict: AnswerPoint['verdict']) =>
+    (m: Point): AnswerPoint => {
+      // With a sequential test the point carries its own tally; without, its evaluation's claim tally says the runs.
+      const t = m.tally ?? claimTally.get(m.index)
+      const runs =
+        t === undefined
+          ? ''
+          : t.interval !== undefined
+            ? `${t.wins} of ${fmt(t.runs)} run${t.runs === 1 ? '' : 's'} won, rate in ${bounds(t.interval)}`
+            : rateWords(t.wins, t.runs, { unit: 'run', attacker }).text
+      return {
+        index: m.index,
+        scope: m.scope,
+        readOnly: m.read_only,
+        words: m.words || describeModel({ scope: m.scope, readOnly: m.read_only }),
+        verdict,
+        runs,
+        dirs: m.runs,
+      }
+    }
   const minimalWins = file.claim.minimal_wins.map(point('wins'))
   const maximalLosses = file.claim.maximal_losses.map(point('loses'))
   const inferred = file.claim.decided_by_inference
-  const progress = `Evaluated ${fmt(file.evaluated)} of ${fmt(file.threat_models_total)} threat models` +
+  const progress =
+    `Evaluated ${fmt(file.evaluated)} of ${fmt(file.threat_models_total)} threat models` +
     `${file.search.read_only ? ' (read-only grants included)' : ''}` +
     `${inferred === null ? '' : `; ${fmt(inferred)} decided by inference`}` +
     `${file.complete ? '.' : `; stopped before the answer was complete${file.claim.undecided === null ? '' : ` (${fmt(file.claim.undecided)} undecided)`}: what follows is partial.`}`
-  const repeat = file.search.confidence === undefined ? `${file.search.repeat} run${file.search.repeat === 1 ? '' : 's'} per evaluation` : 'each decided by its sequential test'
-  const none = minimalWins.length > 0 ? ''
-    : file.complete ? `No threat model broke the claim in the runs made (${repeat}): even the widest attacker lost.`
-    : 'No threat model has broken the claim so far.'
+  const repeat =
+    file.search.confidence === undefined
+      ? `${file.search.repeat} run${file.search.repeat === 1 ? '' : 's'} per evaluation`
+      : 'each decided by its sequential test'
+  const none =
+    minimalWins.length > 0
+      ? ''
+      : file.complete
+        ? `No threat model broke the claim in the runs made (${repeat}): even the widest attacker lost.`
+        : 'No threat model has broken the claim so far.'
   return { minimalWins, maximalLosses, progress, none, complete: file.complete }
 }

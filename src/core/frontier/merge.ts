@@ -47,17 +47,21 @@ export function claimFrontierOfTasks(tasks: readonly Frontiers[]): { minimalWins
   let losses: Cover[] = maximal(tasks[0].maximalLosses.filter((l) => !isEmpty(l)))
   for (const t of tasks.slice(1)) {
     const next: Cover[] = []
-    for (const a of losses) for (const b of t.maximalLosses) {
-      const m = meet(a, b)
-      if (!isEmpty(m)) next.push(m)
-    }
+    for (const a of losses)
+      for (const b of t.maximalLosses) {
+        const m = meet(a, b)
+        if (!isEmpty(m)) next.push(m)
+      }
     losses = maximal(next)
   }
   return { minimalWins, maximalLosses: losses }
 }
 
 /** Every shard's evaluations once (the first copy of a threat model kept), and the claim's contradictions among them. */
-export function mergedEvaluations(lists: readonly (readonly Evaluation[])[]): { evaluations: Evaluation[]; contradictions: Contradiction[] } {
+export function mergedEvaluations(lists: readonly (readonly Evaluation[])[]): {
+  evaluations: Evaluation[]
+  contradictions: Contradiction[]
+} {
   const byKey = new Map<string, Evaluation>()
   for (const list of lists) for (const e of list) if (!byKey.has(coverKey(e.cover))) byKey.set(coverKey(e.cover), e)
   const evaluations = [...byKey.values()]

@@ -9,7 +9,16 @@ import { FrontierMergeError } from './mergeError'
 import { frontierFile, knownEvaluations, testOf, type FrontierFile } from './file'
 import { Knowledge } from './knowledge'
 import { claimFrontierOfTasks, mergedEvaluations } from './merge'
-import { completeCounts, contradictionsOf, deciderFor, SCAN_LIMIT, type Decider, type Evaluation, type FrontierAnswer, type QuestionFrontier } from './run'
+import {
+  completeCounts,
+  contradictionsOf,
+  deciderFor,
+  SCAN_LIMIT,
+  type Decider,
+  type Evaluation,
+  type FrontierAnswer,
+  type QuestionFrontier,
+} from './run'
 import { tally } from './search'
 import type { SequentialTest } from './sequential'
 
@@ -21,7 +30,20 @@ export interface FrontierMerge {
   readonly incompleteShards: number[]
 }
 
-const SAME = ['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 'seed', 'repeat', 'per_task', 'read_only', 'confidence', 'threshold', 'max_repeats'] as const
+const SAME = [
+  'target',
+  'claim',
+  'attacker',
+  'claim_digest',
+  'attacker_digest',
+  'seed',
+  'repeat',
+  'per_task',
+  'read_only',
+  'confidence',
+  'threshold',
+  'max_repeats',
+] as const
 
 /**
  * The claim's frontier on a noisy target, from the tasks' and the runs. "Some task wins" still implies the claim
@@ -29,7 +51,13 @@ const SAME = ['target', 'claim', 'attacker', 'claim_digest', 'attacker_digest', 
  * at 0.4 can make a claim at 0.64), so its losses come only from its own test on the runs every evaluation made
  * of the whole claim; what neither decides stays undecided.
  */
-function testedClaimFrontier(space: SearchSpace, tasks: readonly QuestionFrontier[], evaluations: readonly Evaluation[], decided: Decider, test: SequentialTest) {
+function testedClaimFrontier(
+  space: SearchSpace,
+  tasks: readonly QuestionFrontier[],
+  evaluations: readonly Evaluation[],
+  decided: Decider,
+  test: SequentialTest,
+) {
   const know = new Knowledge()
   for (const t of tasks) for (const w of t.minimalWins) know.record(w, 'win')
   const undecided: Cover[] = []
@@ -43,8 +71,10 @@ function testedClaimFrontier(space: SearchSpace, tasks: readonly QuestionFrontie
   }
   const counts = space.total <= SCAN_LIMIT ? tally(space, know) : null
   return {
-    minimalWins: [...know.wins()], maximalLosses: [...know.losses()],
-    undecided: undecided.filter((c) => know.status(c) !== 'win' && know.status(c) !== 'loss'), counts,
+    minimalWins: [...know.wins()],
+    maximalLosses: [...know.losses()],
+    undecided: undecided.filter((c) => know.status(c) !== 'win' && know.status(c) !== 'loss'),
+    counts,
   }
 }
 
@@ -54,14 +84,21 @@ function pooledEvaluations(lists: readonly (readonly Evaluation[])[]): Evaluatio
   for (const list of lists) {
     for (const e of list) {
       const had = byKey.get(coverKey(e.cover))
-      byKey.set(coverKey(e.cover), had === undefined ? e : { cover: had.cover, observation: { runs: [...had.observation.runs, ...e.observation.runs] } })
+      byKey.set(
+        coverKey(e.cover),
+        had === undefined ? e : { cover: had.cover, observation: { runs: [...had.observation.runs, ...e.observation.runs] } },
+      )
     }
   }
   return [...byKey.values()]
 }
 
 /** A question's minimal decided wins, maximal decided losses and undecided, among these evaluations. */
-function tested(evaluations: readonly Evaluation[], q: number, decided: Decider): { minimalWins: Cover[]; maximalLosses: Cover[]; undecided: Cover[] } {
+function tested(
+  evaluations: readonly Evaluation[],
+  q: number,
+  decided: Decider,
+): { minimalWins: Cover[]; maximalLosses: Cover[]; undecided: Cover[] } {
   const with_ = (d: string) => evaluations.filter((e) => decided(e, q) === d).map((e) => e.cover)
   const wins = with_('win')
   const losses = with_('loss')
@@ -75,21 +112,33 @@ function tested(evaluations: readonly Evaluation[], q: number, decided: Decider)
 export function mergeFrontierFiles(inputs: ReadonlyArray<{ label: string; file: FrontierFile }>): FrontierMerge {
   const first = inputs[0]
   for (const { label, file } of inputs) {
-    if (file.shard === null) throw new FrontierMergeError(`${label}: not a shard of a frontier search (no "shard" in its frontier.json): run each worker with --per-task --shard I/N`)
-    if (file.forest === null) throw new FrontierMergeError(`${label}: its frontier.json names no forest (written by an older redscope): rerun that shard`)
+    if (file.shard === null)
+      throw new FrontierMergeError(
+        `${label}: not a shard of a frontier search (no "shard" in its frontier.json): run each worker with --per-task --shard I/N`,
+      )
+    if (file.forest === null)
+      throw new FrontierMergeError(`${label}: its frontier.json names no forest (written by an older redscope): rerun that shard`)
     for (const k of SAME) {
       if (file.search[k] !== first.file.search[k]) {
-        throw new FrontierMergeError(`${first.label} and ${label} are different searches: search.${k} is ${JSON.stringify(first.file.search[k])} and ${JSON.stringify(file.search[k])}`)
+        throw new FrontierMergeError(
+          `${first.label} and ${label} are different searches: search.${k} is ${JSON.stringify(first.file.search[k])} and ${JSON.stringify(file.search[k])}`,
+        )
       }
     }
-    if (file.shard.count !== first.file.shard!.count) throw new FrontierMergeError(`${first.label} and ${label} split the tasks differently: ${first.file.shard!.count} and ${file.shard.count} shards`)
-    if (JSON.stringify(file.forest) !== JSON.stringify(first.file.forest)) throw new FrontierMergeError(`${first.label} and ${label} searched different forests`)
+    if (file.shard.count !== first.file.shard!.count)
+      throw new FrontierMergeError(
+        `${first.label} and ${label} split the tasks differently: ${first.file.shard!.count} and ${file.shard.count} shards`,
+      )
+    if (JSON.stringify(file.forest) !== JSON.stringify(first.file.forest))
+      throw new FrontierMergeError(`${first.label} and ${label} searched different forests`)
   }
   const byShard = new Map<number, { label: string; file: FrontierFile }>()
   for (const input of inputs) {
     const other = byShard.get(input.file.shard!.index)
     if (other !== undefined && JSON.stringify(other.file.evaluations) !== JSON.stringify(input.file.evaluations)) {
-      throw new FrontierMergeError(`${other.label} and ${input.label} are both shard ${input.file.shard!.index}/${input.file.shard!.count} and differ: merge one of them`)
+      throw new FrontierMergeError(
+        `${other.label} and ${input.label} are both shard ${input.file.shard!.index}/${input.file.shard!.count} and differ: merge one of them`,
+      )
     }
     byShard.set(input.file.shard!.index, input)
   }
@@ -129,8 +178,10 @@ export function mergeFrontierFiles(inputs: ReadonlyArray<{ label: string; file: 
       const pooled = test === undefined ? null : tested(evaluations, t.index - 1, decided)
       tasks.push({
         question: t.index - 1,
-        minimalWins: pooled?.minimalWins ?? t.minimal_wins.map(cover), maximalLosses: pooled?.maximalLosses ?? t.maximal_losses.map(cover),
-        undecided: pooled?.undecided ?? (t.undecided_evaluated ?? []).map(cover), counts: null,
+        minimalWins: pooled?.minimalWins ?? t.minimal_wins.map(cover),
+        maximalLosses: pooled?.maximalLosses ?? t.maximal_losses.map(cover),
+        undecided: pooled?.undecided ?? (t.undecided_evaluated ?? []).map(cover),
+        counts: null,
       })
     }
   }
@@ -138,12 +189,15 @@ export function mergeFrontierFiles(inputs: ReadonlyArray<{ label: string; file: 
   const complete = missingShards.length === 0 && incompleteShards.length === 0
   const none = { minimalWins: [], maximalLosses: [], undecided: [], counts: null }
   // The claim's frontier only follows from every task's complete frontier.
-  const claim: Omit<QuestionFrontier, 'question'> = !complete ? none
-    : test === undefined ? { ...claimFrontierOfTasks(tasks), undecided: [], counts: null }
+  const claim: Omit<QuestionFrontier, 'question'> = !complete
+    ? none
+    : test === undefined
+      ? { ...claimFrontierOfTasks(tasks), undecided: [], counts: null }
       : testedClaimFrontier(space, tasks, evaluations, decided, test)
   const questions = ['claim' as const, ...tasks.map((t) => t.question)]
   let answer: FrontierAnswer = {
-    evaluations, complete,
+    evaluations,
+    complete,
     claim: { question: 'claim', ...claim },
     tasks,
     contradictions: questions.flatMap((q) => contradictionsOf(evaluations, q, decided)),

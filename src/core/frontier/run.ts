@@ -101,7 +101,11 @@ export function deciderFor(test: SequentialTest | undefined): Decider {
 }
 
 /** The minimal wins and maximal losses among evaluated threat models, and those whose test ended undecided. */
-function frontierOf(evaluations: readonly Evaluation[], q: Question, decided: Decider): { minimalWins: Cover[]; maximalLosses: Cover[]; undecided: Cover[] } {
+function frontierOf(
+  evaluations: readonly Evaluation[],
+  q: Question,
+  decided: Decider,
+): { minimalWins: Cover[]; maximalLosses: Cover[]; undecided: Cover[] } {
   const wins = evaluations.filter((e) => decided(e, q) === 'win').map((e) => e.cover)
   const losses = evaluations.filter((e) => decided(e, q) === 'loss').map((e) => e.cover)
   return {
@@ -119,7 +123,8 @@ export function contradictionsOf(evaluations: readonly Evaluation[], q: Question
     const at = tallyOf(a.observation, q)
     for (const b of evaluations) {
       if (a === b || !coverLeq(a.cover, b.cover) || coverEquals(a.cover, b.cover)) continue
-      if (decided(b, q) === 'loss') out.push({ question: q, narrower: a.cover, narrowerTally: at, wider: b.cover, widerTally: tallyOf(b.observation, q) })
+      if (decided(b, q) === 'loss')
+        out.push({ question: q, narrower: a.cover, narrowerTally: at, wider: b.cover, widerTally: tallyOf(b.observation, q) })
     }
   }
   return out
@@ -149,12 +154,17 @@ export class FrontierSession {
   private finished = false
   private cut = false
 
-  constructor(private readonly lattice: SearchSpace, private readonly options: FrontierSearchOptions) {
+  constructor(
+    private readonly lattice: SearchSpace,
+    private readonly options: FrontierSearchOptions,
+  ) {
     this.repeat = options.repeat ?? 1
     this.test = options.test
     this.decided = deciderFor(options.test)
-    this.questions = options.questions !== undefined ? [...options.questions]
-      : ['claim', ...(options.perTask ? Array.from({ length: options.taskCount }, (_, i) => i) : [])]
+    this.questions =
+      options.questions !== undefined
+        ? [...options.questions]
+        : ['claim', ...(options.perTask ? Array.from({ length: options.taskCount }, (_, i) => i) : [])]
     this.knowledge = new Map(this.questions.map((q) => [q, new Knowledge()]))
     for (const e of options.known ?? []) this.learn(e)
     // A shard with no task to search (more shards than tasks) is done at once.
@@ -182,7 +192,8 @@ export class FrontierSession {
       return null
     }
     while (!this.finished) {
-      if (this.steps === null) this.steps = frontierSteps(this.lattice, this.knowledge.get(this.questions[this.qi])!, this.options.seed ?? 'low')
+      if (this.steps === null)
+        this.steps = frontierSteps(this.lattice, this.knowledge.get(this.questions[this.qi])!, this.options.seed ?? 'low')
       const step = this.steps.next()
       if (!step.done) {
         const need = this.test === undefined ? (this.evaluations.length + 1) * this.repeat : this.spent + 1
@@ -251,13 +262,17 @@ export class FrontierSession {
   /** The answer so far; `stopped` marks a search cut short from outside (a signal). */
   answer(stopped = false): FrontierAnswer {
     const of = (q: Question): QuestionFrontier => ({
-      question: q, ...frontierOf(this.evaluations, q, this.decided), counts: this.options.counts ? this.counts(q) : null,
+      question: q,
+      ...frontierOf(this.evaluations, q, this.decided),
+      counts: this.options.counts ? this.counts(q) : null,
     })
     return {
       evaluations: this.evaluations,
       complete: this.finished && !this.cut && !stopped,
       // A shard that does not search the claim has no claim frontier of its own: the merge computes it from the tasks'.
-      claim: this.questions.includes('claim') ? of('claim') : { question: 'claim', minimalWins: [], maximalLosses: [], undecided: [], counts: null },
+      claim: this.questions.includes('claim')
+        ? of('claim')
+        : { question: 'claim', minimalWins: [], maximalLosses: [], undecided: [], counts: null },
       tasks: this.questions.filter((q): q is number => q !== 'claim').map(of),
       contradictions: this.questions.flatMap((q) => contradictionsOf(this.evaluations, q, this.decided)),
     }
@@ -310,8 +325,11 @@ export async function searchFrontier(lattice: SearchSpace, evaluate: Evaluate, o
 }
 
 /** The same search with an oracle that answers at once: tests and benchmarks. */
-export function searchFrontierSync(lattice: SearchSpace, evaluate: (cover: Cover, runs: number) => Observation,
-  options: Omit<FrontierSearchOptions, 'signal'>): FrontierAnswer {
+export function searchFrontierSync(
+  lattice: SearchSpace,
+  evaluate: (cover: Cover, runs: number) => Observation,
+  options: Omit<FrontierSearchOptions, 'signal'>,
+): FrontierAnswer {
   const session = new FrontierSession(lattice, options)
   for (let c = session.next(); c !== null; c = session.next()) session.submit(evaluate(c, session.runsWanted()))
   return session.answer()

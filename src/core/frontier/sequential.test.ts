@@ -7,9 +7,7 @@
  */
 import { seededRandom } from '../../testing/seededRandom'
 import { wilson } from './observation'
-import {
-  decide, decisionOf, mixtureInterval, runsBeforeADecision, sequenceInterval, testProblem, type SequentialTest,
-} from './sequential'
+import { decide, decisionOf, mixtureInterval, runsBeforeADecision, sequenceInterval, testProblem, type SequentialTest } from './sequential'
 
 const draws = (p: number, n: number, seed: number) => {
   const next = seededRandom(seed)
@@ -32,7 +30,11 @@ describe('the confidence sequence', () => {
   })
 
   it('is wider than a one-look 95% Wilson interval at the same counts: the price of looking as often as one likes', () => {
-    for (const [w, n] of [[3, 10], [30, 100], [70, 100]]) {
+    for (const [w, n] of [
+      [3, 10],
+      [30, 100],
+      [70, 100],
+    ]) {
       const cs = mixtureInterval(w, n, 0.05)
       const one = wilson({ wins: w, runs: n })
       expect(cs.low).toBeLessThan(one.low)
@@ -57,7 +59,8 @@ describe('the confidence sequence', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const seen = draws(0.4, seed * 3, seed)
       const k = runsBeforeADecision(seen, t, 500)
-      const canDecide = (m: number) => decide([...seen, ...Array(m).fill(true)], t) === 'win' || decide([...seen, ...Array(m).fill(false)], t) === 'loss'
+      const canDecide = (m: number) =>
+        decide([...seen, ...Array(m).fill(true)], t) === 'win' || decide([...seen, ...Array(m).fill(false)], t) === 'loss'
       if (decide(seen, t) !== 'undecided') continue
       expect(canDecide(k)).toBe(true)
       if (k > 1) expect(canDecide(k - 1)).toBe(false)

@@ -1,16 +1,30 @@
 import { deeplyNestedJson, HOSTILE_STRINGS } from '../../testing/hostileContent'
 import {
-  childPath, countNodes, entriesOf, foldedSummary, initiallyOpenPaths, jsonCopyText, jsonInString, jsonTreeOf, OPEN_NODE_BUDGET,
+  childPath,
+  countNodes,
+  entriesOf,
+  foldedSummary,
+  initiallyOpenPaths,
+  jsonCopyText,
+  jsonInString,
+  jsonTreeOf,
+  OPEN_NODE_BUDGET,
 } from './jsonTree'
 
 /** A tool call's request as AgentDojo's runtime writes it (json.dumps of function and args). */
-const TOOL_CALL = JSON.stringify({ function: 'send_money', args: { recipient: 'US133000000121212121212', amount: 100, subject: 'rent', date: '2022-01-01' } })
+const TOOL_CALL = JSON.stringify({
+  function: 'send_money',
+  args: { recipient: 'US133000000121212121212', amount: 100, subject: 'rent', date: '2022-01-01' },
+})
 
 /** An environment snapshot: one store with hundreds of transactions. */
 function snapshot(n: number) {
   return {
-    bank_account: { balance: 1810, iban: 'DE89370400440532013000',
-      transactions: Array.from({ length: n }, (_, i) => ({ id: i, amount: i * 3, subject: `payment ${i}`, recurring: false })) },
+    bank_account: {
+      balance: 1810,
+      iban: 'DE89370400440532013000',
+      transactions: Array.from({ length: n }, (_, i) => ({ id: i, amount: i * 3, subject: `payment ${i}`, recurring: false })),
+    },
     user_account: { first_name: 'Emma', last_name: 'Johnson' },
   }
 }
@@ -58,10 +72,19 @@ describe('folding', () => {
   })
 
   it('opens a chat message down to its tool call; the arguments string, one level further, starts folded', () => {
-    const message = { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }],
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'banking__get_balance', arguments: '{"n": 100}' } }] }
+    const message = {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Let me look.' }],
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'banking__get_balance', arguments: '{"n": 100}' } }],
+    }
     const open = initiallyOpenPaths(message)
-    for (const p of [path('content'), path('content', '0'), path('tool_calls'), path('tool_calls', '0'), path('tool_calls', '0', 'function')]) {
+    for (const p of [
+      path('content'),
+      path('content', '0'),
+      path('tool_calls'),
+      path('tool_calls', '0'),
+      path('tool_calls', '0', 'function'),
+    ]) {
       expect(open.has(p)).toBe(true)
     }
     expect(open.has(path('tool_calls', '0', 'function', 'arguments'))).toBe(false)
@@ -111,7 +134,10 @@ describe('folding', () => {
     expect(entriesOf(arr, 0, 100)).toHaveLength(100)
     expect(entriesOf(arr, 200, 100).map(([k]) => k)).toEqual(Array.from({ length: 50 }, (_, i) => String(200 + i)))
     const obj = Object.fromEntries(arr.map((i) => [`k${i}`, i]))
-    expect(entriesOf(obj, 100, 2)).toEqual([['k100', 100], ['k101', 101]])
+    expect(entriesOf(obj, 100, 2)).toEqual([
+      ['k100', 100],
+      ['k101', 101],
+    ])
   })
 
   it('copies a node as pretty JSON, and says so for a value that cannot be', () => {

@@ -151,7 +151,9 @@ export function jsonCopyText(value: unknown): string {
 /** The folded summary of a node: `{ 3 keys }`, `[ 120 items ]`. */
 export function foldedSummary(value: JsonContainer): string {
   const n = sizeOf(value)
-  return Array.isArray(value) ? `[ ${n.toLocaleString('en-US')} ${n === 1 ? 'item' : 'items'} ]` : `{ ${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'} }`
+  return Array.isArray(value)
+    ? `[ ${n.toLocaleString('en-US')} ${n === 1 ? 'item' : 'items'} ]`
+    : `{ ${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'} }`
 }
 
 /** A scalar as JSON shows it (strings are shown as their text, by the caller). */

@@ -4,7 +4,12 @@ import { protoKeyPath } from './protoKeys'
 
 describe('protoKeyPath', () => {
   it('names the first own __proto__ key by its whole path through objects and arrays', () => {
-    expect(protoKeyPath(JSON.parse('{"tasks":[{"goal":"g"},{"config":{"__proto__":{"x":"1"}}}]}'))).toEqual(['tasks', 1, 'config', '__proto__'])
+    expect(protoKeyPath(JSON.parse('{"tasks":[{"goal":"g"},{"config":{"__proto__":{"x":"1"}}}]}'))).toEqual([
+      'tasks',
+      1,
+      'config',
+      '__proto__',
+    ])
     expect(protoKeyPath(JSON.parse('{"__proto__":1}'))).toEqual(['__proto__'])
   })
 

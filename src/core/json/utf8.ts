@@ -8,7 +8,9 @@ export class InvalidUtf8Error extends Error {
   readonly offset: number
   readonly byte: number
   constructor(offset: number, byte: number) {
-    super(`not UTF-8 text: the byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset.toLocaleString('en-US')} begins no valid UTF-8 character`)
+    super(
+      `not UTF-8 text: the byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset.toLocaleString('en-US')} begins no valid UTF-8 character`,
+    )
     this.name = 'InvalidUtf8Error'
     this.offset = offset
     this.byte = byte

@@ -117,7 +117,11 @@ export class GrantLattice implements SearchSpace {
   modelOf(c: Cover): NamedModel {
     const { write, visible } = this.grants(c)
     const scope = this.base.scopeNames(write)
-    const readOnly = this.base.tops(visible).filter((v) => !this.base.has(write, v)).map((v) => this.base.preorder[v].name).sort(compareNames)
+    const readOnly = this.base
+      .tops(visible)
+      .filter((v) => !this.base.has(write, v))
+      .map((v) => this.base.preorder[v].name)
+      .sort(compareNames)
     return { scope, readOnly }
   }
 

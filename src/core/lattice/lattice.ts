@@ -13,7 +13,17 @@
  * contiguous run of positions), so comparing two threat models is a few word
  * operations and a sweep of 351,974 never builds tag objects.
  */
-import { CombinationCursor, combinationIndex, compareNames, countCombinations, forestOf, subtreeCounts, type Forest, type SecurityDomain, type SecurityDomainTag } from '../tags'
+import {
+  CombinationCursor,
+  combinationIndex,
+  compareNames,
+  countCombinations,
+  forestOf,
+  subtreeCounts,
+  type Forest,
+  type SecurityDomain,
+  type SecurityDomainTag,
+} from '../tags'
 import type { NamedModel } from './order'
 import type { SearchSpace } from './space'
 
@@ -104,12 +114,18 @@ export class ThreatModelLattice implements SearchSpace {
 
   /** The scope a cover stands for, sorted as superred persists scopes. */
   scopeNames(c: Cover): string[] {
-    return this.tops(c).map((v) => this.preorder[v].name).sort(compareNames)
+    return this.tops(c)
+      .map((v) => this.preorder[v].name)
+      .sort(compareNames)
   }
 
   /** Its index in superred's distinct_combinations() order (the designer's #N, the sweep's index). */
   indexOf(c: Cover): bigint {
-    return combinationIndex(this.domain, this.tops(c).map((v) => this.preorder[v]), this.counts)!
+    return combinationIndex(
+      this.domain,
+      this.tops(c).map((v) => this.preorder[v]),
+      this.counts,
+    )!
   }
 
   /** True when the cover holds tag v but not its parent: dropping v leaves a smaller threat model. */
@@ -151,7 +167,9 @@ export class ThreatModelLattice implements SearchSpace {
   coverOfModel(m: NamedModel): Cover {
     const c = this.coverOfNames(m.scope)
     if (!coverLeq(this.coverOfNames(m.readOnly), c)) {
-      throw new RangeError(`read_only [${m.readOnly.join(', ')}] grants what scope [${m.scope.join(', ')}] does not: not a scope-only threat model`)
+      throw new RangeError(
+        `read_only [${m.readOnly.join(', ')}] grants what scope [${m.scope.join(', ')}] does not: not a scope-only threat model`,
+      )
     }
     return c
   }

@@ -14,7 +14,11 @@ describe('layoutForest', () => {
   })
 
   it('never overlaps two tags on one row', () => {
-    const tags = Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, parent: i ? `t${Math.floor((i - 1) / 3)}` : null, description: '' }))
+    const tags = Array.from({ length: 60 }, (_, i) => ({
+      name: `t${i}`,
+      parent: i ? `t${Math.floor((i - 1) / 3)}` : null,
+      description: '',
+    }))
     const rows = new Map<number, number[]>()
     for (const p of layoutForest({ tags }).values()) rows.set(p.y, [...(rows.get(p.y) ?? []), p.x])
     for (const xs of rows.values()) {
@@ -24,9 +28,13 @@ describe('layoutForest', () => {
   })
 
   it('still places tags caught in a parent cycle', () => {
-    const pos = layoutForest({ tags: [
-      { name: 'a', parent: 'b', description: '' }, { name: 'b', parent: 'a', description: '' }, { name: 'c', parent: null, description: '' },
-    ] })
+    const pos = layoutForest({
+      tags: [
+        { name: 'a', parent: 'b', description: '' },
+        { name: 'b', parent: 'a', description: '' },
+        { name: 'c', parent: null, description: '' },
+      ],
+    })
     expect([...pos.keys()].sort()).toEqual(['a', 'b', 'c'])
   })
 
@@ -47,23 +55,32 @@ describe('layoutForest', () => {
     // No two tags overlap in either layout.
     for (const pos of [down, right]) {
       const boxes = [...pos.values()]
-      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-        const apart = Math.abs(boxes[i].x - boxes[j].x) >= TAG_NODE_WIDTH || Math.abs(boxes[i].y - boxes[j].y) >= TAG_NODE_HEIGHT
-        expect(apart).toBe(true)
-      }
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const apart = Math.abs(boxes[i].x - boxes[j].x) >= TAG_NODE_WIDTH || Math.abs(boxes[i].y - boxes[j].y) >= TAG_NODE_HEIGHT
+          expect(apart).toBe(true)
+        }
     }
   })
 
   it('folding a tag hides every tag under it, keeps it and the rest in order, and counts what it hides', () => {
     const items = [
-      { id: 'a', parent: null }, { id: 'b', parent: 'a' }, { id: 'c', parent: 'b' }, { id: 'd', parent: 'a' }, { id: 'e', parent: null },
+      { id: 'a', parent: null },
+      { id: 'b', parent: 'a' },
+      { id: 'c', parent: 'b' },
+      { id: 'd', parent: 'a' },
+      { id: 'e', parent: null },
     ]
     expect(visibleItems(items, new Set(['b'])).map((t) => t.id)).toEqual(['a', 'b', 'd', 'e'])
     expect(visibleItems(items, new Set(['a'])).map((t) => t.id)).toEqual(['a', 'e'])
     expect(visibleItems(items, new Set())).toBe(items)
     expect(Object.fromEntries(descendantCounts(items))).toEqual({ a: 3, b: 1 })
     // A parent cycle neither hangs nor hides anything it should not.
-    const cyclic = [{ id: 'x', parent: 'y' }, { id: 'y', parent: 'x' }, { id: 'z', parent: null }]
+    const cyclic = [
+      { id: 'x', parent: 'y' },
+      { id: 'y', parent: 'x' },
+      { id: 'z', parent: null },
+    ]
     expect(visibleItems(cyclic, new Set(['z'])).map((t) => t.id)).toEqual(['x', 'y', 'z'])
     expect(descendantCounts(cyclic).get('x')).toBe(1)
   })

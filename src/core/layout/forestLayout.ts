@@ -37,7 +37,8 @@ const COMPACT_COL_GAP = 36
 const COMPACT_ROW_GAP = 6
 
 /** Characters drawn two cells wide in a monospace font (CJK, Hangul, fullwidth forms, emoji). */
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u
+const WIDE =
+  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u
 
 /** How wide a name is drawn, from its characters (a monospace font: no browser needed, the same in tests and bench). */
 export function nameWidth(name: string): number {
@@ -51,7 +52,8 @@ export function tagSize(name: string, density: Density): { width: number; height
   // A name longer than the normal tag widens its tag rather than being cut by an ellipsis, up to twice the
   // width: past that (a pasted paragraph, a payload) the ellipsis cuts it and the title and inspector show it whole,
   // so one such name cannot shrink the whole forest's fit.
-  if (density === 'normal') return { width: Math.min(MAX_TAG_WIDTH, Math.max(TAG_NODE_WIDTH, nameWidth(name) + NORMAL_CHROME)), height: TAG_NODE_HEIGHT }
+  if (density === 'normal')
+    return { width: Math.min(MAX_TAG_WIDTH, Math.max(TAG_NODE_WIDTH, nameWidth(name) + NORMAL_CHROME)), height: TAG_NODE_HEIGHT }
   return { width: Math.max(COMPACT_MIN_WIDTH, nameWidth(name) + COMPACT_CHROME), height: COMPACT_HEIGHT }
 }
 
@@ -108,7 +110,8 @@ export function layoutTree(
     // wide tag widens its neighbourhood, not every slot; tags of different parents get one more slot between them.
     const gap = compact ? COMPACT_H_GAP : H_GAP
     const cousinGap = (compact ? COMPACT_MIN_WIDTH : TAG_NODE_WIDTH) + gap
-    const root = tree<LayoutNode>().nodeSize([1, rowStep])
+    const root = tree<LayoutNode>()
+      .nodeSize([1, rowStep])
       .separation((a, b) => (a.data.width + b.data.width) / 2 + gap + (a.parent === b.parent ? 0 : cousinGap))(hierarchy(superRoot))
     for (const node of root.descendants()) {
       if (node === root) continue
@@ -117,7 +120,8 @@ export function layoutTree(
   } else {
     // The same tidy tree turned a quarter: d3's breadth axis becomes y (siblings stacked in order), depth becomes x.
     // Rows are the scarce axis here: subtrees sit a third of a row apart rather than d3's default of a whole one.
-    const root = tree<LayoutNode>().nodeSize([height + (compact ? COMPACT_ROW_GAP : ROW_GAP), 1])
+    const root = tree<LayoutNode>()
+      .nodeSize([height + (compact ? COMPACT_ROW_GAP : ROW_GAP), 1])
       .separation((a, b) => (a.parent === b.parent ? 1 : 1.33))(hierarchy(superRoot))
     // Each depth is a column as wide as its widest tag.
     const colWidth: number[] = []
@@ -144,7 +148,11 @@ export function layoutTree(
 
 /** `layoutTree` for a plain forest, keyed by tag name. */
 export function layoutForest(forest: Forest, direction: LayoutDirection = 'down', density: Density = 'normal'): Map<string, PositionedTag> {
-  const pos = layoutTree(forest.tags.map((t) => ({ id: t.name, parent: t.parent, name: t.name })), direction, density)
+  const pos = layoutTree(
+    forest.tags.map((t) => ({ id: t.name, parent: t.parent, name: t.name })),
+    direction,
+    density,
+  )
   return new Map([...pos].map(([name, p]) => [name, { name, ...p }]))
 }
 
@@ -153,7 +161,10 @@ export function layoutForest(forest: Forest, direction: LayoutDirection = 'down'
  * stays (it shows how many it hides), everything under it goes. Input order
  * is kept, so the layout of what is left is the same tidy tree.
  */
-export function visibleItems<T extends { id: string; parent: string | null }>(items: readonly T[], folded: ReadonlySet<string>): readonly T[] {
+export function visibleItems<T extends { id: string; parent: string | null }>(
+  items: readonly T[],
+  folded: ReadonlySet<string>,
+): readonly T[] {
   if (folded.size === 0) return items
   const parentOf = new Map(items.map((t) => [t.id, t.parent]))
   const hidden = new Map<string, boolean>()
@@ -164,7 +175,10 @@ export function visibleItems<T extends { id: string; parent: string | null }>(it
     let p = parentOf.get(id) ?? null
     let out = false
     for (let steps = 0; p !== null && steps < items.length; steps++) {
-      if (folded.has(p) || hidden.get(p) === true) { out = true; break }
+      if (folded.has(p) || hidden.get(p) === true) {
+        out = true
+        break
+      }
       p = parentOf.get(p) ?? null
     }
     hidden.set(id, out)

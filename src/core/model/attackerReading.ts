@@ -59,18 +59,27 @@ function subtreeSizes(tags: readonly DesignTag[]): ReadonlyMap<TagId, number> {
   return out
 }
 
-export function attackerReading(tags: readonly DesignTag[], pair: ScopePair, cov: ReadonlyMap<TagId, Coverage> = coverage(tags, pair)): AttackerReading {
+export function attackerReading(
+  tags: readonly DesignTag[],
+  pair: ScopePair,
+  cov: ReadonlyMap<TagId, Coverage> = coverage(tags, pair),
+): AttackerReading {
   const children = tagIndexOf(tags).children
   const size = (id: TagId): number => subtreeSizes(tags).get(id) ?? 0
   const item = (t: DesignTag, fallback: string): ReadingItem => ({
-    id: t.id, name: t.name, text: t.description.trim() || fallback, covers: size(t.id),
+    id: t.id,
+    name: t.name,
+    text: t.description.trim() || fallback,
+    covers: size(t.id),
   })
   const granted = (ids: readonly TagId[], kind: 'write' | 'read') => {
     const set = new Set(ids)
-    return tags
-      .filter((t) => set.has(t.id))
-      // A grant that a broader grant already covers adds nothing to the reading.
-      .filter((t) => cov.get(t.id)!.via === t.id && cov.get(t.id)!.effective === kind)
+    return (
+      tags
+        .filter((t) => set.has(t.id))
+        // A grant that a broader grant already covers adds nothing to the reading.
+        .filter((t) => cov.get(t.id)!.via === t.id && cov.get(t.id)!.effective === kind)
+    )
   }
   const writes = granted(pair.scope, 'write').map((t) => item(t, `write to ${t.name}`))
   const reads = granted(pair.readOnly, 'read').map((t) => item(t, `${t.name}`))
@@ -80,15 +89,19 @@ export function attackerReading(tags: readonly DesignTag[], pair: ScopePair, cov
     const t = tags[i]
     if (cov.get(t.id)!.effective === 'none' && (children.get(t.id) ?? []).every((c) => dark.has(c))) dark.add(t.id)
   }
-  const blind = tags
-    .filter((t) => dark.has(t.id) && (t.parent === null || !dark.has(t.parent)))
-    .map((t) => item(t, t.name))
+  const blind = tags.filter((t) => dark.has(t.id) && (t.parent === null || !dark.has(t.parent))).map((t) => item(t, t.name))
 
   const sentences: string[] = []
   if (writes.length === 0 && reads.length === 0) {
     sentences.push('No attacker yet: nothing is granted, and superred refuses a threat model with empty scope and read_only.')
   } else {
-    if (writes.length > 0) sentences.push(`Can: ${joinWords(writes.map((w) => w.text), '; ')}.`)
+    if (writes.length > 0)
+      sentences.push(
+        `Can: ${joinWords(
+          writes.map((w) => w.text),
+          '; ',
+        )}.`,
+      )
     else sentences.push('Cannot inject anywhere: every granted surface is read-only.')
     if (reads.length > 0) sentences.push(`Sees, without being able to change: ${joinWords(reads.map((r) => r.name))}.`)
     if (blind.length === 0) sentences.push('Nothing is hidden from it.')

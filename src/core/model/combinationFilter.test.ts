@@ -13,7 +13,16 @@ describe('filterCombinations', () => {
     expect(f.count).toBe(351_974n)
     for (const i of [0n, 1n, 1234n, 351_973n]) {
       expect(f.at(i).index).toBe(i)
-      expect(f.at(i).tags.map((t) => t.name).sort()).toEqual(combinationAt(d, i).map((t) => t.name).sort())
+      expect(
+        f
+          .at(i)
+          .tags.map((t) => t.name)
+          .sort(),
+      ).toEqual(
+        combinationAt(d, i)
+          .map((t) => t.name)
+          .sort(),
+      )
     }
   })
 
@@ -32,24 +41,27 @@ describe('filterCombinations', () => {
   })
 
   it('equals brute-force filtering on random forests, order and indices included (property)', () => {
-    fc.assert(fc.property(
-      fc.array(fc.option(fc.nat(), { nil: null, freq: 3 }), { minLength: 1, maxLength: 9 }),
-      fc.array(fc.nat(), { maxLength: 2 }),
-      (parents, picks) => {
-        const d = buildDomain(forest(parents))
-        const required = [...new Set(picks.map((p) => d.tags[p % d.tags.length]))]
-        const all = distinctCombinations(d)
-        const expected = all
-          .map((c, index) => ({ index: BigInt(index), names: c.map((t) => t.name).sort() }))
-          .filter((e) => required.every((r) => e.names.includes(r.name)))
-        const f = filterCombinations(d, required)
-        expect(f.count).toBe(BigInt(expected.length))
-        expected.forEach((e, i) => {
-          const got = f.at(BigInt(i))
-          expect(got.index).toBe(e.index)
-          expect(got.tags.map((t) => t.name).sort()).toEqual(e.names)
-        })
-      },
-    ), { numRuns: 300 })
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.nat(), { nil: null, freq: 3 }), { minLength: 1, maxLength: 9 }),
+        fc.array(fc.nat(), { maxLength: 2 }),
+        (parents, picks) => {
+          const d = buildDomain(forest(parents))
+          const required = [...new Set(picks.map((p) => d.tags[p % d.tags.length]))]
+          const all = distinctCombinations(d)
+          const expected = all
+            .map((c, index) => ({ index: BigInt(index), names: c.map((t) => t.name).sort() }))
+            .filter((e) => required.every((r) => e.names.includes(r.name)))
+          const f = filterCombinations(d, required)
+          expect(f.count).toBe(BigInt(expected.length))
+          expected.forEach((e, i) => {
+            const got = f.at(BigInt(i))
+            expect(got.index).toBe(e.index)
+            expect(got.tags.map((t) => t.name).sort()).toEqual(e.names)
+          })
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

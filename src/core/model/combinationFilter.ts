@@ -47,14 +47,24 @@ function decodeSubtree(domain: SecurityDomain, counts: Counts, tag: SecurityDoma
   }
 }
 
-export function filterCombinations(domain: SecurityDomain, required: readonly SecurityDomainTag[], counts: Counts = subtreeCounts(domain)): CombinationFilter {
+export function filterCombinations(
+  domain: SecurityDomain,
+  required: readonly SecurityDomainTag[],
+  counts: Counts = subtreeCounts(domain),
+): CombinationFilter {
   const req = new Set(required)
   // Pinned: the required tags and all their ancestors.
   const onPath = new Set<SecurityDomainTag>()
   for (const r of req) for (let n = r.parent; n !== null; n = n.parent) onPath.add(n)
   // A required tag under another required tag cannot be in one antichain.
   const impossible = [...req].some((r) => onPath.has(r))
-  if (impossible) return { count: 0n, at: () => { throw new RangeError('no combination contains both a tag and its ancestor') } }
+  if (impossible)
+    return {
+      count: 0n,
+      at: () => {
+        throw new RangeError('no combination contains both a tag and its ancestor')
+      },
+    }
 
   // Free digits in significance order (a pre-order walk of the pinned paths).
   const free: SecurityDomainTag[] = []

@@ -5,48 +5,80 @@ import { coverage, updatedCoverage } from './coverage'
 import type { DesignTag, ScopePair } from './doc'
 import { chatbotDoc, docOf, id } from './testDoc'
 
-const tree = docOf([['system', null], ['external', 'system'], ['user', 'external'], ['api', 'external'], ['other', null]])
+const tree = docOf([
+  ['system', null],
+  ['external', 'system'],
+  ['user', 'external'],
+  ['api', 'external'],
+  ['other', null],
+])
 const eff = (scope: string[], ro: string[]) => {
   const c = coverage(tree.tags, { scope: scope.map(id), readOnly: ro.map(id) })
-  return Object.fromEntries(tree.tags.map((t) => [t.name, `${c.get(t.id)!.effective}${c.get(t.id)!.via ? `:${c.get(t.id)!.via!.slice(3)}` : ''}`]))
+  return Object.fromEntries(
+    tree.tags.map((t) => [t.name, `${c.get(t.id)!.effective}${c.get(t.id)!.via ? `:${c.get(t.id)!.via!.slice(3)}` : ''}`]),
+  )
 }
 
 describe('coverage', () => {
   it('a granted tag covers its subtree', () => {
-    expect(eff(['external'], [])).toEqual({ system: 'none', external: 'write:external', user: 'write:external', api: 'write:external', other: 'none' })
+    expect(eff(['external'], [])).toEqual({
+      system: 'none',
+      external: 'write:external',
+      user: 'write:external',
+      api: 'write:external',
+      other: 'none',
+    })
   })
 
   it('read & write overrules read-only, both ways round', () => {
-    expect(eff(['api'], ['system'])).toMatchObject({ system: 'read:system', external: 'read:system', user: 'read:system', api: 'write:api' })
+    expect(eff(['api'], ['system'])).toMatchObject({
+      system: 'read:system',
+      external: 'read:system',
+      user: 'read:system',
+      api: 'write:api',
+    })
     expect(eff(['system'], ['user'])).toMatchObject({ user: 'write:system' })
   })
 })
 
 describe('updatedCoverage', () => {
   /** A random forest (each tag under an earlier one or a root, now and then a parent that is missing or a cycle) and a pair over it. */
-  const forestAndPairs = fc.integer({ min: 1, max: 40 }).chain((n) => fc.record({
-    parents: fc.array(fc.integer({ min: -2, max: n - 1 }), { minLength: n, maxLength: n }),
-    pairs: fc.array(fc.record({ scope: fc.uniqueArray(fc.nat(n - 1), { maxLength: 5 }), readOnly: fc.uniqueArray(fc.nat(n - 1), { maxLength: 5 }) }),
-      { minLength: 2, maxLength: 6 }),
-  }))
-  const tagsOf = (parents: number[]): DesignTag[] => parents.map((p, i) => ({
-    id: id(`t${i}`), name: `t${i}`, description: '',
-    // -1: a root; -2: a parent that does not exist; otherwise any tag, earlier (a tree) or not (possibly a cycle).
-    parent: p === -1 ? null : p === -2 ? id('gone') : id(`t${p}`),
-  }))
-  const pairOf = (p: { scope: number[]; readOnly: number[] }): ScopePair => ({ scope: p.scope.map((i) => id(`t${i}`)), readOnly: p.readOnly.map((i) => id(`t${i}`)) })
+  const forestAndPairs = fc.integer({ min: 1, max: 40 }).chain((n) =>
+    fc.record({
+      parents: fc.array(fc.integer({ min: -2, max: n - 1 }), { minLength: n, maxLength: n }),
+      pairs: fc.array(
+        fc.record({ scope: fc.uniqueArray(fc.nat(n - 1), { maxLength: 5 }), readOnly: fc.uniqueArray(fc.nat(n - 1), { maxLength: 5 }) }),
+        { minLength: 2, maxLength: 6 },
+      ),
+    }),
+  )
+  const tagsOf = (parents: number[]): DesignTag[] =>
+    parents.map((p, i) => ({
+      id: id(`t${i}`),
+      name: `t${i}`,
+      description: '',
+      // -1: a root; -2: a parent that does not exist; otherwise any tag, earlier (a tree) or not (possibly a cycle).
+      parent: p === -1 ? null : p === -2 ? id('gone') : id(`t${p}`),
+    }))
+  const pairOf = (p: { scope: number[]; readOnly: number[] }): ScopePair => ({
+    scope: p.scope.map((i) => id(`t${i}`)),
+    readOnly: p.readOnly.map((i) => id(`t${i}`)),
+  })
 
   it('equals the full pass after any sequence of grant changes, cycles and missing parents included', () => {
-    fc.assert(fc.property(forestAndPairs, ({ parents, pairs }) => {
-      const tags = tagsOf(parents)
-      let before = { pair: pairOf(pairs[0]), coverage: coverage(tags, pairOf(pairs[0])) }
-      for (const p of pairs.slice(1)) {
-        const pair = pairOf(p)
-        const next = updatedCoverage(tags, before, pair)
-        expect(next).toEqual(coverage(tags, pair))
-        before = { pair, coverage: next }
-      }
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(forestAndPairs, ({ parents, pairs }) => {
+        const tags = tagsOf(parents)
+        let before = { pair: pairOf(pairs[0]), coverage: coverage(tags, pairOf(pairs[0])) }
+        for (const p of pairs.slice(1)) {
+          const pair = pairOf(p)
+          const next = updatedCoverage(tags, before, pair)
+          expect(next).toEqual(coverage(tags, pair))
+          before = { pair, coverage: next }
+        }
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('walks only the changed subtree: other tags keep their coverage objects', () => {
@@ -71,7 +103,8 @@ describe('attackerReading', () => {
     const by = (n: string) => doc.tags.find((t) => t.name === n)!.id
     const r = attackerReading(doc.tags, { scope: [by('user'), by('model')], readOnly: [by('system_prompt')] })
     expect(r.summary).toBe(
-      "Can: rewrite the model's responses; and send the user message and see the reply. Sees, without being able to change: system_prompt. Blind to model_identity.")
+      "Can: rewrite the model's responses; and send the user message and see the reply. Sees, without being able to change: system_prompt. Blind to model_identity.",
+    )
   })
 
   it('counts the tags under each grant and blind subtree, a 10,000-deep chain included', () => {

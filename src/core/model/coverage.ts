@@ -21,14 +21,23 @@ const NONE: Coverage = Object.freeze({ effective: 'none', via: null })
 export function coverage(tags: readonly DesignTag[], pair: ScopePair): Map<TagId, Coverage> {
   const out = new Map<TagId, Coverage>()
   const children = tagIndexOf(tags).children
-  spread(children, pair, out, (children.get(null) ?? []).map((id) => ({ id, inherited: NONE })))
+  spread(
+    children,
+    pair,
+    out,
+    (children.get(null) ?? []).map((id) => ({ id, inherited: NONE })),
+  )
   for (const t of tags) if (!out.has(t.id)) out.set(t.id, NONE)
   return out
 }
 
 /** Coverage flowing down from the stack's tags into `out`; a tag already in `out` is not visited again. */
-function spread(children: ReadonlyMap<TagId | null, readonly TagId[]>, pair: ScopePair, out: Map<TagId, Coverage>,
-  stack: Array<{ id: TagId; inherited: Coverage }>): void {
+function spread(
+  children: ReadonlyMap<TagId | null, readonly TagId[]>,
+  pair: ScopePair,
+  out: Map<TagId, Coverage>,
+  stack: Array<{ id: TagId; inherited: Coverage }>,
+): void {
   const write = new Set(pair.scope)
   const read = new Set(pair.readOnly)
   while (stack.length > 0) {
@@ -51,8 +60,11 @@ function spread(children: ReadonlyMap<TagId | null, readonly TagId[]>, pair: Sco
  * Falls back to the full pass when a changed tag is not reachable from a
  * root (a parent cycle in damaged data).
  */
-export function updatedCoverage(tags: readonly DesignTag[], before: { pair: ScopePair; coverage: ReadonlyMap<TagId, Coverage> },
-  pair: ScopePair): Map<TagId, Coverage> {
+export function updatedCoverage(
+  tags: readonly DesignTag[],
+  before: { pair: ScopePair; coverage: ReadonlyMap<TagId, Coverage> },
+  pair: ScopePair,
+): Map<TagId, Coverage> {
   const changed = new Set<TagId>()
   const diff = (a: readonly TagId[], b: readonly TagId[]) => {
     const sb = new Set(b)
@@ -81,7 +93,7 @@ export function updatedCoverage(tags: readonly DesignTag[], before: { pair: Scop
     }
     if (under) continue
     const parent = parentOf(id)
-    stack.push({ id, inherited: parent === null ? NONE : out.get(parent) ?? NONE })
+    stack.push({ id, inherited: parent === null ? NONE : (out.get(parent) ?? NONE) })
   }
   for (const { id } of stack) for (const sub of subtree(children, id)) out.delete(sub)
   spread(children, pair, out, stack)

@@ -81,7 +81,10 @@ export function inForestOrder(names: readonly string[], forest: { tags: Readonly
   if (!forest) return [...names]
   const rank = new Map(forest.tags.map((t, i) => [t.name, i]))
   const at = (n: string) => rank.get(n) ?? Number.MAX_SAFE_INTEGER
-  return names.map((n, i) => ({ n, i })).sort((a, b) => at(a.n) - at(b.n) || a.i - b.i).map((x) => x.n)
+  return names
+    .map((n, i) => ({ n, i }))
+    .sort((a, b) => at(a.n) - at(b.n) || a.i - b.i)
+    .map((x) => x.n)
 }
 
 /** Names of the granted tags of a pair, in forest order (unknown ids dropped). */
@@ -89,10 +92,11 @@ export function pairNames(doc: Pick<DesignDoc, 'tags'>, pair: ScopePair): { scop
   // Forest order (what inForestOrder gives for these names), by position rather than by a pass over every
   // tag: a scope click on 5,000 tags touches only what is granted.
   const { position } = tagIndexOf(doc.tags)
-  const inOrder = (ids: readonly TagId[]) => [...new Set(ids)]
-    .filter((id) => position.has(id))
-    .sort((a, b) => position.get(a)! - position.get(b)!)
-    .map((id) => doc.tags[position.get(id)!].name)
+  const inOrder = (ids: readonly TagId[]) =>
+    [...new Set(ids)]
+      .filter((id) => position.has(id))
+      .sort((a, b) => position.get(a)! - position.get(b)!)
+      .map((id) => doc.tags[position.get(id)!].name)
   return { scope: inOrder(pair.scope), readOnly: inOrder(pair.readOnly) }
 }
 

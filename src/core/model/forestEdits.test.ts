@@ -4,8 +4,12 @@ import { docFromForest, toForest, type DesignDoc } from './doc'
 import { applyEdit, moveProblem, placeOf, type ForestEdit } from './forestEdits'
 import { chatbotDoc, counterIds, docOf, id, names, parentName } from './testDoc'
 
-const tag = (name: string, parent: string | null = null, description = '') =>
-  ({ id: id(name), name, parent: parent === null ? null : id(parent), description })
+const tag = (name: string, parent: string | null = null, description = '') => ({
+  id: id(name),
+  name,
+  parent: parent === null ? null : id(parent),
+  description,
+})
 
 describe('forest edits', () => {
   it('builds the chatbot forest from scratch, edit by edit, to exactly the guide forest', () => {
@@ -24,7 +28,14 @@ describe('forest edits', () => {
   })
 
   it('inserts a child at a given sibling index', () => {
-    const doc = applyEdit(docOf([['r', null], ['a', 'r'], ['b', 'r']]), { type: 'addTag', tag: tag('x', 'r'), index: 1 })
+    const doc = applyEdit(
+      docOf([
+        ['r', null],
+        ['a', 'r'],
+        ['b', 'r'],
+      ]),
+      { type: 'addTag', tag: tag('x', 'r'), index: 1 },
+    )
     expect(names(doc)).toEqual(['r', 'a', 'x', 'b'])
   })
 
@@ -35,7 +46,13 @@ describe('forest edits', () => {
   })
 
   it('renames and describes in place, and a no-op returns the same document', () => {
-    const doc = docOf([['r', null], ['a', 'r']], ['a'])
+    const doc = docOf(
+      [
+        ['r', null],
+        ['a', 'r'],
+      ],
+      ['a'],
+    )
     const renamed = applyEdit(doc, { type: 'renameTag', id: id('a'), name: 'alpha' })
     expect(names(renamed)).toEqual(['r', 'alpha'])
     expect(renamed.scope).toEqual([id('a')])
@@ -44,7 +61,17 @@ describe('forest edits', () => {
   })
 
   it('deletes a tag with its whole subtree and drops it from scope and read_only', () => {
-    const doc = docOf([['r', null], ['a', 'r'], ['a1', 'a'], ['b', 'r'], ['u', null]], ['a1', 'u'], ['b'])
+    const doc = docOf(
+      [
+        ['r', null],
+        ['a', 'r'],
+        ['a1', 'a'],
+        ['b', 'r'],
+        ['u', null],
+      ],
+      ['a1', 'u'],
+      ['b'],
+    )
     const next = applyEdit(doc, { type: 'deleteTags', ids: [id('a')] })
     expect(names(next)).toEqual(['r', 'b', 'u'])
     expect(next.scope).toEqual([id('u')])
@@ -64,7 +91,11 @@ describe('forest edits', () => {
   })
 
   it('reorders siblings, which reorders the distinct combinations', () => {
-    const doc = docOf([['r', null], ['a', 'r'], ['b', 'r']])
+    const doc = docOf([
+      ['r', null],
+      ['a', 'r'],
+      ['b', 'r'],
+    ])
     const swapped = applyEdit(doc, { type: 'moveTags', ids: [id('b')], parent: id('r'), index: 0 })
     expect(names(swapped)).toEqual(['r', 'b', 'a'])
     const order = (d: DesignDoc) => distinctCombinations(buildDomain(toForest(d))).map((c) => c.map((t) => t.name).join('+'))
@@ -73,7 +104,11 @@ describe('forest edits', () => {
   })
 
   it('refuses to move a tag under itself or its own descendant', () => {
-    const doc = docOf([['r', null], ['a', 'r'], ['a1', 'a']])
+    const doc = docOf([
+      ['r', null],
+      ['a', 'r'],
+      ['a1', 'a'],
+    ])
     expect(applyEdit(doc, { type: 'moveTags', ids: [id('a')], parent: id('a1'), index: 0 })).toBe(doc)
     expect(moveProblem(doc, [id('a')], id('a1'))).toBe('a1 is inside the subtree being moved')
     expect(moveProblem(doc, [id('a')], id('a'))).toBe('a cannot become its own child')
@@ -81,14 +116,23 @@ describe('forest edits', () => {
   })
 
   it('moves a multi-selection as consecutive siblings, keeping subtrees together', () => {
-    const doc = docOf([['r', null], ['a', 'r'], ['a1', 'a'], ['b', 'r'], ['s', null]])
+    const doc = docOf([
+      ['r', null],
+      ['a', 'r'],
+      ['a1', 'a'],
+      ['b', 'r'],
+      ['s', null],
+    ])
     const next = applyEdit(doc, { type: 'moveTags', ids: [id('b'), id('a'), id('a1')], parent: id('s'), index: 0 })
     expect(names(next)).toEqual(['r', 's', 'a', 'a1', 'b'])
     expect(placeOf(next, id('b'))).toMatchObject({ parent: id('s'), index: 1 })
   })
 
   it('sets access: one state per tag, unknown ids ignored', () => {
-    let doc = docOf([['r', null], ['a', 'r']])
+    let doc = docOf([
+      ['r', null],
+      ['a', 'r'],
+    ])
     doc = applyEdit(doc, { type: 'setAccess', ids: [id('a')], access: 'scope' })
     expect(doc.scope).toEqual([id('a')])
     doc = applyEdit(doc, { type: 'setAccess', ids: [id('a')], access: 'read_only' })
@@ -101,19 +145,23 @@ describe('forest edits', () => {
   it('keeps pre-order and the forest valid under any sequence of moves (property)', () => {
     const base = docFromForest(CHATBOT_FOREST, counterIds())
     const ids = base.tags.map((t) => t.id)
-    fc.assert(fc.property(
-      fc.array(fc.record({ who: fc.nat(ids.length - 1), to: fc.option(fc.nat(ids.length - 1)), at: fc.nat(5) }), { maxLength: 20 }),
-      (moves) => {
-        let doc = base
-        for (const m of moves) doc = applyEdit(doc, { type: 'moveTags', ids: [ids[m.who]], parent: m.to === null ? null : ids[m.to], index: m.at })
-        expect(doc.tags).toHaveLength(ids.length)
-        const seen = new Set<string>()
-        for (const t of doc.tags) {
-          if (t.parent !== null) expect(seen.has(t.parent)).toBe(true)
-          seen.add(t.id)
-        }
-        expect(() => buildDomain(toForest(doc))).not.toThrow()
-      },
-    ), { numRuns: 200 })
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ who: fc.nat(ids.length - 1), to: fc.option(fc.nat(ids.length - 1)), at: fc.nat(5) }), { maxLength: 20 }),
+        (moves) => {
+          let doc = base
+          for (const m of moves)
+            doc = applyEdit(doc, { type: 'moveTags', ids: [ids[m.who]], parent: m.to === null ? null : ids[m.to], index: m.at })
+          expect(doc.tags).toHaveLength(ids.length)
+          const seen = new Set<string>()
+          for (const t of doc.tags) {
+            if (t.parent !== null) expect(seen.has(t.parent)).toBe(true)
+            seen.add(t.id)
+          }
+          expect(() => buildDomain(toForest(doc))).not.toThrow()
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 })

@@ -6,10 +6,7 @@
  * very same document object, so callers can tell "nothing happened" by `===`.
  */
 import { assertNever } from '../engine/assertNever'
-import {
-  childrenIndex, flatten, subtreeIds, tagIndexOf,
-  type Access, type DesignDoc, type DesignTag, type TagId,
-} from './doc'
+import { childrenIndex, flatten, subtreeIds, tagIndexOf, type Access, type DesignDoc, type DesignTag, type TagId } from './doc'
 
 export type ForestEdit =
   /** Inserts a new tag among its parent's children at `index` (default: last). */
@@ -82,7 +79,10 @@ function updateTag(doc: DesignDoc, id: TagId, change: (t: DesignTag) => DesignTa
 }
 
 function deleteTags(doc: DesignDoc, ids: readonly TagId[]): DesignDoc {
-  const gone = subtreeIds(doc.tags, ids.filter((id) => doc.tags.some((t) => t.id === id)))
+  const gone = subtreeIds(
+    doc.tags,
+    ids.filter((id) => doc.tags.some((t) => t.id === id)),
+  )
   if (gone.size === 0) return doc
   return {
     tags: doc.tags.filter((t) => !gone.has(t.id)),
@@ -123,7 +123,11 @@ function moveTags(doc: DesignDoc, ids: readonly TagId[], parent: TagId | null, i
   const movedSet = new Set(moved)
   const byId = new Map(doc.tags.map((t) => [t.id, t]))
   const children = childrenIndex(doc.tags)
-  for (const [key, list] of children) children.set(key, list.filter((id) => !movedSet.has(id)))
+  for (const [key, list] of children)
+    children.set(
+      key,
+      list.filter((id) => !movedSet.has(id)),
+    )
   const siblings = [...(children.get(parent) ?? [])]
   siblings.splice(clamp(index, 0, siblings.length), 0, ...moved)
   children.set(parent, siblings)

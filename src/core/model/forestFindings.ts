@@ -41,14 +41,35 @@ const SEVERITY: Record<ForestFindingCode, ForestSeverity> = {
 
 /** Words that name who attacks rather than what can be touched (principle 1). */
 const PERSONA_WORDS = [
-  'attacker', 'adversary', 'hacker', 'malicious', 'evil', 'rogue', 'compromised', 'insider', 'intruder', 'victim',
-  'phisher', 'scammer', 'eve', 'mallory', 'trudy', 'badactor', 'threatactor', 'bad', 'hostile', 'spy',
+  'attacker',
+  'adversary',
+  'hacker',
+  'malicious',
+  'evil',
+  'rogue',
+  'compromised',
+  'insider',
+  'intruder',
+  'victim',
+  'phisher',
+  'scammer',
+  'eve',
+  'mallory',
+  'trudy',
+  'badactor',
+  'threatactor',
+  'bad',
+  'hostile',
+  'spy',
 ]
 /** Suffixes that encode read-only access in a tag (principle 3 says: decide it in the scope). */
 const READABLE = /(^|[_.\-\s])(readable|read_?only|ro|viewer|visible|view|read)$/i
 
 function words(name: string): string[] {
-  return name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
 }
 
 export function forestFindings(tags: readonly DesignTag[]): ForestFinding[] {
@@ -69,8 +90,11 @@ export function forestFindings(tags: readonly DesignTag[]): ForestFinding[] {
     const same = byName.get(t.name)!
     if (same.length > 1) {
       // Each of the tags carries its own note: no need to point from one to the other.
-      add('duplicate_name', [t.id],
-        `Duplicate tag name: '${t.name}'. superred refuses a domain with two tags of one name; rename one of them.`)
+      add(
+        'duplicate_name',
+        [t.id],
+        `Duplicate tag name: '${t.name}'. superred refuses a domain with two tags of one name; rename one of them.`,
+      )
     }
     if (t.parent !== null && !ids.has(t.parent)) {
       add('parent_missing', [t.id], `Tag '${t.name}' has a parent which is not in the domain.`)
@@ -79,24 +103,41 @@ export function forestFindings(tags: readonly DesignTag[]): ForestFinding[] {
       add('name_whitespace', [t.id], `'${t.name}' contains spaces. Scopes and code refer to tags by name: snake_case is safer.`)
     }
     const w = words(t.name)
-    const persona = w.find((x) => PERSONA_WORDS.includes(x)) ?? (PERSONA_WORDS.some((p) => t.name.toLowerCase().replace(/[^a-z]/g, '') === p) ? t.name : undefined)
+    const persona =
+      w.find((x) => PERSONA_WORDS.includes(x)) ??
+      (PERSONA_WORDS.some((p) => t.name.toLowerCase().replace(/[^a-z]/g, '') === p) ? t.name : undefined)
     if (persona) {
-      add('persona_name', [t.id],
-        `'${t.name}' reads like an attacker persona. Name the capability it grants (what can be touched, e.g. user or system_prompt): the persona is a reading of a scope, not a tag.`, 1)
+      add(
+        'persona_name',
+        [t.id],
+        `'${t.name}' reads like an attacker persona. Name the capability it grants (what can be touched, e.g. user or system_prompt): the persona is a reading of a scope, not a tag.`,
+        1,
+      )
     }
     if (READABLE.test(t.name)) {
-      add('readable_tag', [t.id],
-        `'${t.name}' encodes read access in a tag. Read-only is a scope decision: keep one tag per surface and grant it under read_only instead.`, 3)
+      add(
+        'readable_tag',
+        [t.id],
+        `'${t.name}' encodes read access in a tag. Read-only is a scope decision: keep one tag per surface and grant it under read_only instead.`,
+        3,
+      )
     }
     const parent = t.parent === null ? undefined : ids.get(t.parent)
     if (parent && /^user($|_)/.test(t.name) && !/^user($|_)/.test(rootOf(t, ids).name)) {
-      add('channel_nested', [t.id, parent.id],
-        `'${t.name}' sits under '${parent.name}'. If the user channel does not subsume or get subsumed by it, make it its own root: independent channels are independent trees.`, 5)
+      add(
+        'channel_nested',
+        [t.id, parent.id],
+        `'${t.name}' sits under '${parent.name}'. If the user channel does not subsume or get subsumed by it, make it its own root: independent channels are independent trees.`,
+        5,
+      )
     }
     if (t.description.trim() === '') {
       const leaf = (children.get(t.id) ?? []).length === 0
-      add('missing_description', [t.id],
-        `Describe the capability '${t.name}' grants${leaf ? '' : ' (and so everything under it)'}: the attacker reading of a scope is built from these descriptions.`)
+      add(
+        'missing_description',
+        [t.id],
+        `Describe the capability '${t.name}' grants${leaf ? '' : ' (and so everything under it)'}: the attacker reading of a scope is built from these descriptions.`,
+      )
     }
   }
   return out

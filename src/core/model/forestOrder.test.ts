@@ -16,7 +16,9 @@ describe('inForestOrder: the one order a combination lists its tags in', () => {
   it('is what pairNames uses: a scope picked in any order reads in forest order', () => {
     const id = tagIdOf
     const doc = { tags: forest.tags.map((t) => ({ id: id(t.name), name: t.name, parent: null, description: '' })) }
-    expect(pairNames(doc, { scope: [id('tools_inbox'), id('system_prompt')], readOnly: [id('user'), id('gone')] }))
-      .toEqual({ scope: ['system_prompt', 'tools_inbox'], readOnly: ['user'] })
+    expect(pairNames(doc, { scope: [id('tools_inbox'), id('system_prompt')], readOnly: [id('user'), id('gone')] })).toEqual({
+      scope: ['system_prompt', 'tools_inbox'],
+      readOnly: ['user'],
+    })
   })
 })

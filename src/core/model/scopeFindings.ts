@@ -34,15 +34,23 @@ function idsByName(tags: readonly DesignTag[]): ReadonlyMap<string, TagId> {
 
 export function scopeFindings(doc: DesignDoc, pair: ScopePair = doc, domainResult = domainOfTags(doc.tags)): DocScopeFinding[] {
   if ('error' in domainResult) {
-    return [{
-      code: 'forest_invalid', severity: 'error', set: 'both', tagIds: [],
-      message: `The forest is not a valid SecurityDomain yet (${domainResult.error.message}), so this scope cannot be checked.`,
-    }]
+    return [
+      {
+        code: 'forest_invalid',
+        severity: 'error',
+        set: 'both',
+        tagIds: [],
+        message: `The forest is not a valid SecurityDomain yet (${domainResult.error.message}), so this scope cannot be checked.`,
+      },
+    ]
   }
   const names = pairNames(doc, pair)
   const idOf = idsByName(doc.tags)
   return validateScope(domainResult.domain, names.scope, names.readOnly).map((f) => ({
-    code: f.code, severity: f.severity, message: f.message, set: f.set,
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    set: f.set,
     tagIds: f.tags.flatMap((n) => (idOf.has(n) ? [idOf.get(n)!] : [])),
   }))
 }

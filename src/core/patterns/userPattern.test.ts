@@ -1,7 +1,7 @@
 import { PatternError, trustedPattern, userPattern } from '.'
 
 describe('user patterns run on a linear-time engine', () => {
-  it('a catastrophic pattern on a long text answers (JavaScript\'s engine would backtrack for ages)', () => {
+  it("a catastrophic pattern on a long text answers (JavaScript's engine would backtrack for ages)", () => {
     // (a+)+$ against 50,000 a's and a final !: 2^50,000 paths for a backtracking engine.
     const text = `${'a'.repeat(50_000)}!`
     expect(userPattern('(a+)+$').test(text)).toBe(false)
@@ -16,7 +16,10 @@ describe('user patterns run on a linear-time engine', () => {
     expect(userPattern('a.b').test('a\nb')).toBe(false)
     const text = '😀 token=abc123 and é token=zz9999'
     const found = [...userPattern('token=(?<secret>\\w+)', 'g').matchAll(text)]
-    expect(found.map((m) => [m.index, m.text, m.groups.secret])).toEqual([[3, 'token=abc123', 'abc123'], [22, 'token=zz9999', 'zz9999']])
+    expect(found.map((m) => [m.index, m.text, m.groups.secret])).toEqual([
+      [3, 'token=abc123', 'abc123'],
+      [22, 'token=zz9999', 'zz9999'],
+    ])
     expect(found.map((m) => text.slice(m.index, m.index + m.text.length))).toEqual(['token=abc123', 'token=zz9999'])
     expect(userPattern('\\u{1F600}', 'u').test(text)).toBe(true)
   })
@@ -31,7 +34,10 @@ describe('user patterns run on a linear-time engine', () => {
       }
       throw new Error(`accepted /${source}/${flags}`)
     }
-    expect(refusal('secret(?=\\d)')).toMatchObject({ field: 'pattern', message: expect.stringContaining('not supported by the linear-time engine (RE2)') })
+    expect(refusal('secret(?=\\d)')).toMatchObject({
+      field: 'pattern',
+      message: expect.stringContaining('not supported by the linear-time engine (RE2)'),
+    })
     expect(refusal('(a)\\1').message).toContain('backreferences cannot run in linear time')
     expect(refusal('(').message).toMatch(/^not a valid regular expression \(/)
     expect(refusal('a', 'y')).toMatchObject({ field: 'flags', message: expect.stringContaining('the flag y is not supported') })
@@ -58,11 +64,14 @@ describe('user patterns run on a linear-time engine', () => {
     expect(userPattern('secret-\\d+').test('SECRET-1')).toBe(false)
   })
 
-  it('trusted patterns (redscope\'s own) match the same way, with JavaScript\'s engine', () => {
+  it("trusted patterns (redscope's own) match the same way, with JavaScript's engine", () => {
     const text = 'Bearer abcdefgh12 and bearer zzzzzzzz'
     const own = [...trustedPattern(/\bBearer\s+(?<secret>\w{8,})/gi).matchAll(text)].map((m) => [m.index, m.groups.secret])
     const user = [...userPattern('\\bBearer\\s+(?<secret>\\w{8,})', 'gi').matchAll(text)].map((m) => [m.index, m.groups.secret])
-    expect(own).toEqual([[0, 'abcdefgh12'], [22, 'zzzzzzzz']])
+    expect(own).toEqual([
+      [0, 'abcdefgh12'],
+      [22, 'zzzzzzzz'],
+    ])
     expect(user).toEqual(own)
   })
 })

@@ -38,7 +38,12 @@ export class PatternError extends Error {
 }
 
 const FLAG_BITS: Readonly<Record<string, number>> = {
-  i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, g: 0, u: 0, d: 0,
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+  g: 0,
+  u: 0,
+  d: 0,
 }
 
 function flagBits(flags: string): number {
@@ -104,7 +109,10 @@ export function userPattern(source: string, flags = ''): TextPattern {
   const bits = flagBits(flags)
   const backreference = backreferenceIn(source)
   if (backreference !== null) {
-    throw new PatternError('pattern', `not supported by the linear-time engine (RE2) that runs it: the backreference ${backreference} (lookaround and backreferences cannot run in linear time)`)
+    throw new PatternError(
+      'pattern',
+      `not supported by the linear-time engine (RE2) that runs it: the backreference ${backreference} (lookaround and backreferences cannot run in linear time)`,
+    )
   }
   let re: RE2JS
   try {
@@ -117,7 +125,10 @@ export function userPattern(source: string, flags = ''): TextPattern {
       throw new PatternError('pattern', `not a valid regular expression (${(jsError as Error).message})`)
     }
     const reason = e instanceof RE2JSException ? e.message.replace(/^error parsing regexp: /, '') : String(e)
-    throw new PatternError('pattern', `not supported by the linear-time engine (RE2) that runs it: ${reason} (lookaround and backreferences cannot run in linear time)`)
+    throw new PatternError(
+      'pattern',
+      `not supported by the linear-time engine (RE2) that runs it: ${reason} (lookaround and backreferences cannot run in linear time)`,
+    )
   }
   return {
     source,

@@ -38,7 +38,10 @@ describe('user rules', () => {
   it('a user rule runs on the linear-time engine: a catastrophic one cannot hang an export, lookaround is refused', () => {
     const c = compileRules([userRule('evil', '(a+)+$'), userRule('ok', 'tok_\\w+')])
     expect(redactText(`${'a'.repeat(50_000)}! tok_123`, c).matches.map((m) => m.ruleId)).toEqual(['ok'])
-    expect(compileRule({ pattern: 'x(?=y)', flags: 'g' })).toMatchObject({ code: 'invalid', message: expect.stringMatching(/^Not supported by the linear-time engine/) })
+    expect(compileRule({ pattern: 'x(?=y)', flags: 'g' })).toMatchObject({
+      code: 'invalid',
+      message: expect.stringMatching(/^Not supported by the linear-time engine/),
+    })
     // A stored rule that claims a built-in's id with another pattern runs as a user's rule.
     const forged = { ...BUILTIN_RULES[0], pattern: '(a+)+$' }
     expect(redactText(`${'a'.repeat(50_000)}!`, compileRules([forged])).matches).toEqual([])
@@ -53,7 +56,9 @@ describe('redactValue and preview', () => {
   const finding = { goal: 'mail bob@corp.example', steps: [{ content: { auth: 'Bearer tok_abcdefgh1' } }], n: 3 }
   it('redacts every string of a nested value and keeps the rest', () => {
     expect(redactValue(finding, builtins)).toEqual({
-      goal: 'mail [redacted:email]', steps: [{ content: { auth: 'Bearer [redacted:bearer]' } }], n: 3,
+      goal: 'mail [redacted:email]',
+      steps: [{ content: { auth: 'Bearer [redacted:bearer]' } }],
+      n: 3,
     })
   })
   it('previews what will be masked, with where it is and context', () => {
@@ -67,14 +72,49 @@ describe('redactValue and preview', () => {
 describe('the shipped rules skip what cannot match, and find exactly what they would find anyway', () => {
   // The same rules, run everywhere over every text: what the hints and runs (rules.ts) must never change.
   const everywhere = compileRules(BUILTIN_RULES.map(({ id, label, pattern, flags, builtin }) => ({ id, label, pattern, flags, builtin })))
-  const pieces = ['a', 'Z', '9', '.', '-', '_', '+', '%', '@', ' ', '\n', '=', ':', '"', 'sk-', 'Bearer ', 'bearer\t', 'eyJ', 'ghp_',
-    'AKIA', 'AIza', 'xoxb-', 'token', 'API_KEY', 'Passwd', 'secret', 'é', 'İ', '\u00a0', 'abcdefghijklmnop', 'example.com', '.org']
+  const pieces = [
+    'a',
+    'Z',
+    '9',
+    '.',
+    '-',
+    '_',
+    '+',
+    '%',
+    '@',
+    ' ',
+    '\n',
+    '=',
+    ':',
+    '"',
+    'sk-',
+    'Bearer ',
+    'bearer\t',
+    'eyJ',
+    'ghp_',
+    'AKIA',
+    'AIza',
+    'xoxb-',
+    'token',
+    'API_KEY',
+    'Passwd',
+    'secret',
+    'é',
+    'İ',
+    '\u00a0',
+    'abcdefghijklmnop',
+    'example.com',
+    '.org',
+  ]
 
-  it('on random text built from the rules\' own pieces', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), (parts) => {
-      const text = parts.join('')
-      expect(findMatches(text, builtins)).toEqual(findMatches(text, everywhere))
-    }), { numRuns: 3000 })
+  it("on random text built from the rules' own pieces", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), (parts) => {
+        const text = parts.join('')
+        expect(findMatches(text, builtins)).toEqual(findMatches(text, everywhere))
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   it('an address right after another, and an uppercase hint', () => {

@@ -31,8 +31,12 @@ export function compileRules(rules: readonly RedactionRule[]): CompiledRules {
     if (isRuleProblem(compiled)) problems.push({ rule, message: compiled.message })
     else if (!isShippedRule(rule)) ok.push({ rule, pattern: compiled })
     else {
-      ok.push({ rule, pattern: compiled, hints: rule.hints && rule.hints.length > 0 ? rule.hints : undefined,
-        inRun: rule.within ? memberTest(rule.within) : undefined })
+      ok.push({
+        rule,
+        pattern: compiled,
+        hints: rule.hints && rule.hints.length > 0 ? rule.hints : undefined,
+        inRun: rule.within ? memberTest(rule.within) : undefined,
+      })
     }
   }
   return { rules: ok, problems }
@@ -83,7 +87,8 @@ export function findMatches(text: string, compiled: CompiledRules): RedactionMat
   if (!mayMatch(text, compiled)) return []
   const found: RedactionMatch[] = []
   let lower: string | null = null
-  const collect = (rule: RedactionRule, pattern: TextPattern, piece: string, offset: number) => collectMatches(found, rule, pattern, piece, offset)
+  const collect = (rule: RedactionRule, pattern: TextPattern, piece: string, offset: number) =>
+    collectMatches(found, rule, pattern, piece, offset)
   for (const { rule, pattern, hints, inRun } of compiled.rules) {
     if (hints) {
       lower ??= text.toLowerCase()
@@ -166,7 +171,10 @@ export interface RedactionPreview {
 
 /** What would be masked, for the user to check before exporting. Lists at most `limit` entries, counts all. */
 export function previewRedaction(
-  texts: Iterable<{ where: string; text: string }>, compiled: CompiledRules, limit = 200, context = 24,
+  texts: Iterable<{ where: string; text: string }>,
+  compiled: CompiledRules,
+  limit = 200,
+  context = 24,
 ): RedactionPreview {
   const entries: PreviewEntry[] = []
   const counts: Record<string, number> = {}
@@ -176,8 +184,13 @@ export function previewRedaction(
       total++
       counts[m.ruleId] = (counts[m.ruleId] ?? 0) + 1
       if (entries.length < limit) {
-        entries.push({ where, ruleId: m.ruleId, before: text.slice(Math.max(0, m.start - context), m.start),
-          match: text.slice(m.start, m.end), after: text.slice(m.end, m.end + context) })
+        entries.push({
+          where,
+          ruleId: m.ruleId,
+          before: text.slice(Math.max(0, m.start - context), m.start),
+          match: text.slice(m.start, m.end),
+          after: text.slice(m.end, m.end + context),
+        })
       }
     }
   }

@@ -31,20 +31,55 @@ export interface RedactionRule {
 }
 
 export const BUILTIN_RULES: readonly RedactionRule[] = [
-  { id: 'api-key', label: 'API key (sk-…)', builtin: true, flags: 'g', hints: ['sk-'],
-    pattern: String.raw`\bsk-(?:[A-Za-z]+-)?[A-Za-z0-9_-]{16,}` },
-  { id: 'bearer', label: 'Bearer token', builtin: true, flags: 'gi', hints: ['bearer'],
-    pattern: String.raw`\bBearer\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})` },
-  { id: 'email', label: 'E-mail address', builtin: true, flags: 'g', hints: ['@'], within: '[A-Za-z0-9._%+@-]',
-    pattern: String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}` },
-  { id: 'jwt', label: 'JSON Web Token', builtin: true, flags: 'g', hints: ['eyj'],
-    pattern: String.raw`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}` },
-  { id: 'vendor-token', label: 'Vendor token (GitHub, Slack, AWS, Google)', builtin: true, flags: 'g',
+  {
+    id: 'api-key',
+    label: 'API key (sk-…)',
+    builtin: true,
+    flags: 'g',
+    hints: ['sk-'],
+    pattern: String.raw`\bsk-(?:[A-Za-z]+-)?[A-Za-z0-9_-]{16,}`,
+  },
+  {
+    id: 'bearer',
+    label: 'Bearer token',
+    builtin: true,
+    flags: 'gi',
+    hints: ['bearer'],
+    pattern: String.raw`\bBearer\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})`,
+  },
+  {
+    id: 'email',
+    label: 'E-mail address',
+    builtin: true,
+    flags: 'g',
+    hints: ['@'],
+    within: '[A-Za-z0-9._%+@-]',
+    pattern: String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`,
+  },
+  {
+    id: 'jwt',
+    label: 'JSON Web Token',
+    builtin: true,
+    flags: 'g',
+    hints: ['eyj'],
+    pattern: String.raw`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`,
+  },
+  {
+    id: 'vendor-token',
+    label: 'Vendor token (GitHub, Slack, AWS, Google)',
+    builtin: true,
+    flags: 'g',
     hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'xox', 'akia', 'aiza'],
-    pattern: String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})` },
-  { id: 'assigned-secret', label: 'key=value secret (api_key, token, password…)', builtin: true, flags: 'gi',
+    pattern: String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})`,
+  },
+  {
+    id: 'assigned-secret',
+    label: 'key=value secret (api_key, token, password…)',
+    builtin: true,
+    flags: 'gi',
     hints: ['key', 'token', 'secret', 'passw'],
-    pattern: String.raw`\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secret|password|passwd)\b["']?\s*[:=]\s*["']?(?<secret>[^\s"',;]{6,})` },
+    pattern: String.raw`\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secret|password|passwd)\b["']?\s*[:=]\s*["']?(?<secret>[^\s"',;]{6,})`,
+  },
 ]
 
 export type RuleProblem = { readonly code: 'empty' | 'invalid' | 'matches_empty'; readonly message: string }

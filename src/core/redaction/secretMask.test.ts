@@ -22,7 +22,13 @@ describe('the mask of the secrets redscope holds', () => {
   })
 
   it('does not catch what the docs say it does not: a split secret, a part of one, a transformed one', () => {
-    for (const text of [KEY.slice(0, 10), `${KEY.slice(0, 10)}" + "${KEY.slice(10)}`, [...KEY].reverse().join(''), KEY.toUpperCase(), [...KEY].join(' ')]) {
+    for (const text of [
+      KEY.slice(0, 10),
+      `${KEY.slice(0, 10)}" + "${KEY.slice(10)}`,
+      [...KEY].reverse().join(''),
+      KEY.toUpperCase(),
+      [...KEY].join(' '),
+    ]) {
       expect(mask(text)).toBe(text)
     }
   })

@@ -24,12 +24,7 @@ function spelled(chars: readonly string[]): string {
 export function secretForms(value: string): string[] {
   const chars = [...value]
   const hex = [...bytesOf(value)].map((b) => b.toString(16).padStart(2, '0'))
-  return [
-    spelled(chars),
-    spelled([...chars].reverse()),
-    ...base64Cores(value).map(escape),
-    hex.join(String.raw`[\s:]?`),
-  ]
+  return [spelled(chars), spelled([...chars].reverse()), ...base64Cores(value).map(escape), hex.join(String.raw`[\s:]?`)]
 }
 
 /**
@@ -38,7 +33,8 @@ export function secretForms(value: string): string[] {
  */
 export function secretRule(id: string, value: string, source: string): RedactionRule | { error: string } {
   const v = value.trim()
-  if ([...v].length < MIN_SECRET_CHARS) return { error: `A secret needs at least ${MIN_SECRET_CHARS} characters, or it would mask ordinary words.` }
+  if ([...v].length < MIN_SECRET_CHARS)
+    return { error: `A secret needs at least ${MIN_SECRET_CHARS} characters, or it would mask ordinary words.` }
   const rule = userRule(id, `(?:${secretForms(v).join('|')})`, 'gi')
   return { ...rule, label: `${source}, also spaced, reversed, base64 and hex` }
 }

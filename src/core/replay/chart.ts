@@ -49,13 +49,13 @@ export function chartGeometry(runs: readonly RunPoint[], width: number, height: 
   const runStep = Math.max(1, Math.ceil((xMax - xMin) / tickCount))
   const xTicks = useCost
     ? Array.from({ length: tickCount + 1 }, (_, i) => {
-      const v = xMin + ((xMax - xMin) * i) / tickCount
-      return { x: sx(v), label: fmt(v) }
-    })
+        const v = xMin + ((xMax - xMin) * i) / tickCount
+        return { x: sx(v), label: fmt(v) }
+      })
     : Array.from({ length: Math.floor((xMax - xMin) / runStep) + 1 }, (_, i) => {
-      const v = xMin + i * runStep
-      return { x: sx(v), label: fmt(v) }
-    })
+        const v = xMin + i * runStep
+        return { x: sx(v), label: fmt(v) }
+      })
   const yTicks = Array.from({ length: tickCount + 1 }, (_, i) => {
     const v = yMin + ((yMax - yMin) * i) / tickCount
     return { y: sy(v), label: v.toFixed(2) }

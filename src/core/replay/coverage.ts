@@ -34,8 +34,13 @@ export interface CoverageModel {
   isWritable(tag: string | null): boolean
 }
 
-const NONE_COVERAGE = (mode: CoverageModel['mode'], unknownTag: boolean): Coverage =>
-  ({ mode, writeBy: null, visibleBy: null, visibleVia: null, unknownTag })
+const NONE_COVERAGE = (mode: CoverageModel['mode'], unknownTag: boolean): Coverage => ({
+  mode,
+  writeBy: null,
+  visibleBy: null,
+  visibleVia: null,
+  unknownTag,
+})
 
 /**
  * Coverage with superred's rule (semantics §1–2): a granted tag covers itself
@@ -44,8 +49,7 @@ const NONE_COVERAGE = (mode: CoverageModel['mode'], unknownTag: boolean): Covera
  * identity is exactly the reference's check.
  */
 export function forestCoverage(domain: SecurityDomain, grant: Grant): CoverageModel {
-  const resolve = (names: readonly string[]) =>
-    names.map((n) => domain.get(n)).filter((t): t is SecurityDomainTag => t !== undefined)
+  const resolve = (names: readonly string[]) => names.map((n) => domain.get(n)).filter((t): t is SecurityDomainTag => t !== undefined)
   const scope = resolve(grant.scope)
   const readOnly = resolve(grant.readOnly)
   const cache = new Map<string, Coverage>()
@@ -67,8 +71,13 @@ export function forestCoverage(domain: SecurityDomain, grant: Grant): CoverageMo
     } else {
       const writeBy = firstCover(scope, tag)
       const readBy = writeBy === null ? firstCover(readOnly, tag) : null
-      result = { mode: 'forest', writeBy, visibleBy: writeBy ?? readBy,
-        visibleVia: writeBy !== null ? 'scope' : readBy !== null ? 'read_only' : null, unknownTag: false }
+      result = {
+        mode: 'forest',
+        writeBy,
+        visibleBy: writeBy ?? readBy,
+        visibleVia: writeBy !== null ? 'scope' : readBy !== null ? 'read_only' : null,
+        unknownTag: false,
+      }
     }
     cache.set(name, result)
     return result
@@ -99,8 +108,13 @@ export function namesOnlyCoverage(grant: Grant): CoverageModel {
     if (name === null) return NONE_COVERAGE('names-only', false)
     const w = scope.has(name)
     const r = !w && readOnly.has(name)
-    return { mode: 'names-only', writeBy: w ? name : null, visibleBy: w || r ? name : null,
-      visibleVia: w ? 'scope' : r ? 'read_only' : null, unknownTag: false }
+    return {
+      mode: 'names-only',
+      writeBy: w ? name : null,
+      visibleBy: w || r ? name : null,
+      visibleVia: w ? 'scope' : r ? 'read_only' : null,
+      unknownTag: false,
+    }
   }
   return {
     mode: 'names-only',

@@ -40,7 +40,15 @@ function samePayload(a: PersistedItemLike, b: PersistedItemLike): boolean {
 }
 
 /** Myers' O((N+M)·D) shortest edit script over [a0,a1) × [b0,b1); null past maxEdits. */
-function myers(sa: readonly string[], sb: readonly string[], a0: number, a1: number, b0: number, b1: number, maxEdits: number): Array<[number, number]> | null {
+function myers(
+  sa: readonly string[],
+  sb: readonly string[],
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  maxEdits: number,
+): Array<[number, number]> | null {
   const n = a1 - a0
   const m = b1 - b0
   const max = Math.min(n + m, maxEdits)
@@ -52,7 +60,10 @@ function myers(sa: readonly string[], sb: readonly string[], a0: number, a1: num
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
       let y = x - k
-      while (x < n && y < m && sa[a0 + x] === sb[b0 + y]) { x++; y++ }
+      while (x < n && y < m && sa[a0 + x] === sb[b0 + y]) {
+        x++
+        y++
+      }
       v[offset + k] = x
       if (x >= n && y >= m) {
         // Walk the trace back to list the matched pairs.
@@ -65,11 +76,19 @@ function myers(sa: readonly string[], sb: readonly string[], a0: number, a1: num
           const prevK = kk === -dd || (kk !== dd && pv[offset + kk - 1] < pv[offset + kk + 1]) ? kk + 1 : kk - 1
           const px = pv[offset + prevK]
           const py = px - prevK
-          while (cx > px && cy > py) { pairs.push([a0 + cx - 1, b0 + cy - 1]); cx--; cy-- }
+          while (cx > px && cy > py) {
+            pairs.push([a0 + cx - 1, b0 + cy - 1])
+            cx--
+            cy--
+          }
           cx = px
           cy = py
         }
-        while (cx > 0 && cy > 0) { pairs.push([a0 + cx - 1, b0 + cy - 1]); cx--; cy-- }
+        while (cx > 0 && cy > 0) {
+          pairs.push([a0 + cx - 1, b0 + cy - 1])
+          cx--
+          cy--
+        }
         return pairs.reverse()
       }
     }
@@ -85,7 +104,10 @@ export function diffRuns(a: readonly PersistedItemLike[], b: readonly PersistedI
   while (start < a.length && start < b.length && sa[start] === sb[start]) start++
   let endA = a.length
   let endB = b.length
-  while (endA > start && endB > start && sa[endA - 1] === sb[endB - 1]) { endA--; endB-- }
+  while (endA > start && endB > start && sa[endA - 1] === sb[endB - 1]) {
+    endA--
+    endB--
+  }
   let pairs = myers(sa, sb, start, endA, start, endB, maxEdits)
   const approximate = pairs === null
   if (pairs === null) {
@@ -98,8 +120,7 @@ export function diffRuns(a: readonly PersistedItemLike[], b: readonly PersistedI
     rows.push({ a: ai, b: bi, status })
     counts[status]++
   }
-  const matched = (ai: number, bi: number) =>
-    push(ai, bi, sa[ai] === sb[bi] && samePayload(a[ai], b[bi]) ? 'same' : 'changed')
+  const matched = (ai: number, bi: number) => push(ai, bi, sa[ai] === sb[bi] && samePayload(a[ai], b[bi]) ? 'same' : 'changed')
   for (let i = 0; i < start; i++) matched(i, i)
   let ia = start
   let ib = start

@@ -9,7 +9,16 @@ export { diffRuns, textDelta, payloadOf, type DiffRow, type DiffStatus, type Run
 export { chartGeometry, type ChartGeometry, type RunPoint } from './chart'
 export { markBins, BIN } from './minimap'
 export {
-  stepKind, isInjectionPoint, stepNumber, itemIndexOfStep, plainKind, declinedByWords, stepWords,
-  type StepKind, type Access, type StepWords, type StepWordsInput,
+  stepKind,
+  isInjectionPoint,
+  stepNumber,
+  itemIndexOfStep,
+  plainKind,
+  declinedByWords,
+  stepWords,
+  type StepKind,
+  type Access,
+  type StepWords,
+  type StepWordsInput,
 } from './wording'
 export { learnedThroughFeedback, learnedWords, MIN_PIECE, MIN_WHOLE, type Learned } from './learned'

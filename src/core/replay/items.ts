@@ -29,15 +29,7 @@ export interface PersistedResponseLike {
 export type PersistedItemLike = PersistedEventLike | PersistedResponseLike
 
 /** How the viewer marks an item (the legend). */
-export type ItemMark =
-  | 'injection'
-  | 'declined-scope'
-  | 'declined-optimizer'
-  | 'read-only'
-  | 'run-end'
-  | 'observation'
-  | 'call'
-  | 'response'
+export type ItemMark = 'injection' | 'declined-scope' | 'declined-optimizer' | 'read-only' | 'run-end' | 'observation' | 'call' | 'response'
 
 export const CONTROLLABLE_EVENTS: ReadonlySet<string> = new Set(['ControllablePreCallEvent', 'ControllablePostCallEvent'])
 

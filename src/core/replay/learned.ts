@@ -107,8 +107,11 @@ function originalPiece(text: string, origin: Int32Array, start: number, end: num
  * For each full-trajectory index in `hidden`, what of it the attacker received through the feedback of
  * `attackerItems`' RunEndEvent (the best match over its fields and the feedback's texts); absent when nothing.
  */
-export function learnedThroughFeedback(items: readonly PersistedItemLike[], attackerItems: readonly PersistedItemLike[],
-  hidden: Iterable<number>): Map<number, Learned> {
+export function learnedThroughFeedback(
+  items: readonly PersistedItemLike[],
+  attackerItems: readonly PersistedItemLike[],
+  hidden: Iterable<number>,
+): Map<number, Learned> {
   const found = new Map<number, Learned>()
   const evaluation = receivedEvaluation(attackerItems)
   if (evaluation === null) return found
@@ -139,8 +142,12 @@ export function learnedThroughFeedback(items: readonly PersistedItemLike[], atta
         origin ??= foldWithOrigin(text).origin
         const piece = originalPiece(text, origin, hit.end - hit.length, hit.end)
         best = {
-          via: f.via, field, whole, piece: piece.length > 200 ? `${piece.slice(0, 200)}…` : piece,
-          pieceChars: whole ? text.length : piece.length, fieldChars: text.length,
+          via: f.via,
+          field,
+          whole,
+          piece: piece.length > 200 ? `${piece.slice(0, 200)}…` : piece,
+          pieceChars: whole ? text.length : piece.length,
+          fieldChars: text.length,
         }
       }
     }

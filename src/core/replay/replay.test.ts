@@ -1,20 +1,38 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CHATBOT_FOREST, type Forest } from '../tags'
-import { alignWithAttackerFile, buildReplay, coverageFor, diffRuns, forestCoverage, namesOnlyCoverage, resolveDomains, textDelta, chartGeometry } from '.'
+import {
+  alignWithAttackerFile,
+  buildReplay,
+  coverageFor,
+  diffRuns,
+  forestCoverage,
+  namesOnlyCoverage,
+  resolveDomains,
+  textDelta,
+  chartGeometry,
+} from '.'
 import { buildDomain } from '../tags'
 import type { PersistedItemLike } from './items'
 import { end, inj, noInj, obs, pre } from './testItems'
 
-const FIXTURE = join(__dirname, '../../../e2e/fixtures/superred-results-example/scripted__stub-agent__leak__no-llm-44a31aa2/tasks/00001__leak_the_secret/trajectories/run_00001.json')
+const FIXTURE = join(
+  __dirname,
+  '../../../e2e/fixtures/superred-results-example/scripted__stub-agent__leak__no-llm-44a31aa2/tasks/00001__leak_the_secret/trajectories/run_00001.json',
+)
 const fixtureItems = (): PersistedItemLike[] => JSON.parse(readFileSync(FIXTURE, 'utf8')).trajectory
 
 /** The stub agent's forest as it must have been: system → system_prompt, model; user; inbox; web. */
-const STUB_FOREST: Forest = { tags: [
-  { name: 'system', parent: null, description: '' }, { name: 'system_prompt', parent: 'system', description: '' },
-  { name: 'model', parent: 'system', description: '' }, { name: 'user', parent: null, description: '' },
-  { name: 'inbox', parent: null, description: '' }, { name: 'web', parent: null, description: '' },
-] }
+const STUB_FOREST: Forest = {
+  tags: [
+    { name: 'system', parent: null, description: '' },
+    { name: 'system_prompt', parent: 'system', description: '' },
+    { name: 'model', parent: 'system', description: '' },
+    { name: 'user', parent: null, description: '' },
+    { name: 'inbox', parent: null, description: '' },
+    { name: 'web', parent: null, description: '' },
+  ],
+}
 const grant = { scope: ['user'], readOnly: ['system'] }
 
 describe('resolveDomains', () => {
@@ -129,10 +147,14 @@ describe('diffRuns', () => {
 
 describe('chartGeometry', () => {
   it('falls back to run numbers when nothing cost money, and draws the best-so-far line', () => {
-    const g = chartGeometry([
-      { run: 1, score: 0.2, success: false, cumulativeCost: 0, evaluated: true },
-      { run: 2, score: 0.8, success: true, cumulativeCost: 0, evaluated: true },
-    ], 300, 200)
+    const g = chartGeometry(
+      [
+        { run: 1, score: 0.2, success: false, cumulativeCost: 0, evaluated: true },
+        { run: 2, score: 0.8, success: true, cumulativeCost: 0, evaluated: true },
+      ],
+      300,
+      200,
+    )
     expect(g.xAxis).toBe('run')
     expect(g.points[1].x).toBeGreaterThan(g.points[0].x)
     expect(g.points[1].y).toBeLessThan(g.points[0].y)
@@ -162,7 +184,12 @@ describe('markBins', () => {
 
 describe('schema 4 declines', () => {
   it('infers who declined from the grant when declined_by is not recorded, and says so', () => {
-    const items = [pre('u', 'user'), { ...noInj('u', 'scope'), declined_by: null }, pre('i', 'inbox'), { ...noInj('i', 'scope'), declined_by: null }]
+    const items = [
+      pre('u', 'user'),
+      { ...noInj('u', 'scope'), declined_by: null },
+      pre('i', 'inbox'),
+      { ...noInj('i', 'scope'), declined_by: null },
+    ]
     const r = buildReplay(items, null, coverageFor(STUB_FOREST, grant))
     expect(r.mark(1)).toBe('declined-optimizer')
     expect(r.mark(3)).toBe('declined-scope')

@@ -116,12 +116,16 @@ export function buildReplay(
     attackerItem: (row) => (alignment.attacker[row] >= 0 ? attackerItems[alignment.attacker[row]] : null),
     domain,
     mark,
-    explain: (row) => explain({
-      item: itemAt(row), domain: domain(row), mark: mark(row), coverage,
-      attackerSaw: alignment.attacker[row] >= 0,
-      learned: learned(row),
-      viewSource,
-    }),
+    explain: (row) =>
+      explain({
+        item: itemAt(row),
+        domain: domain(row),
+        mark: mark(row),
+        coverage,
+        attackerSaw: alignment.attacker[row] >= 0,
+        learned: learned(row),
+        viewSource,
+      }),
     rowOfItem(index) {
       if (alignment.attackerOnly === 0) return Math.max(0, Math.min(index, alignment.rows - 1))
       if (rowIndex === null) {

@@ -5,9 +5,14 @@ import { end, inj, noInj, obs, post, pre } from './testItems'
 import { declinedByWords, itemIndexOfStep, plainKind, stepKind, stepNumber, stepWords, type Access, type StepKind } from './wording'
 
 const KINDS: ReadonlyArray<[StepKind, string]> = [
-  ['pre-call', 'ControllablePreCallEvent'], ['post-call', 'ControllablePostCallEvent'], ['observation', 'ObservableEvent'],
-  ['injection', 'ControllableInjection'], ['no-injection', 'ControllableNoInjection'], ['run-end', 'RunEndEvent'],
-  ['run-end-response', 'RunEndResponse'], ['other', 'SomethingNew'],
+  ['pre-call', 'ControllablePreCallEvent'],
+  ['post-call', 'ControllablePostCallEvent'],
+  ['observation', 'ObservableEvent'],
+  ['injection', 'ControllableInjection'],
+  ['no-injection', 'ControllableNoInjection'],
+  ['run-end', 'RunEndEvent'],
+  ['run-end-response', 'RunEndResponse'],
+  ['other', 'SomethingNew'],
 ]
 const ACCESS: readonly Access[] = ['scope', 'read-only', 'none']
 const CLASS_NAME = /Controllable|Observable|RunEnd|declined_by/
@@ -65,12 +70,21 @@ describe('the words for a step: only what is true of its kind', () => {
 
 describe('explanations of a replay use the same words', () => {
   // user is granted read & write, system read only; the observation and the run end sit on user, and are never "writable".
-  const forest = { tags: [
-    { name: 'system', parent: null, description: '' }, { name: 'system_prompt', parent: 'system', description: '' },
-    { name: 'user', parent: null, description: '' },
-  ] }
-  const items = [pre('user_message', 'user'), inj('user_message'), obs('reply', 'user'), post('system_prompt', 'system_prompt'),
-    noInj('system_prompt', 'scope'), end('user')]
+  const forest = {
+    tags: [
+      { name: 'system', parent: null, description: '' },
+      { name: 'system_prompt', parent: 'system', description: '' },
+      { name: 'user', parent: null, description: '' },
+    ],
+  }
+  const items = [
+    pre('user_message', 'user'),
+    inj('user_message'),
+    obs('reply', 'user'),
+    post('system_prompt', 'system_prompt'),
+    noInj('system_prompt', 'scope'),
+    end('user'),
+  ]
   const replay = buildReplay(items, null, forestCoverage(buildDomain(forest), { scope: ['user'], readOnly: ['system'] }))
 
   it('the pre-call on a scope tag is writable; the observation on the same tag is not an injection point', () => {
@@ -86,7 +100,7 @@ describe('explanations of a replay use the same words', () => {
     expect(replay.explain(4).words.writeVerdict).toBe('Not injected')
   })
 
-  it('a read-only call is not writable, its decline is the framework\'s, and a run end is never writable', () => {
+  it("a read-only call is not writable, its decline is the framework's, and a run end is never writable", () => {
     expect(replay.explain(3).words.writeVerdict).toBe('Not writable')
     expect(replay.explain(4).lines.join(' ')).toContain('the framework declined by itself')
     expect(replay.explain(5).writable).toBe(false)

@@ -19,14 +19,22 @@ export type Access = 'scope' | 'read-only' | 'none'
 
 export function stepKind(item: Pick<PersistedItemLike, 'type'>): StepKind {
   switch (item.type) {
-    case 'ControllablePreCallEvent': return 'pre-call'
-    case 'ControllablePostCallEvent': return 'post-call'
-    case 'ObservableEvent': return 'observation'
-    case 'ControllableInjection': return 'injection'
-    case 'ControllableNoInjection': return 'no-injection'
-    case 'RunEndEvent': return 'run-end'
-    case 'RunEndResponse': return 'run-end-response'
-    default: return 'other'
+    case 'ControllablePreCallEvent':
+      return 'pre-call'
+    case 'ControllablePostCallEvent':
+      return 'post-call'
+    case 'ObservableEvent':
+      return 'observation'
+    case 'ControllableInjection':
+      return 'injection'
+    case 'ControllableNoInjection':
+      return 'no-injection'
+    case 'RunEndEvent':
+      return 'run-end'
+    case 'RunEndResponse':
+      return 'run-end-response'
+    default:
+      return 'other'
   }
 }
 
@@ -97,8 +105,11 @@ const q = (name: string | null | undefined) => (name ? `"${name}"` : 'a scope ta
 export function stepWords({ kind, visible, access, writeBy, declinedBy, learnedVia = null }: StepWordsInput): StepWords {
   const learned = !visible && learnedVia !== null
   const seenVerdict = visible ? 'Seen by the attacker' : learned ? `Seen by the attacker via ${learnedVia}` : 'Hidden from the attacker'
-  const seen = visible ? 'The attacker saw this.'
-    : learned ? `The attacker could not see this during the run, but learned it at its end via ${learnedVia}.` : 'The attacker could not see this.'
+  const seen = visible
+    ? 'The attacker saw this.'
+    : learned
+      ? `The attacker could not see this during the run, but learned it at its end via ${learnedVia}.`
+      : 'The attacker could not see this.'
   if (isInjectionPoint(kind)) {
     const writable = access === 'scope'
     const writeLine = writable
@@ -107,26 +118,39 @@ export function stepWords({ kind, visible, access, writeBy, declinedBy, learnedV
         ? 'Not writable: only read-only access covers it, so the framework declined any injection by itself (declined by the scope) without asking the optimizer.'
         : 'Not writable: it is outside the scope, so the framework declined any injection by itself (declined by the scope) without asking the optimizer.'
     return {
-      seenVerdict, writable, writeVerdict: writable ? 'Writable' : 'Not writable', writeLine,
+      seenVerdict,
+      writable,
+      writeVerdict: writable ? 'Writable' : 'Not writable',
+      writeLine,
       presenterLine: `${seen} ${writable ? 'It could write here.' : 'It could not write here.'}`,
     }
   }
   const writeLine = (() => {
     switch (kind) {
-      case 'observation': return 'An observation: the target reports it, and nobody injects into it, whatever the grant.'
-      case 'injection': return 'The answer at the injection point above: the optimizer wrote this value.'
+      case 'observation':
+        return 'An observation: the target reports it, and nobody injects into it, whatever the grant.'
+      case 'injection':
+        return 'The answer at the injection point above: the optimizer wrote this value.'
       case 'no-injection':
         return declinedBy === 'optimizer'
           ? 'The answer at the injection point above: the optimizer was asked and chose not to inject.'
           : declinedBy === 'scope'
             ? 'The answer at the injection point above: the framework declined by itself, without asking the optimizer (the surface is outside the scope).'
             : 'The answer at the injection point above: no injection (this tree does not record who declined).'
-      case 'run-end': return 'The end of the run: nothing is injected here; the optimizer may receive the evaluation as feedback.'
-      case 'run-end-response': return "The optimizer's reply to the end of the run: nothing is injected here."
-      default: return 'Not an injection point: only calls at a controllable are.'
+      case 'run-end':
+        return 'The end of the run: nothing is injected here; the optimizer may receive the evaluation as feedback.'
+      case 'run-end-response':
+        return "The optimizer's reply to the end of the run: nothing is injected here."
+      default:
+        return 'Not an injection point: only calls at a controllable are.'
     }
   })()
-  const presenterWrite = kind === 'injection' ? 'The attacker wrote here.' : kind === 'no-injection' ? 'Nothing was written here.' : 'Not an injection point: nothing is written here.'
+  const presenterWrite =
+    kind === 'injection'
+      ? 'The attacker wrote here.'
+      : kind === 'no-injection'
+        ? 'Nothing was written here.'
+        : 'Not an injection point: nothing is written here.'
   // The answer at an injection point is where the injection is: it says what happened there, not "not an injection point".
   const writeVerdict = kind === 'injection' ? 'Injected' : kind === 'no-injection' ? 'Not injected' : 'Not an injection point'
   return { seenVerdict, writable: false, writeVerdict, writeLine, presenterLine: `${seen} ${presenterWrite}` }

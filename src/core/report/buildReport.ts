@@ -39,7 +39,11 @@ export interface ReportOptions {
    * A frontier search's answer to the same question, when one is known: the forest then shows the frontier's view,
    * and with its `answer` (src/core/frontier/answer.ts) the report lists its minimal wins and maximal losses.
    */
-  readonly frontier?: { readonly minimalWins: readonly GrantNames[]; readonly source: string; readonly answer?: FrontierAnswerWords | null } | null
+  readonly frontier?: {
+    readonly minimalWins: readonly GrantNames[]
+    readonly source: string
+    readonly answer?: FrontierAnswerWords | null
+  } | null
 }
 
 const KEY_MARKS = new Set(['injection', 'declined-optimizer', 'run-end'])
@@ -48,8 +52,13 @@ const KEY_MARKS = new Set(['injection', 'declined-optimizer', 'run-end'])
 export function bestRunOf(runs: readonly IterationJson[]): IterationJson | null {
   let best: IterationJson | null = null
   for (const r of runs) {
-    if (best === null || (r.success && !best.success) ||
-      (r.success === best.success && (r.primary_score > best.primary_score || (r.primary_score === best.primary_score && r.run_number < best.run_number)))) best = r
+    if (
+      best === null ||
+      (r.success && !best.success) ||
+      (r.success === best.success &&
+        (r.primary_score > best.primary_score || (r.primary_score === best.primary_score && r.run_number < best.run_number)))
+    )
+      best = r
   }
   return best
 }
@@ -86,18 +95,29 @@ function grantWords(forest: Forest | null, pair: { scope: readonly string[]; rea
       const doc = docFromForest(forest, () => tagIdOf(`report-${n++}`), { scope: pair.scope, readOnly: pair.readOnly })
       const ids: ScopePair = { scope: doc.scope, readOnly: doc.readOnly }
       return attackerReading(doc.tags, ids).summary
-    } catch { /* a forest superred would refuse: fall back to names */ }
+    } catch {
+      /* a forest superred would refuse: fall back to names */
+    }
   }
   const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'nothing')
   return `May read and write: ${list(pair.scope)}. May only read: ${list(pair.readOnly)}. (No forest known: what lies under these tags is not listed.)`
 }
 
-async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null, options: Required<Pick<ReportOptions, 'maxKeySteps' | 'maxFieldChars'>>): Promise<ReportBestRun | null> {
+async function bestRun(
+  storage: Storage,
+  task: TaskRecord,
+  forest: Forest | null,
+  options: Required<Pick<ReportOptions, 'maxKeySteps' | 'maxFieldChars'>>,
+): Promise<ReportBestRun | null> {
   const best = bestRunOf(task.iterations?.runs ?? [])
   if (best === null) return null
   const base = {
-    number: best.run_number, score: best.primary_score, success: best.success,
-    cost: best.usage_cumulative.cost, seconds: best.timing.duration_s, ...runWords(task, best),
+    number: best.run_number,
+    score: best.primary_score,
+    success: best.success,
+    cost: best.usage_cumulative.cost,
+    seconds: best.timing.duration_s,
+    ...runWords(task, best),
   }
   let full: Awaited<ReturnType<typeof readTrajectory>>
   let attacker: AttackerView | null = null
@@ -109,24 +129,45 @@ async function bestRun(storage: Storage, task: TaskRecord, forest: Forest | null
   }
   if (full === null) return { ...base, keySteps: [], otherSteps: 0, missing: 'its trajectory file is missing' }
   const grant = { scope: task.task.scope, readOnly: task.task.read_only }
-  const replay = buildReplay(full.trajectory as PersistedItemLike[], (attacker?.file.trajectory ?? null) as PersistedItemLike[] | null,
-    coverageFor(forest, grant), attacker?.source)
-  const finding = buildFinding(replay, {
-    experiment: { dir: '', attacker: '', target: '', claim: '', model: '' },
-    task: { index: task.task.index, goal: task.task.goal, status: task.task.status, stopReason: task.task.stop_reason },
-    run: { number: best.run_number, score: best.primary_score, success: best.success, cumulativeCost: best.usage_cumulative.cost },
-    forest, evaluation: null, exportedAt: '',
-  }, new Map(), { ...DEFAULT_FINDING_OPTIONS, maxFieldChars: options.maxFieldChars })
+  const replay = buildReplay(
+    full.trajectory as PersistedItemLike[],
+    (attacker?.file.trajectory ?? null) as PersistedItemLike[] | null,
+    coverageFor(forest, grant),
+    attacker?.source,
+  )
+  const finding = buildFinding(
+    replay,
+    {
+      experiment: { dir: '', attacker: '', target: '', claim: '', model: '' },
+      task: { index: task.task.index, goal: task.task.goal, status: task.task.status, stopReason: task.task.stop_reason },
+      run: { number: best.run_number, score: best.primary_score, success: best.success, cumulativeCost: best.usage_cumulative.cost },
+      forest,
+      evaluation: null,
+      exportedAt: '',
+    },
+    new Map(),
+    { ...DEFAULT_FINDING_OPTIONS, maxFieldChars: options.maxFieldChars },
+  )
   const key = keyStepsOf(finding.steps, options.maxKeySteps)
   const steps: ReportStep[] = key.map((s) => ({
-    index: s.index, step: s.step, what: MARK_LABELS[s.mark], type: s.type, mark: s.mark, domain: s.domain, seenByAttacker: s.seenByAttacker,
-    learnedVia: s.learnedVia, fields: s.fields,
+    index: s.index,
+    step: s.step,
+    what: MARK_LABELS[s.mark],
+    type: s.type,
+    mark: s.mark,
+    domain: s.domain,
+    seenByAttacker: s.seenByAttacker,
+    learnedVia: s.learnedVia,
+    fields: s.fields,
   }))
   return { ...base, keySteps: steps, otherSteps: finding.totalSteps - steps.length, missing: '' }
 }
 
 /** A run's cumulative cost and its ending in words, from run_records.json where the tree has it. */
-function runWords(task: TaskRecord, run: { run_number: number; usage_cumulative: { cost: number; calls: number } }): { costText: string; ended: string } {
+function runWords(
+  task: TaskRecord,
+  run: { run_number: number; usage_cumulative: { cost: number; calls: number } },
+): { costText: string; ended: string } {
   const records = task.runRecords?.runs ?? []
   const unpriced = sumUnpriced(records.filter((r) => r.run_number <= run.run_number).map((r) => r.unpriced))
   const own = records.find((r) => r.run_number === run.run_number)
@@ -142,8 +183,15 @@ function leftOut(task: TaskRecord, cap: number): ReportBestRun | null {
   const best = bestRunOf(task.iterations?.runs ?? [])
   if (best === null) return null
   return {
-    number: best.run_number, score: best.primary_score, success: best.success, cost: best.usage_cumulative.cost, seconds: best.timing.duration_s,
-    ...runWords(task, best), keySteps: [], otherSteps: 0, missing: `the report reads the steps of at most ${cap} best runs; open this task in the viewer`,
+    number: best.run_number,
+    score: best.primary_score,
+    success: best.success,
+    cost: best.usage_cumulative.cost,
+    seconds: best.timing.duration_s,
+    ...runWords(task, best),
+    keySteps: [],
+    otherSteps: 0,
+    missing: `the report reads the steps of at most ${cap} best runs; open this task in the viewer`,
   }
 }
 
@@ -175,70 +223,120 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
       const anchor = `${modelAnchor}-task-${t.task.index}`
       taskAnchors.push(anchor)
       tasks.push({
-        anchor, modelAnchor, index: t.task.index, goal: t.task.goal, status: t.task.status, stopReason: t.task.stop_reason,
+        anchor,
+        modelAnchor,
+        index: t.task.index,
+        goal: t.task.goal,
+        status: t.task.status,
+        stopReason: t.task.stop_reason,
         config: Object.entries(rec.taskConfigs.get(t.task.index) ?? {}),
-        success: t.task.success, bestScore: t.task.best_score.value, runs: t.task.n_runs, cost: t.task.llm_usage.cost,
-        costText: costWords(t.task.llm_usage.cost, t.runRecords?.unpriced ?? rec.unpriced.get(t.task.index), { calls: t.task.llm_usage.calls }),
+        success: t.task.success,
+        bestScore: t.task.best_score.value,
+        runs: t.task.n_runs,
+        cost: t.task.llm_usage.cost,
+        costText: costWords(t.task.llm_usage.cost, t.runRecords?.unpriced ?? rec.unpriced.get(t.task.index), {
+          calls: t.task.llm_usage.calls,
+        }),
         runEnds: runEndsSummary((t.runRecords?.runs ?? []).map((r) => r.ended_by)),
         seconds: t.task.timing.duration_s ?? secondsBetween(t.task.timing.started_at, t.task.timing.ended_at),
         error: t.task.error ?? '',
-        echoedRuns: echoed.get(t.task.index) ?? [], echoesCounted: rec.echoes?.count_echoes ?? false,
-        bestRun: trajectoriesLeft-- > 0
-          ? await bestRun(storage, t, expForest, options)
-          : leftOut(t, opts.maxTrajectories ?? 200),
+        echoedRuns: echoed.get(t.task.index) ?? [],
+        echoesCounted: rec.echoes?.count_echoes ?? false,
+        bestRun: trajectoriesLeft-- > 0 ? await bestRun(storage, t, expForest, options) : leftOut(t, opts.maxTrajectories ?? 200),
       })
     }
     const pair = { scope: e.scope, readOnly: e.read_only }
     const threatModel = threatModelWords(rec.threatModelName ?? e.scope_label ?? '', e.scope, e.read_only)
     for (const t of records) {
-      cells.push({ threatModel, scope: e.scope, readOnly: e.read_only, taskReferences: rec.taskReferences.get(t.task.index) ?? [],
-        breached: t.task.success, runs: t.task.n_runs })
+      cells.push({
+        threatModel,
+        scope: e.scope,
+        readOnly: e.read_only,
+        taskReferences: rec.taskReferences.get(t.task.index) ?? [],
+        breached: t.task.success,
+        runs: t.task.n_runs,
+      })
     }
     models.push({
-      anchor: modelAnchor, dir: rec.dir, label: rec.threatModelName ?? e.scope_label ?? '', attacker: e.attacker, scope: e.scope, readOnly: e.read_only,
-      grants: grantWords(expForest, pair), status: rec.manifest.status, asr: s.asr, nSuccess: s.n_success, nCompleted: s.n_completed,
-      nTasks: s.n_tasks, cost: s.total_llm_usage.cost, calls: s.total_llm_usage.calls, unpriced: sumUnpriced(rec.unpriced.values()),
+      anchor: modelAnchor,
+      dir: rec.dir,
+      label: rec.threatModelName ?? e.scope_label ?? '',
+      attacker: e.attacker,
+      scope: e.scope,
+      readOnly: e.read_only,
+      grants: grantWords(expForest, pair),
+      status: rec.manifest.status,
+      asr: s.asr,
+      nSuccess: s.n_success,
+      nCompleted: s.n_completed,
+      nTasks: s.n_tasks,
+      cost: s.total_llm_usage.cost,
+      calls: s.total_llm_usage.calls,
+      unpriced: sumUnpriced(rec.unpriced.values()),
       costText: costWords(s.total_llm_usage.cost, sumUnpriced(rec.unpriced.values()), { calls: s.total_llm_usage.calls }),
       seconds: secondsBetween(rec.manifest.timing.started_at, rec.manifest.timing.completed_at),
       configuration: [
-        ['attacker', e.attacker], ['target', e.target], ['claim', e.claim], ['model', e.model ?? 'no LLM'],
+        ['attacker', e.attacker],
+        ['target', e.target],
+        ['claim', e.claim],
+        ['model', e.model ?? 'no LLM'],
         ['runs per task at most', String(e.max_runs_per_task)],
         ['cost cap per task', e.task_cost_cap_usd === null ? 'none' : `$${e.task_cost_cap_usd}`],
         ['time cap per task', e.task_time_cap_s === null ? 'none' : `${e.task_time_cap_s} s`],
         ['feedback to the attacker', e.include_feedback ? 'yes' : 'no'],
-        ...(rec.echoes ? [['echoes (success on text the attacker injected)', rec.echoes.count_echoes ? 'counted as breaches' : 'not counted'] as const] : []),
+        ...(rec.echoes
+          ? [['echoes (success on text the attacker injected)', rec.echoes.count_echoes ? 'counted as breaches' : 'not counted'] as const]
+          : []),
         ['tasks at once', String(e.concurrency)],
       ],
       taskAnchors,
-      echoRuns: [...echoed.values()].reduce((n, runs) => n + runs.length, 0), echoTasks: echoed.size,
+      echoRuns: [...echoed.values()].reduce((n, runs) => n + runs.length, 0),
+      echoTasks: echoed.size,
     })
   }
   let paint: ReportTagPaint[] | null = null
   if (forest) {
-    const contrast = paintForest(forest, models.map((m) => ({ key: m.anchor, scope: m.scope, readOnly: m.readOnly, nSuccess: m.nSuccess, nCompleted: m.nCompleted })))
+    const contrast = paintForest(
+      forest,
+      models.map((m) => ({ key: m.anchor, scope: m.scope, readOnly: m.readOnly, nSuccess: m.nSuccess, nCompleted: m.nCompleted })),
+    )
     const frontier = opts.frontier ? paintFrontier(forest, opts.frontier.minimalWins) : null
     const one = models.length === 1 ? coverageFor(forest, { scope: models[0].scope, readOnly: models[0].readOnly }) : null
     paint = forest.tags.map((t) => ({
-      name: t.name, parent: t.parent, description: t.description,
-      contrast: contrast.get(t.name)!, frontier: frontier?.get(t.name) ?? null,
+      name: t.name,
+      parent: t.parent,
+      description: t.description,
+      contrast: contrast.get(t.name)!,
+      frontier: frontier?.get(t.name) ?? null,
       grant: one === null ? 'none' : one.isWritable(t.name) ? 'write' : one.isVisible(t.name) ? 'read' : 'none',
     }))
   }
   const seconds = models.every((m) => m.seconds === null) ? null : models.reduce((a, m) => a + (m.seconds ?? 0), 0)
   return {
-    kind: opts.kind, title: opts.title, source: opts.source, generatedAt: opts.now.toISOString(), notes,
+    kind: opts.kind,
+    title: opts.title,
+    source: opts.source,
+    generatedAt: opts.now.toISOString(),
+    notes,
     forest: paint,
-    forestNote: forest === null ? 'No forest is known for these results (no domain.json, none attached): tags are listed by name only.' : '',
+    forestNote:
+      forest === null ? 'No forest is known for these results (no domain.json, none attached): tags are listed by name only.' : '',
     frontierSource: forest !== null && opts.frontier ? opts.frontier.source : '',
     frontier: opts.frontier?.answer ? frontierSection(opts.frontier.source, opts.frontier.answer) : null,
-    models, tasks,
+    models,
+    tasks,
     compliance: complianceSummary(forest, cells),
     totals: {
       cost: models.reduce((a, m) => a + m.cost, 0),
       // A tree mixing priced and unpriced calls says both ("$0.0123 + unpriced (…)"), never one sum that reads as whole.
-      costText: costWords(models.reduce((a, m) => a + m.cost, 0), sumUnpriced(models.map((m) => m.unpriced)), { calls: models.reduce((a, m) => a + m.calls, 0) }),
+      costText: costWords(
+        models.reduce((a, m) => a + m.cost, 0),
+        sumUnpriced(models.map((m) => m.unpriced)),
+        { calls: models.reduce((a, m) => a + m.calls, 0) },
+      ),
       seconds,
-      nSuccess: models.reduce((a, m) => a + m.nSuccess, 0), nCompleted: models.reduce((a, m) => a + m.nCompleted, 0),
+      nSuccess: models.reduce((a, m) => a + m.nSuccess, 0),
+      nCompleted: models.reduce((a, m) => a + m.nCompleted, 0),
       nTasks: models.reduce((a, m) => a + m.nTasks, 0),
       echoRuns: tasks.reduce((a, t) => a + t.echoedRuns.length, 0),
       echoRunsCounted: tasks.reduce((a, t) => a + (t.echoesCounted ? t.echoedRuns.length : 0), 0),
@@ -249,5 +347,12 @@ export async function buildReport(storage: Storage, dirs: readonly string[], opt
 /** The frontier as the report lists it: the answer's own words, each point with the experiment folders that decided it. */
 function frontierSection(source: string, a: FrontierAnswerWords): ReportFrontier {
   const point = (p: AnswerPoint) => ({ index: p.index, words: p.words, verdict: p.verdict, runs: p.runs, dirs: p.dirs })
-  return { source, progress: a.progress, none: a.none, complete: a.complete, minimalWins: a.minimalWins.map(point), maximalLosses: a.maximalLosses.map(point) }
+  return {
+    source,
+    progress: a.progress,
+    none: a.none,
+    complete: a.complete,
+    minimalWins: a.minimalWins.map(point),
+    maximalLosses: a.maximalLosses.map(point),
+  }
 }

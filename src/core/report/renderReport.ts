@@ -104,9 +104,10 @@ ${s.fields.map((f) => `<div><span class="meta">${e(f.label)}</span><pre>${e(f.te
 function taskHtml(t: ReportTask, models: readonly ReportThreatModel[]): string {
   const m = models.find((x) => x.anchor === t.modelAnchor)
   const r = t.bestRun
-  const best = r === null
-    ? '<p class="meta">No runs recorded.</p>'
-    : `<h4>Best run: run ${r.number} · score ${e(String(r.score))} · ${r.success ? '<span class="bad">success</span>' : 'no success'} · ${e(r.costText)} so far · ${duration(r.seconds)}${r.ended ? ` · ${e(r.ended)}` : ''}</h4>
+  const best =
+    r === null
+      ? '<p class="meta">No runs recorded.</p>'
+      : `<h4>Best run: run ${r.number} · score ${e(String(r.score))} · ${r.success ? '<span class="bad">success</span>' : 'no success'} · ${e(r.costText)} so far · ${duration(r.seconds)}${r.ended ? ` · ${e(r.ended)}` : ''}</h4>
 ${r.missing ? `<p class="meta">Its steps are not shown: ${e(r.missing)}.</p>` : ''}
 ${r.keySteps.length ? `<p class="meta">Key steps (${plural(r.keySteps.length, 'step')} shown, ${plural(r.otherSteps, 'other')} left out):</p>${r.keySteps.map((s) => stepHtml(s, t.anchor)).join('\n')}` : r.missing ? '' : '<p class="meta">No injection, decline or run end recorded in this run.</p>'}`
   return `<section class="card task" id="${t.anchor}">
@@ -133,7 +134,8 @@ ${f.maximalLosses.length > 0 ? `<h3>The widest attackers that did not win, in th
 
 export function renderReportHtml(r: Report): string {
   const legend = (r.frontierSource ? FRONTIER_LEGEND : CONTRAST_LEGEND)
-    .map((l) => `<span><i class="swatch" style="background:${l.fill}"></i>${e(l.words)}</span>`).join('')
+    .map((l) => `<span><i class="swatch" style="background:${l.fill}"></i>${e(l.words)}</span>`)
+    .join('')
   const about = r.frontierSource
     ? `${e(r.frontierSource)}. Per tag: how the minimal winning threat models hold it (granting a tag covers its subtree).`
     : 'Per tag: the ASR of the threat models whose grant covers it (scope or read only; granting a tag covers its subtree) against the ASR of those whose grant does not, ' +

@@ -145,9 +145,15 @@ export interface Report {
   /** What could not be read or was left out, in plain words. */
   readonly notes: readonly string[]
   readonly totals: {
-    readonly cost: number; readonly costText: string; readonly seconds: number | null; readonly nSuccess: number; readonly nCompleted: number; readonly nTasks: number
+    readonly cost: number
+    readonly costText: string
+    readonly seconds: number | null
+    readonly nSuccess: number
+    readonly nCompleted: number
+    readonly nTasks: number
     /** Echoed runs in all, and how many of them counted as successes. */
-    readonly echoRuns: number; readonly echoRunsCounted: number
+    readonly echoRuns: number
+    readonly echoRunsCounted: number
   }
 }
 

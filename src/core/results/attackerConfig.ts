@@ -73,8 +73,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 function valueText(v: JsonValue): string {
   if (typeof v === 'string') return quoted(v)
-  if (Array.isArray(v)) return `[${v.length <= 3 ? v.map(valueText).join(', ') : `${v.slice(0, 3).map(valueText).join(', ')}, … ${v.length - 3} more`}]`
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}: ${valueText(x)}`).join(', ')}}`
+  if (Array.isArray(v))
+    return `[${v.length <= 3 ? v.map(valueText).join(', ') : `${v.slice(0, 3).map(valueText).join(', ')}, … ${v.length - 3} more`}]`
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}: ${valueText(x)}`)
+      .join(', ')}}`
   return String(v)
 }
 
@@ -90,18 +94,27 @@ export function describeAttackerConfig(config: AttackerConfig): string {
       break
     }
     case 'llm':
-      parts.push(`model ${String(c.model)}${typeof c.api_base === 'string' ? ` at ${c.api_base}` : ''}`,
-        typeof c.temperature === 'number' ? `temperature ${c.temperature}` : null, injects(c.inject_on))
+      parts.push(
+        `model ${String(c.model)}${typeof c.api_base === 'string' ? ` at ${c.api_base}` : ''}`,
+        typeof c.temperature === 'number' ? `temperature ${c.temperature}` : null,
+        injects(c.inject_on),
+      )
       break
     case 'replay':
-      parts.push(`of ${typeof c.source === 'string' ? c.source : 'a recorded run'}`,
-        Array.isArray(c.answers) ? plural(c.answers.length, 'recorded answer') : null)
+      parts.push(
+        `of ${typeof c.source === 'string' ? c.source : 'a recorded run'}`,
+        Array.isArray(c.answers) ? plural(c.answers.length, 'recorded answer') : null,
+      )
       break
     case 'human':
       parts.push('a person answers each pause')
       break
     default:
-      parts.push(...Object.entries(c).filter(([k]) => k !== 'kind').map(([k, v]) => `${k} ${valueText(v)}`))
+      parts.push(
+        ...Object.entries(c)
+          .filter(([k]) => k !== 'kind')
+          .map(([k, v]) => `${k} ${valueText(v)}`),
+      )
   }
   return parts.filter((p): p is string => p !== null).join(', ')
 }
@@ -130,9 +143,10 @@ const named = (c: AttackerConfig) => `${describeAttackerConfig(c)} [${attackerCo
 
 /** `{where} holds the results of another attacker configuration: it holds …; this run asks for … (they differ in …)`. */
 export function attackerClashText(clash: AttackerClash, where: string): string {
-  const held = clash.held === null
-    ? 'it holds no record of its attacker configuration (written by superred or an older redscope)'
-    : `it holds ${named(clash.held)}`
+  const held =
+    clash.held === null
+      ? 'it holds no record of its attacker configuration (written by superred or an older redscope)'
+      : `it holds ${named(clash.held)}`
   const differ = clash.held === null ? '' : ` (they differ in ${differingKeys(clash.held, clash.asked).join(', ')})`
   return `${where} holds the results of another attacker configuration: ${held}; this run asks for ${named(clash.asked)}${differ}`
 }
@@ -153,7 +167,10 @@ export interface ClashQuery {
   readonly slug: string
   readonly config: AttackerConfig
   /** Whether the folder is one this run would open (given its recorded experiment block's scope, when it has one). */
-  readonly belongs: (dir: string, experiment: { readonly scope: readonly string[]; readonly read_only: readonly string[] } | null) => boolean
+  readonly belongs: (
+    dir: string,
+    experiment: { readonly scope: readonly string[]; readonly read_only: readonly string[] } | null,
+  ) => boolean
 }
 
 /**
@@ -181,7 +198,9 @@ export async function findAttackerClashes(storage: Storage, root: string, query:
 
 async function experimentBlock(storage: Storage, dir: string): Promise<{ scope: string[]; read_only: string[] } | null> {
   try {
-    const e = (JSON.parse(await storage.readText(joinPath(dir, 'manifest.json'))) as { experiment?: { scope?: unknown; read_only?: unknown } }).experiment
+    const e = (
+      JSON.parse(await storage.readText(joinPath(dir, 'manifest.json'))) as { experiment?: { scope?: unknown; read_only?: unknown } }
+    ).experiment
     const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
     return e === undefined ? null : { scope: names(e.scope), read_only: names(e.read_only) }
   } catch {

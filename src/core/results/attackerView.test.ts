@@ -9,7 +9,15 @@ import { scopeOf, SecurityDomainTag } from '../tags'
 import { Controller, type ControllerOptions } from '../engine/controller'
 import { isResponse, type Event, type EventResponse, type TrajectoryItem } from '../engine/events'
 import { NotApplicable, SecurityClaim, targetFactory } from '../engine/target'
-import { fixtureEvaluation, ScriptedOptimizer, ScriptedTask, StubTarget, stubForest, type OptimizerScript, type StubForest } from '../engine/testkit'
+import {
+  fixtureEvaluation,
+  ScriptedOptimizer,
+  ScriptedTask,
+  StubTarget,
+  stubForest,
+  type OptimizerScript,
+  type StubForest,
+} from '../engine/testkit'
 import type { ReadableTrajectory } from '../engine/events'
 import { readAttackerView } from './attackerView'
 import { MemoryStorage } from './memoryStorage'
@@ -44,7 +52,7 @@ function lineOfFile(item: Record<string, unknown>): string {
 function lineOfItem(item: TrajectoryItem): string {
   if (!isResponse(item)) return `${item.type} ${item.eventId}`
   const name = 'controllable' in item ? item.controllable.name : ''
-  const declined = item.type === 'ControllableNoInjection' ? item.declinedBy ?? '' : ''
+  const declined = item.type === 'ControllableNoInjection' ? (item.declinedBy ?? '') : ''
   return `${item.type} ${name} ${declined} ${JSON.stringify(item.type === 'ControllableInjection' ? item.value : null)}`
 }
 
@@ -56,7 +64,10 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { name: 'the results conformance case: scope user, read_only system', grant: (f) => ({ scope: scopeOf([f.user]), readOnly: scopeOf([f.system]) }) },
+  {
+    name: 'the results conformance case: scope user, read_only system',
+    grant: (f) => ({ scope: scopeOf([f.user]), readOnly: scopeOf([f.system]) }),
+  },
   { name: 'read-only controllables and observables', grant: (f) => ({ scope: scopeOf([f.user]), readOnly: scopeOf([f.system, f.web]) }) },
   { name: 'an ancestor granted covers its descendants', grant: (f) => ({ scope: scopeOf([f.system]) }) },
   { name: 'write inside read_only', grant: (f) => ({ scope: scopeOf([f.systemPrompt]), readOnly: scopeOf([f.system]) }) },
@@ -64,16 +75,23 @@ const CASES: readonly Case[] = [
   { name: 'read-only only', grant: (f) => ({ scope: new Set(), readOnly: scopeOf([f.user, f.inbox]) }) },
   { name: 'everything granted', grant: (f) => ({ scope: scopeOf([f.system, f.user, f.inbox, f.model, f.web]) }) },
   {
-    name: 'per-task resolvers', goals: ['a', 'b', 'c'],
+    name: 'per-task resolvers',
+    goals: ['a', 'b', 'c'],
     grant: (f) => ({
       scope: (task) => (task.goal.description === 'b' ? new Set() : scopeOf([task.goal.description === 'a' ? f.user : f.inbox])),
-      readOnly: (task) => { if (task.goal.description === 'a') throw new NotApplicable(); return scopeOf([f.system]) },
+      readOnly: (task) => {
+        if (task.goal.description === 'a') throw new NotApplicable()
+        return scopeOf([f.system])
+      },
       scopeLabel: 'per-task',
     }),
   },
   {
-    name: 'the optimizer declines some pauses', grant: (f) => ({ scope: scopeOf([f.user, f.inbox]), readOnly: scopeOf([f.model]) }),
-    script: { inject: (event, run) => (run % 2 === 0 && event.controllable.name === 'inbox_email' ? null : `INJ:${event.controllable.name}`) },
+    name: 'the optimizer declines some pauses',
+    grant: (f) => ({ scope: scopeOf([f.user, f.inbox]), readOnly: scopeOf([f.model]) }),
+    script: {
+      inject: (event, run) => (run % 2 === 0 && event.controllable.name === 'inbox_email' ? null : `INJ:${event.controllable.name}`),
+    },
   },
 ]
 
@@ -83,10 +101,16 @@ async function runCase(c: Case) {
   const witnesses: Witness[] = []
   const goals = c.goals ?? ['leak the secret', 'and again']
   const controller = new Controller({
-    optimizerFactory: () => { const w = new Witness(c.script); witnesses.push(w); return w },
+    optimizerFactory: () => {
+      const w = new Witness(c.script)
+      witnesses.push(w)
+      return w
+    },
     targetFactory: targetFactory(() => new StubTarget(forest)),
     securityClaim: SecurityClaim.fromTasks(goals.map((g) => new ScriptedTask(g, (run) => fixtureEvaluation(forest, false, run / 10)))),
-    maxRunsPerTask: 3, storage, ...c.grant(forest),
+    maxRunsPerTask: 3,
+    storage,
+    ...c.grant(forest),
   })
   const result = await controller.run()
   return { storage, witnesses, result }
@@ -143,7 +167,7 @@ describe('the attacker view derived on read is what the optimizer was sent', () 
     expect(view).toEqual({ file: older, source: 'attacker-file' })
   })
 
-  it('derives nothing for a tree without domain.json (superred\'s own): the viewer recomputes by names', async () => {
+  it("derives nothing for a tree without domain.json (superred's own): the viewer recomputes by names", async () => {
     const { storage } = await runCase(CASES[0])
     const [experiment] = (await storage.list('')).filter((e) => e.kind === 'dir')
     await storage.remove(`${experiment.name}/domain.json`)

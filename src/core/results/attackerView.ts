@@ -44,11 +44,14 @@ function domainOf(forest: Forest): SecurityDomain {
 
 /** The task's visibility as the engine builds it, from the forest's own tags (the filter walks ancestry by identity). */
 function visibilityFor(domain: SecurityDomain, grant: GrantNames, where: string): Scope {
-  const tags = (names: readonly string[]) => scopeOf(names.map((name) => {
-    const tag = domain.get(name)
-    if (tag === undefined) throw new ResultsFormatError(where, `the grant names '${name}', which domain.json does not list`)
-    return tag
-  }))
+  const tags = (names: readonly string[]) =>
+    scopeOf(
+      names.map((name) => {
+        const tag = domain.get(name)
+        if (tag === undefined) throw new ResultsFormatError(where, `the grant names '${name}', which domain.json does not list`)
+        return tag
+      }),
+    )
   return visibilityOf(tags(grant.scope), tags(grant.readOnly))
 }
 
@@ -57,8 +60,12 @@ function visibilityFor(domain: SecurityDomain, grant: GrantNames, where: string)
  * domain, a response when it covers its event's (paired as resolveDomains pairs them). `where` names the files in
  * an error.
  */
-export function deriveAttackerView<T extends PersistedItemLike>(items: readonly T[], forest: Forest, grant: GrantNames,
-  where = 'the task'): T[] {
+export function deriveAttackerView<T extends PersistedItemLike>(
+  items: readonly T[],
+  forest: Forest,
+  grant: GrantNames,
+  where = 'the task',
+): T[] {
   const domain = domainOf(forest)
   const visibility = visibilityFor(domain, grant, where)
   const names = resolveDomains(items).domains
@@ -78,8 +85,10 @@ export function deriveAttackerView<T extends PersistedItemLike>(items: readonly 
  * look-alike tag in the grant, a domain.json other than the target's forest), where names cannot tell what identity
  * did: then the file is kept. Null when the grant names a tag the forest lacks (nothing can be derived).
  */
-export function derivesTo(domain: SecurityDomain, grant: GrantNames):
-  ((items: readonly TrajectoryItem[], view: readonly TrajectoryItem[]) => boolean) | null {
+export function derivesTo(
+  domain: SecurityDomain,
+  grant: GrantNames,
+): ((items: readonly TrajectoryItem[], view: readonly TrajectoryItem[]) => boolean) | null {
   let visibility: Scope
   try {
     visibility = visibilityFor(domain, grant, '')
@@ -89,8 +98,12 @@ export function derivesTo(domain: SecurityDomain, grant: GrantNames):
   return (items, view) => sameAsDerived(items, view, domain, visibility)
 }
 
-function sameAsDerived(items: readonly TrajectoryItem[], view: readonly TrajectoryItem[], domain: SecurityDomain,
-  visibility: Scope): boolean {
+function sameAsDerived(
+  items: readonly TrajectoryItem[],
+  view: readonly TrajectoryItem[],
+  domain: SecurityDomain,
+  visibility: Scope,
+): boolean {
   let next = 0
   for (const item of items) {
     const tag = domain.get(domainOfItem(item)?.name ?? '')
@@ -126,7 +139,7 @@ export async function readAttackerView(storage: Storage, taskDir: string, runNum
   const full = await readOptional(storage, joinPath(dir, runFileName(runNumber)), TrajectoryFile)
   if (full === null) return null
   const offered = await readOptional(storage, joinPath(taskDir, 'attacker.json'), AttackerFile)
-  const grant = offered ?? await readJsonFile(storage, joinPath(taskDir, 'task.json'), TaskFile)
+  const grant = offered ?? (await readJsonFile(storage, joinPath(taskDir, 'task.json'), TaskFile))
   const trajectory = deriveAttackerView(full.trajectory, forest, { scope: grant.scope, readOnly: grant.read_only }, taskDir)
   return { file: { ...full, trajectory }, source: 'derived' }
 }

@@ -40,8 +40,13 @@ describe('conformance with a tree superred wrote', () => {
       optimizerFactory: () => new ScriptedOptimizer(),
       targetFactory: targetFactory(() => new StubTarget(forest)),
       securityClaim: SecurityClaim.fromTasks([new ScriptedTask('leak the secret', () => fixtureEvaluation(forest))]),
-      scope: scopeOf([forest.user]), readOnly: scopeOf([forest.system]), maxRunsPerTask: 2,
-      attackerLabel: 'scripted', targetLabel: 'stub-agent', claimLabel: 'leak', storage,
+      scope: scopeOf([forest.user]),
+      readOnly: scopeOf([forest.system]),
+      maxRunsPerTask: 2,
+      attackerLabel: 'scripted',
+      targetLabel: 'stub-agent',
+      claimLabel: 'leak',
+      storage,
     })
     expect(controller.label).toBe(DIR)
     await controller.run()

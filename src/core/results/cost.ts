@@ -13,7 +13,11 @@ export const NO_UNPRICED: UnpricedJson = Object.freeze({ calls: 0, prompt_tokens
 export function addUnpriced(a: UnpricedJson | null | undefined, b: UnpricedJson | null | undefined): UnpricedJson | null {
   const x = a ?? NO_UNPRICED
   const y = b ?? NO_UNPRICED
-  const sum = { calls: x.calls + y.calls, prompt_tokens: x.prompt_tokens + y.prompt_tokens, completion_tokens: x.completion_tokens + y.completion_tokens }
+  const sum = {
+    calls: x.calls + y.calls,
+    prompt_tokens: x.prompt_tokens + y.prompt_tokens,
+    completion_tokens: x.completion_tokens + y.completion_tokens,
+  }
   return sum.calls === 0 ? null : sum
 }
 

@@ -14,8 +14,10 @@ const scoreJson = (s: Score) => ({ name: s.name, value: pyFloat(s.value), securi
 
 function evaluationJson(e: EvaluationResult) {
   return {
-    success: e.success, primary_score: scoreJson(e.primaryScore),
-    sub_scores: Object.fromEntries(Object.entries(e.subScores).map(([k, s]) => [k, scoreJson(s)])), rationale: e.rationale,
+    success: e.success,
+    primary_score: scoreJson(e.primaryScore),
+    sub_scores: Object.fromEntries(Object.entries(e.subScores).map(([k, s]) => [k, scoreJson(s)])),
+    rationale: e.rationale,
   }
 }
 
@@ -33,9 +35,11 @@ export function taskEchoesText(runs: readonly RunResult[], countEchoes: boolean,
   const echoed = runs.map((r, i) => ({ r, n: i + 1 })).filter(({ r }) => r.echo)
   if (echoed.length === 0) return null
   return dump({
-    schema_version: schema, count_echoes: countEchoes,
+    schema_version: schema,
+    count_echoes: countEchoes,
     runs: echoed.map(({ r, n }) => ({
-      run_number: n, counted: r.echo!.counted,
+      run_number: n,
+      counted: r.echo!.counted,
       evidence: { where: r.echo!.evidence.where, texts: [...r.echo!.evidence.texts] },
       injections: r.echo!.injections.map((i) => ({ controllable: i.controllable, value: i.value })),
       claimed: evaluationJson(r.echo!.claimed),
@@ -44,7 +48,14 @@ export function taskEchoesText(runs: readonly RunResult[], countEchoes: boolean,
 }
 
 /** The experiment's echoes.json: the tasks with echoed runs, by index. */
-export function experimentEchoesText(byTask: ReadonlyMap<number, readonly number[]>, countEchoes: boolean, schema: ResultsSchemaVersion): string {
-  const tasks = [...byTask].filter(([, runs]) => runs.length > 0).sort((a, b) => a[0] - b[0]).map(([index, runs]) => ({ index, runs: [...runs] }))
+export function experimentEchoesText(
+  byTask: ReadonlyMap<number, readonly number[]>,
+  countEchoes: boolean,
+  schema: ResultsSchemaVersion,
+): string {
+  const tasks = [...byTask]
+    .filter(([, runs]) => runs.length > 0)
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, runs]) => ({ index, runs: [...runs] }))
   return dump({ schema_version: schema, count_echoes: countEchoes, tasks })
 }

@@ -21,10 +21,15 @@ const forest = stubForest()
 /** A threat model of the stub forest: scope = the index-th combination (1..47 are distinct and non-empty). */
 function controller(storage: Storage, index: number, judge = (run: number) => fixtureEvaluation(forest, run === 2)) {
   return new Controller({
-    optimizerFactory: function attacker() { return new ScriptedOptimizer() },
+    optimizerFactory: function attacker() {
+      return new ScriptedOptimizer()
+    },
     targetFactory: targetFactory(() => new StubTarget(forest), 2),
     securityClaim: SecurityClaim.fromTasks([new ScriptedTask('leak the code', judge), new ScriptedTask('send money', judge)], 'Leaks'),
-    scope: scopeOf(combinationAt(forest.domain, BigInt(index))), maxRunsPerTask: 2, storage, resultsDir: 'results',
+    scope: scopeOf(combinationAt(forest.domain, BigInt(index))),
+    maxRunsPerTask: 2,
+    storage,
+    resultsDir: 'results',
   })
 }
 
@@ -38,7 +43,9 @@ class CountingStorage extends NodeFsStorage {
 }
 
 let root: string
-beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'redscope-index-')) })
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'redscope-index-'))
+})
 afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 const indexFile = () => readFileSync(join(root, 'results', 'experiments.json'), 'utf8')
@@ -59,8 +66,13 @@ describe('experiments.json, kept in memory by its writers', () => {
   it('prints the file byte for byte as dumping the whole document at once (indent 2, floats and non-ASCII as json.dumps)', async () => {
     const storage = new MemoryStorage()
     const index = ExperimentsIndex.of(storage, 'r')
-    const row = (dir: string, asr: number) => ({ dir, status: 'complete', summary: { asr: pyFloat(asr), n_success: 1, total_llm_usage: { calls: 0, cost: pyFloat(0) } },
-      experiment: { scope: ['user', 'système'], read_only: [], task_cost_cap_usd: null, empty: {} }, completed_at: '2026-11-29T18:44:16.404489+00:00' })
+    const row = (dir: string, asr: number) => ({
+      dir,
+      status: 'complete',
+      summary: { asr: pyFloat(asr), n_success: 1, total_llm_usage: { calls: 0, cost: pyFloat(0) } },
+      experiment: { scope: ['user', 'système'], read_only: [], task_cost_cap_usd: null, empty: {} },
+      completed_at: '2026-11-29T18:44:16.404489+00:00',
+    })
     const rows = [row('b-1', 0.5), row('a-2', 1), row('c-3', 1e-5), row('a-2', 0)]
     for (const r of rows) await index.upsert(r)
     expect(storage.files.get('r/experiments.json')).toBe(dumpFile({ schema_version: 5, experiments: [rows[3], rows[0], rows[2]] }))
@@ -129,7 +141,9 @@ class IndexWatchingStorage extends MemoryStorage {
   private gate: Promise<void> | null = null
   private open: (() => void) | null = null
   hold(): void {
-    this.gate = new Promise((resolve) => { this.open = resolve })
+    this.gate = new Promise((resolve) => {
+      this.open = resolve
+    })
   }
   release(): void {
     this.open?.()
@@ -153,9 +167,21 @@ describe('experiments.json in a sweep: rows queued, the index settled when the s
     const storage = new IndexWatchingStorage()
     storage.hold()
     let ended = 0
-    const sweep = runAll(Array.from({ length: 24 }, (_, i) => controller(storage, i + 1)), { concurrency: 6, reporter: { threatModelEnd: () => { ended++ } } })
+    const sweep = runAll(
+      Array.from({ length: 24 }, (_, i) => controller(storage, i + 1)),
+      {
+        concurrency: 6,
+        reporter: {
+          threatModelEnd: () => {
+            ended++
+          },
+        },
+      },
+    )
     let returned = false
-    void sweep.then(() => { returned = true })
+    void sweep.then(() => {
+      returned = true
+    })
     await vi.waitFor(() => expect(ended).toBe(24))
     expect(returned).toBe(false)
     storage.release()
@@ -166,7 +192,10 @@ describe('experiments.json in a sweep: rows queued, the index settled when the s
 
   it('writes the index a bounded number of bytes: a few times the final file, not a file per experiment', async () => {
     const storage = new IndexWatchingStorage()
-    await runAll(Array.from({ length: 47 }, (_, i) => controller(storage, i + 1)), { concurrency: 8 })
+    await runAll(
+      Array.from({ length: 47 }, (_, i) => controller(storage, i + 1)),
+      { concurrency: 8 },
+    )
     const final = storage.files.get('results/experiments.json')!.length
     expect(rowsOf(storage.files.get('results/experiments.json')!)).toHaveLength(47)
     // An eighth more rows a write: at most ~9x the final file past the first 8 rows, which are written as they come.
@@ -207,7 +236,11 @@ describe('experiments.json in a sweep: rows queued, the index settled when the s
     storage.failures = 1_000
     const messages: string[] = []
     const results = await runAll([controller(storage, 1), controller(storage, 2)], {
-      reporter: { diagnostic: (_info, level, message) => { messages.push(`${level}: ${message}`) } },
+      reporter: {
+        diagnostic: (_info, level, message) => {
+          messages.push(`${level}: ${message}`)
+        },
+      },
     })
     expect(results.every((r) => r.taskResults.length === 2 && !r.cancelled)).toBe(true)
     expect(messages).toEqual(['error: failed to finalize results (continuing): Error: could not write results/experiments.json: disk full'])

@@ -96,7 +96,9 @@ export class ExperimentsIndex {
       try {
         await index.settle()
       } catch (error) {
-        failures.push(new Error(`could not write ${index.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }))
+        failures.push(
+          new Error(`could not write ${index.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+        )
       }
     }
     if (failures.length > 0) throw failures[0]
@@ -136,9 +138,14 @@ export class ExperimentsIndex {
       // This write takes every pending row: a timer set for some of them has nothing left to do.
       this.clearTimer()
       const write = this.flush()
-      this.flushing = write.finally(() => { this.flushing = null })
+      this.flushing = write.finally(() => {
+        this.flushing = null
+      })
       // Rows queued meanwhile go on with the next write; after a failure they wait for the next row or settle().
-      write.then(() => this.schedule(), () => {})
+      write.then(
+        () => this.schedule(),
+        () => {},
+      )
     }
     return this.flushing
   }

@@ -10,8 +10,10 @@ export const READABLE_SCHEMA_VERSIONS: readonly number[] = [4, 5]
 /** What a writer can write: 5 (redscope's default) or 4 (superred 0.3.0's, see schema4.ts). */
 export type ResultsSchemaVersion = 4 | 5
 
-const SchemaVersion = z.number().int().refine((v) => READABLE_SCHEMA_VERSIONS.includes(v),
-  { message: 'schema_version is not one this reader knows (4 or 5)' })
+const SchemaVersion = z
+  .number()
+  .int()
+  .refine((v) => READABLE_SCHEMA_VERSIONS.includes(v), { message: 'schema_version is not one this reader knows (4 or 5)' })
 const TagName = z.string().nullable()
 
 export const UsageJson = z.object({ calls: z.number().int().default(0), cost: z.number().default(0) })
@@ -28,35 +30,94 @@ export const EvaluationJson = z.object({
   rationale: z.string().default(''),
 })
 export const ControllableJson = z.object({
-  name: z.string(), security_domain: TagName, description: z.string().default(''), value_type: z.string().default('text'),
+  name: z.string(),
+  security_domain: TagName,
+  description: z.string().default(''),
+  value_type: z.string().default('text'),
 })
 export const ObservableJson = z.object({
-  name: z.string(), security_domain: TagName, description: z.string().default(''), observable_type: z.string().default('text'),
+  name: z.string(),
+  security_domain: TagName,
+  description: z.string().default(''),
+  observable_type: z.string().default('text'),
 })
 
 const eventBase = { kind: z.literal('event'), event_id: z.string(), timestamp: z.string(), security_domain: TagName }
-export const ObservableEventJson = z.object({ ...eventBase, type: z.literal('ObservableEvent'), observable: ObservableJson, content: z.unknown() })
-export const PreCallEventJson = z.object({ ...eventBase, type: z.literal('ControllablePreCallEvent'), controllable: ControllableJson, request: z.string() })
-export const PostCallEventJson = z.object({ ...eventBase, type: z.literal('ControllablePostCallEvent'), controllable: ControllableJson,
-  request: z.string(), answer: z.string() })
-export const RunEndEventJson = z.object({ ...eventBase, type: z.literal('RunEndEvent'), evaluation: EvaluationJson.nullable().default(null) })
-export const InjectionJson = z.object({ kind: z.literal('response'), type: z.literal('ControllableInjection'), controllable: z.string(), value: z.string() })
+export const ObservableEventJson = z.object({
+  ...eventBase,
+  type: z.literal('ObservableEvent'),
+  observable: ObservableJson,
+  content: z.unknown(),
+})
+export const PreCallEventJson = z.object({
+  ...eventBase,
+  type: z.literal('ControllablePreCallEvent'),
+  controllable: ControllableJson,
+  request: z.string(),
+})
+export const PostCallEventJson = z.object({
+  ...eventBase,
+  type: z.literal('ControllablePostCallEvent'),
+  controllable: ControllableJson,
+  request: z.string(),
+  answer: z.string(),
+})
+export const RunEndEventJson = z.object({
+  ...eventBase,
+  type: z.literal('RunEndEvent'),
+  evaluation: EvaluationJson.nullable().default(null),
+})
+export const InjectionJson = z.object({
+  kind: z.literal('response'),
+  type: z.literal('ControllableInjection'),
+  controllable: z.string(),
+  value: z.string(),
+})
 /** `declined_by` is null in a schema-4 tree: unknown, never to be read as "optimizer". */
-export const NoInjectionJson = z.object({ kind: z.literal('response'), type: z.literal('ControllableNoInjection'), controllable: z.string(),
-  declined_by: z.enum(['scope', 'optimizer']).nullable().default(null) })
-export const RunEndResponseJson = z.object({ kind: z.literal('response'), type: z.literal('RunEndResponse'), done: z.boolean().default(false) })
+export const NoInjectionJson = z.object({
+  kind: z.literal('response'),
+  type: z.literal('ControllableNoInjection'),
+  controllable: z.string(),
+  declined_by: z.enum(['scope', 'optimizer']).nullable().default(null),
+})
+export const RunEndResponseJson = z.object({
+  kind: z.literal('response'),
+  type: z.literal('RunEndResponse'),
+  done: z.boolean().default(false),
+})
 export const PlainResponseJson = z.object({ kind: z.literal('response'), type: z.literal('EventResponse') })
 
-const KNOWN_TYPES = new Set(['ObservableEvent', 'ControllablePreCallEvent', 'ControllablePostCallEvent', 'RunEndEvent', 'RunStartEvent',
-  'ControllableInjection', 'ControllableNoInjection', 'RunEndResponse', 'EventResponse'])
+const KNOWN_TYPES = new Set([
+  'ObservableEvent',
+  'ControllablePreCallEvent',
+  'ControllablePostCallEvent',
+  'RunEndEvent',
+  'RunStartEvent',
+  'ControllableInjection',
+  'ControllableNoInjection',
+  'RunEndResponse',
+  'EventResponse',
+])
 /** An item of a type this reader does not know (a future or custom event): kept, not fatal. */
 export const OtherItemJson = z.looseObject({ kind: z.enum(['event', 'response']), type: z.string().refine((t) => !KNOWN_TYPES.has(t)) })
 
-export const KnownItemJson = z.discriminatedUnion('type', [ObservableEventJson, PreCallEventJson, PostCallEventJson, RunEndEventJson,
-  InjectionJson, NoInjectionJson, RunEndResponseJson, PlainResponseJson])
+export const KnownItemJson = z.discriminatedUnion('type', [
+  ObservableEventJson,
+  PreCallEventJson,
+  PostCallEventJson,
+  RunEndEventJson,
+  InjectionJson,
+  NoInjectionJson,
+  RunEndResponseJson,
+  PlainResponseJson,
+])
 export const TrajectoryItemJson = z.union([KnownItemJson, OtherItemJson])
 
-export const TrajectoryFile = z.object({ schema_version: SchemaVersion, run_number: z.number().int(), trajectory: z.array(TrajectoryItemJson) })
+export const TrajectoryFile = z.object({
+  schema_version: SchemaVersion,
+  run_number: z.number().int(),
+  trajectory: z.array(TrajectoryItemJson),
+})
 
 export const IterationJson = z.object({
   run_number: z.number().int(),
@@ -70,7 +131,12 @@ export const IterationJson = z.object({
   timing: TimingJson.default({ started_at: null, ended_at: null, duration_s: null }),
   trajectory: z.string(),
 })
-export const IterationsFile = z.object({ schema_version: SchemaVersion, index: z.number().int(), goal: z.string(), runs: z.array(IterationJson) })
+export const IterationsFile = z.object({
+  schema_version: SchemaVersion,
+  index: z.number().int(),
+  goal: z.string(),
+  runs: z.array(IterationJson),
+})
 
 export const STATUSES = ['success', 'failed', 'budget_exhausted', 'error', 'timeout', 'timeout_empty'] as const
 export const TaskStatusJson = z.enum(STATUSES)
@@ -159,7 +225,12 @@ export const ManifestFile = z.object({
   tasks: z.array(ManifestTaskJson),
 })
 
-export const ResultFile = z.object({ schema_version: SchemaVersion, experiment: ExperimentJson, timing: ExperimentTiming, summary: SummaryJson })
+export const ResultFile = z.object({
+  schema_version: SchemaVersion,
+  experiment: ExperimentJson,
+  timing: ExperimentTiming,
+  summary: SummaryJson,
+})
 
 export const ExperimentsIndexRow = z.object({
   dir: z.string(),
@@ -167,8 +238,12 @@ export const ExperimentsIndexRow = z.object({
   hash: z.string(),
   status: z.string(),
   experiment: ExperimentJson,
-  summary: z.object({ asr: z.number().nullable(), n_success: z.number().int().nullable(), n_completed: z.number().int().nullable(),
-    total_llm_usage: UsageJson.nullable() }),
+  summary: z.object({
+    asr: z.number().nullable(),
+    n_success: z.number().int().nullable(),
+    n_completed: z.number().int().nullable(),
+    total_llm_usage: UsageJson.nullable(),
+  }),
   completed_at: z.string().nullable(),
   /** redscope extra: the saved threat model's name (threat_model.json), so the list names it without opening each folder. */
   threat_model_name: z.string().optional(),
@@ -184,9 +259,15 @@ export const ExperimentsIndexFile = z.object({ schema_version: SchemaVersion, ex
  */
 export const TaskConfigsFile = z.object({
   schema_version: SchemaVersion,
-  tasks: z.array(z.object({ index: z.number().int(), goal: z.string(), config: z.record(z.string(), z.string()),
-    // The task's framework references (its claim's included); absent in older trees.
-    references: z.array(z.string()).optional() })),
+  tasks: z.array(
+    z.object({
+      index: z.number().int(),
+      goal: z.string(),
+      config: z.record(z.string(), z.string()),
+      // The task's framework references (its claim's included); absent in older trees.
+      references: z.array(z.string()).optional(),
+    }),
+  ),
 })
 export const TASK_CONFIGS_FILE = 'task_configs.json'
 
@@ -233,15 +314,17 @@ export const TaskEchoesFile = z.object({
   schema_version: SchemaVersion,
   /** Whether echoes were counted as successes when this task ran (--count-echoes). */
   count_echoes: z.boolean(),
-  runs: z.array(z.object({
-    run_number: z.number().int(),
-    counted: z.boolean(),
-    evidence: z.object({ where: z.string(), texts: z.array(z.string()) }),
-    /** The run's injections that hold the evidence. */
-    injections: z.array(z.object({ controllable: z.string(), value: z.string() })),
-    /** The claim's own evaluation of the run, before the echo rule. */
-    claimed: EvaluationJson,
-  })),
+  runs: z.array(
+    z.object({
+      run_number: z.number().int(),
+      counted: z.boolean(),
+      evidence: z.object({ where: z.string(), texts: z.array(z.string()) }),
+      /** The run's injections that hold the evidence. */
+      injections: z.array(z.object({ controllable: z.string(), value: z.string() })),
+      /** The claim's own evaluation of the run, before the echo rule. */
+      claimed: EvaluationJson,
+    }),
+  ),
 })
 /**
  * redscope extra, in the experiment folder: which tasks had echoed runs (so the experiment's page and reports
@@ -268,7 +351,11 @@ export const AttackerNotesFile = z.object({
  * LLM calls billed at no known price (a local model, one the price table lacks): superred's `cost` counts them as
  * 0, so every reader that shows a cost says "unpriced" beside (or instead of) the dollars. redscope extra.
  */
-export const UnpricedJson = z.object({ calls: z.number().int().min(0), prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
+export const UnpricedJson = z.object({
+  calls: z.number().int().min(0),
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+})
 
 /**
  * redscope extra, in the experiment folder: the tasks whose LLM usage holds unpriced calls, by index (so totals
@@ -291,12 +378,14 @@ export const RunEndCauseJson = z.enum(['target', 'declined', 'turn_limit', 'time
 export const RunRecordsFile = z.object({
   schema_version: SchemaVersion,
   unpriced: UnpricedJson.nullable().default(null),
-  runs: z.array(z.object({
-    run_number: z.number().int(),
-    ended_by: RunEndCauseJson.nullable().default(null),
-    turns: z.number().int().min(0).nullable().default(null),
-    unpriced: UnpricedJson.nullable().default(null),
-  })),
+  runs: z.array(
+    z.object({
+      run_number: z.number().int(),
+      ended_by: RunEndCauseJson.nullable().default(null),
+      turns: z.number().int().min(0).nullable().default(null),
+      unpriced: UnpricedJson.nullable().default(null),
+    }),
+  ),
 })
 
 export type UnpricedJson = z.infer<typeof UnpricedJson>

@@ -3,7 +3,11 @@ import { joinPath, parentOf } from './storage'
 import { seededRandom } from '../../testing/seededRandom'
 
 /** The definition the loop must keep: split every piece on '/', drop empty and '.' segments, join with '/'. */
-const byDefinition = (...parts: string[]) => parts.flatMap((p) => p.split('/')).filter((p) => p !== '' && p !== '.').join('/')
+const byDefinition = (...parts: string[]) =>
+  parts
+    .flatMap((p) => p.split('/'))
+    .filter((p) => p !== '' && p !== '.')
+    .join('/')
 
 describe('joinPath', () => {
   it('joins pieces and drops empty and dot segments', () => {
@@ -19,7 +23,8 @@ describe('joinPath', () => {
     const next = seededRandom(7)
     for (let n = 0; n < 2000; n++) {
       const parts = Array.from({ length: Math.floor(next() * 4) }, () =>
-        Array.from({ length: Math.floor(next() * 6) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''))
+        Array.from({ length: Math.floor(next() * 6) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''),
+      )
       expect(joinPath(...parts), JSON.stringify(parts)).toBe(byDefinition(...parts))
     }
   })

@@ -115,7 +115,8 @@ export function disagreement(a: ExperimentCopy, b: ExperimentCopy): [string, str
  */
 function preferred(a: ExperimentCopy, b: ExperimentCopy, inPlace: Storage | undefined): ExperimentCopy {
   if (a.manifestText !== b.manifestText) return a.manifestText < b.manifestText ? a : b
-  if (inPlace !== undefined && (a.source.storage === inPlace) !== (b.source.storage === inPlace)) return a.source.storage === inPlace ? a : b
+  if (inPlace !== undefined && (a.source.storage === inPlace) !== (b.source.storage === inPlace))
+    return a.source.storage === inPlace ? a : b
   return a.source.label <= b.source.label ? a : b
 }
 
@@ -125,7 +126,8 @@ async function readRows(source: TreeSource): Promise<Map<string, Row>> {
     index = await readJsonFile(source.storage, 'experiments.json', LooseIndexFile)
   } catch (e) {
     if (e instanceof StorageNotFoundError) return new Map()
-    if (e instanceof ResultsFormatError) throw new ResultsFormatError(`${source.label}/experiments.json`, e.message.replace(/^experiments\.json: /, ''))
+    if (e instanceof ResultsFormatError)
+      throw new ResultsFormatError(`${source.label}/experiments.json`, e.message.replace(/^experiments\.json: /, ''))
     throw e
   }
   return new Map(index.experiments.map((r) => [r.dir, r]))
@@ -146,9 +148,14 @@ async function readCopies(source: TreeSource, notes: string[]): Promise<Experime
     }
     // Every file as its reader would take it, before anything is written: damage is named, never copied.
     const files = await filesUnder(source.storage, entry.name)
-    await validateExperiment(source.storage, entry.name, files.map((f) => f.slice(entry.name.length + 1)), source.label)
+    await validateExperiment(
+      source.storage,
+      entry.name,
+      files.map((f) => f.slice(entry.name.length + 1)),
+      source.label,
+    )
     const manifest = ManifestFile.parse(JSON.parse(text))
-    const row = rows.get(entry.name) ?? await recoveredRow(source.storage, entry.name, manifest)
+    const row = rows.get(entry.name) ?? (await recoveredRow(source.storage, entry.name, manifest))
     rows.delete(entry.name)
     out.push({ source, dir: entry.name, manifest, manifestText: text, row, files })
   }
@@ -171,8 +178,12 @@ export async function planTreeMerge(sources: readonly TreeSource[], inPlace?: St
     for (const other of copies.slice(1)) {
       const diff = disagreement(chosen, other)
       if (diff !== null) {
-        throw new MergeConflictError(dir, diff[0], `${chosen.source.label} and ${other.source.label} disagree about experiment ${dir}: ${diff[1]}. ` +
-          'Each threat model should be run by one shard: merge one copy (drop the other input, or rerun that shard into a fresh folder)')
+        throw new MergeConflictError(
+          dir,
+          diff[0],
+          `${chosen.source.label} and ${other.source.label} disagree about experiment ${dir}: ${diff[1]}. ` +
+            'Each threat model should be run by one shard: merge one copy (drop the other input, or rerun that shard into a fresh folder)',
+        )
       }
       chosen = preferred(chosen, other, inPlace)
     }
@@ -182,8 +193,10 @@ export async function planTreeMerge(sources: readonly TreeSource[], inPlace?: St
     experiments.push({ dir, chosen, foundIn: labels })
   }
   if (reruns.length > 0) {
-    notes.push(`${reruns.length} experiment(s) were run more than once with the same outcomes, and are merged once: ` +
-      `${reruns.slice(0, 3).join(', ')}${reruns.length > 3 ? ` and ${reruns.length - 3} more` : ''}`)
+    notes.push(
+      `${reruns.length} experiment(s) were run more than once with the same outcomes, and are merged once: ` +
+        `${reruns.slice(0, 3).join(', ')}${reruns.length > 3 ? ` and ${reruns.length - 3} more` : ''}`,
+    )
   }
   return { experiments, notes }
 }
@@ -199,8 +212,17 @@ async function recoveredRow(storage: Storage, dir: string, m: Manifest): Promise
   const name = await readThreatModelName(storage, dir)
   const unpriced = sumUnpriced((await readUnpriced(storage, dir)).values())
   return {
-    dir, slug: m.experiment.slug, hash: m.experiment.hash, status: 'complete', experiment: m.experiment,
-    summary: { asr: m.summary.asr, n_success: m.summary.n_success, n_completed: m.summary.n_completed, total_llm_usage: m.summary.total_llm_usage },
+    dir,
+    slug: m.experiment.slug,
+    hash: m.experiment.hash,
+    status: 'complete',
+    experiment: m.experiment,
+    summary: {
+      asr: m.summary.asr,
+      n_success: m.summary.n_success,
+      n_completed: m.summary.n_completed,
+      total_llm_usage: m.summary.total_llm_usage,
+    },
     completed_at: m.timing.completed_at,
     ...(name !== null ? { threat_model_name: name } : {}),
     ...(unpriced !== null ? { unpriced } : {}),
@@ -225,9 +247,11 @@ async function filesUnder(storage: Storage, dir: string): Promise<string[]> {
 /** Runs `work` over items, `limit` at a time. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++])
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++])
+    }),
+  )
 }
 
 export interface TreeMergeWritten {
@@ -251,7 +275,11 @@ export async function writeTreeMerge(plan: TreeMergePlan, out: Storage, copy: Fi
     await out.remove(dir)
     const paths = chosen.files
     const manifest = joinPath(dir, 'manifest.json')
-    await eachLimited(paths.filter((p) => p !== manifest), 8, (p) => copy(from, p, out, p))
+    await eachLimited(
+      paths.filter((p) => p !== manifest),
+      8,
+      (p) => copy(from, p, out, p),
+    )
     await copy(from, manifest, out, manifest)
     copied += 1
     files += paths.length

@@ -33,7 +33,10 @@ export function listText(items: readonly string[], depth: number): string {
 
 /** A list of strings at `depth`. */
 export function namesText(names: readonly string[], depth: number): string {
-  return listText(names.map((n) => JSON.stringify(n)), depth)
+  return listText(
+    names.map((n) => JSON.stringify(n)),
+    depth,
+  )
 }
 
 /** A score at `depth` (its fields one deeper). */
@@ -51,20 +54,28 @@ export function evaluationText(e: EvaluationResult, depth: number): string {
     subs = `{${names.map((k) => `${AT[depth + 2]}${JSON.stringify(k)}: ${scoreText(e.subScores[k], depth + 2)}`).join(',')}${at}}`
   }
   return `{${at}"success": ${e.success},${at}"primary_score": ${scoreText(e.primaryScore, depth + 1)},${at}"sub_scores": ${subs},${
-    at}"rationale": ${value(e.rationale, depth + 1)}${AT[depth]}}`
+    at
+  }"rationale": ${value(e.rationale, depth + 1)}${AT[depth]}}`
 }
 
 /** Descriptor texts by depth, then by object: a target hands the same Controllable and Observable objects to every event. */
 const descriptors: Array<WeakMap<Controllable | Observable, string>> = []
 
 /** A controllable's or an observable's descriptor at `depth`: they differ only in the name of their type field. */
-export function descriptorText(d: Controllable | Observable, typeKey: 'value_type' | 'observable_type', type: string, depth: number): string {
+export function descriptorText(
+  d: Controllable | Observable,
+  typeKey: 'value_type' | 'observable_type',
+  type: string,
+  depth: number,
+): string {
   const printed = (descriptors[depth] ??= new WeakMap())
   let text = printed.get(d)
   if (text === undefined) {
     const at = AT[depth + 1]
-    text = `{${at}"name": ${value(d.name, depth + 1)},${at}"security_domain": ${tagText(d.securityDomain)},${at}"description": ${
-      value(d.description, depth + 1)},${at}"${typeKey}": ${value(type, depth + 1)}${AT[depth]}}`
+    text = `{${at}"name": ${value(d.name, depth + 1)},${at}"security_domain": ${tagText(d.securityDomain)},${at}"description": ${value(
+      d.description,
+      depth + 1,
+    )},${at}"${typeKey}": ${value(type, depth + 1)}${AT[depth]}}`
     printed.set(d, text)
   }
   return text

@@ -101,10 +101,16 @@ function printsAlike(x: number): boolean {
  */
 function collectUnsafe(v: unknown, unsafe: Set<object>): boolean {
   switch (typeof v) {
-    case 'string': case 'boolean': case 'undefined': return false
-    case 'number': return !(Number.isInteger(v) || printsAlike(v))
-    case 'object': break
-    default: return true
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return false
+    case 'number':
+      return !(Number.isInteger(v) || printsAlike(v))
+    case 'object':
+      break
+    default:
+      return true
   }
   if (v === null || v instanceof PyFloat) return false
   let bad = false
@@ -188,11 +194,20 @@ export function pyDumps(value: unknown, options: PyDumpOptions = {}, depth = 0):
       return
     }
     switch (typeof v) {
-      case 'boolean': out.push(v ? 'true' : 'false'); return
-      case 'number': out.push(Number.isInteger(v) ? String(v) : pyFloatRepr(v)); return
-      case 'string': out.push(quote(v, ensureAscii)); return
-      case 'object': break
-      default: out.push('null'); return
+      case 'boolean':
+        out.push(v ? 'true' : 'false')
+        return
+      case 'number':
+        out.push(Number.isInteger(v) ? String(v) : pyFloatRepr(v))
+        return
+      case 'string':
+        out.push(quote(v, ensureAscii))
+        return
+      case 'object':
+        break
+      default:
+        out.push('null')
+        return
     }
     if (unsafe !== null && !unsafe.has(v)) {
       const text = printNatively(v, indent, ensureAscii, lineAt(d))

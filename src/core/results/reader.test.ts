@@ -19,7 +19,12 @@ describe('reader on a tree superred wrote', () => {
     expect(task.iterations!.runs.map((r) => r.trajectory)).toEqual(['trajectories/run_00001.json', 'trajectories/run_00002.json'])
     const run = await readTrajectory(fixture, task.dir, 1)
     expect(run!.trajectory).toHaveLength(14)
-    expect(run!.trajectory[1]).toEqual({ kind: 'response', type: 'ControllableNoInjection', controllable: 'sys_prompt', declined_by: 'scope' })
+    expect(run!.trajectory[1]).toEqual({
+      kind: 'response',
+      type: 'ControllableNoInjection',
+      controllable: 'sys_prompt',
+      declined_by: 'scope',
+    })
     expect(run!.trajectory.at(-1)).toMatchObject({ type: 'RunEndEvent', security_domain: 'system' })
     expect(await readTrajectory(fixture, task.dir, 1, 'attacker')).toBeNull()
   })
@@ -27,10 +32,20 @@ describe('reader on a tree superred wrote', () => {
 
 describe('reader tolerance', () => {
   const v4 = {
-    schema_version: 4, run_number: 1, future_field: { anything: true },
+    schema_version: 4,
+    run_number: 1,
+    future_field: { anything: true },
     trajectory: [
-      { kind: 'event', type: 'ControllablePreCallEvent', event_id: 'e', timestamp: 't', security_domain: 'user',
-        controllable: { name: 'c', security_domain: 'user' }, request: 'r', extra: 1 },
+      {
+        kind: 'event',
+        type: 'ControllablePreCallEvent',
+        event_id: 'e',
+        timestamp: 't',
+        security_domain: 'user',
+        controllable: { name: 'c', security_domain: 'user' },
+        request: 'r',
+        extra: 1,
+      },
       { kind: 'response', type: 'ControllableNoInjection', controllable: 'c' },
       { kind: 'event', type: 'SomeFutureEvent', event_id: 'f', payload: [1, 2] },
     ],
@@ -49,8 +64,13 @@ describe('reader tolerance', () => {
     const s = new MemoryStorage()
     await s.writeTextAtomic('t/trajectories/run_00001.json', JSON.stringify({ ...v4, schema_version: 3 }))
     await s.writeTextAtomic('t/trajectories/run_00002.json', '{ not json')
-    await s.writeTextAtomic('t/trajectories/run_00003.json', JSON.stringify({ ...v4, trajectory: [{ kind: 'event', type: 'ControllablePreCallEvent' }] }))
-    await expect(readTrajectory(s, 't', 1)).rejects.toThrow(/t\/trajectories\/run_00001\.json: schema_version: schema_version is not one this reader knows/)
+    await s.writeTextAtomic(
+      't/trajectories/run_00003.json',
+      JSON.stringify({ ...v4, trajectory: [{ kind: 'event', type: 'ControllablePreCallEvent' }] }),
+    )
+    await expect(readTrajectory(s, 't', 1)).rejects.toThrow(
+      /t\/trajectories\/run_00001\.json: schema_version: schema_version is not one this reader knows/,
+    )
     await expect(readTrajectory(s, 't', 2)).rejects.toThrow(ResultsFormatError)
     await expect(readTrajectory(s, 't', 3)).rejects.toThrow(/run_00003\.json: trajectory\.0/)
   })

@@ -7,9 +7,31 @@ import type { z } from 'zod'
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json'
 import { ForestSchema, type Forest } from '../tags'
 import {
-  ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, AttackerConfigFile, AttackerFile, AttackerNotesFile, ECHOES_FILE, ExperimentEchoesFile, ExperimentsIndexFile,
-  TaskEchoesFile, IterationsFile, ManifestFile, ResultFile, ExperimentUnpricedFile, RUN_RECORDS_FILE, RunRecordsFile, UNPRICED_FILE, type UnpricedJson,
-  TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, THREAT_MODEL_FILE, ThreatModelFile, TrajectoryFile, type AttackerConfig, type ExperimentsIndexRow,
+  ATTACKER_CONFIG_FILE,
+  ATTACKER_NOTES_FILE,
+  AttackerConfigFile,
+  AttackerFile,
+  AttackerNotesFile,
+  ECHOES_FILE,
+  ExperimentEchoesFile,
+  ExperimentsIndexFile,
+  TaskEchoesFile,
+  IterationsFile,
+  ManifestFile,
+  ResultFile,
+  ExperimentUnpricedFile,
+  RUN_RECORDS_FILE,
+  RunRecordsFile,
+  UNPRICED_FILE,
+  type UnpricedJson,
+  TASK_CONFIGS_FILE,
+  TaskConfigsFile,
+  TaskFile,
+  THREAT_MODEL_FILE,
+  ThreatModelFile,
+  TrajectoryFile,
+  type AttackerConfig,
+  type ExperimentsIndexRow,
 } from './format'
 import { runFileName } from './slug'
 import { sumUnpriced } from './cost'
@@ -25,8 +47,10 @@ export class ResultsFormatError extends Error {
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues.slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ')
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ')
 }
 
 export async function readJsonFile<S extends z.ZodType>(storage: Storage, path: string, schema: S): Promise<z.infer<S>> {
@@ -36,7 +60,8 @@ export async function readJsonFile<S extends z.ZodType>(storage: Storage, path: 
 /** A results file's text parsed with its schema; every problem a ResultsFormatError naming `path`. */
 export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S): z.infer<S> {
   // Parsed, it would crash the first recursive walk over it (stringify, render) with a stack overflow.
-  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) throw new ResultsFormatError(path, `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH))
+    throw new ResultsFormatError(path, `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
   let raw: unknown
   try {
     raw = JSON.parse(text)
@@ -70,16 +95,25 @@ export async function listExperiments(storage: Storage, root = ''): Promise<Expe
     const manifest = await readOptional(storage, joinPath(root, entry.name, 'manifest.json'), ManifestFile)
     if (manifest === null) continue
     rows.set(entry.name, {
-      dir: entry.name, slug: manifest.experiment.slug, hash: manifest.experiment.hash, status: manifest.status,
+      dir: entry.name,
+      slug: manifest.experiment.slug,
+      hash: manifest.experiment.hash,
+      status: manifest.status,
       experiment: manifest.experiment,
-      summary: { asr: manifest.summary.asr, n_success: manifest.summary.n_success, n_completed: manifest.summary.n_completed,
-        total_llm_usage: manifest.summary.total_llm_usage },
+      summary: {
+        asr: manifest.summary.asr,
+        n_success: manifest.summary.n_success,
+        n_completed: manifest.summary.n_completed,
+        total_llm_usage: manifest.summary.total_llm_usage,
+      },
       completed_at: manifest.timing.completed_at,
-      ...await readThreatModelName(storage, joinPath(root, entry.name)).then((name) => (name === null ? {} : { threat_model_name: name })),
-      ...await readUnpriced(storage, joinPath(root, entry.name)).then((byTask) => {
+      ...(await readThreatModelName(storage, joinPath(root, entry.name)).then((name) =>
+        name === null ? {} : { threat_model_name: name },
+      )),
+      ...(await readUnpriced(storage, joinPath(root, entry.name)).then((byTask) => {
         const sum = sumUnpriced(byTask.values())
         return sum === null ? {} : { unpriced: sum }
-      }),
+      })),
     })
   }
   return [...rows.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
@@ -114,8 +148,16 @@ export async function readExperiment(storage: Storage, dir: string): Promise<Exp
   const echoes = await readOptional(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
   const taskFile = await readTaskConfigFile(storage, dir)
   return {
-    dir, manifest, result, domain, taskConfigs: taskFile.configs, taskReferences: taskFile.references, attackerConfig: attacker?.config ?? null,
-    echoes, threatModelName: await readThreatModelName(storage, dir), unpriced: await readUnpriced(storage, dir),
+    dir,
+    manifest,
+    result,
+    domain,
+    taskConfigs: taskFile.configs,
+    taskReferences: taskFile.references,
+    attackerConfig: attacker?.config ?? null,
+    echoes,
+    threatModelName: await readThreatModelName(storage, dir),
+    unpriced: await readUnpriced(storage, dir),
   }
 }
 
@@ -131,25 +173,36 @@ export async function readThreatModelName(storage: Storage, experimentDir: strin
 }
 
 /** task_configs.json by task index (a redscope extra; empty when absent). */
-export async function readTaskConfigs(storage: Storage, experimentDir: string): Promise<ReadonlyMap<number, Readonly<Record<string, string>>>> {
+export async function readTaskConfigs(
+  storage: Storage,
+  experimentDir: string,
+): Promise<ReadonlyMap<number, Readonly<Record<string, string>>>> {
   return (await readTaskConfigFile(storage, experimentDir)).configs
 }
 
 /** task_configs.json's configs and framework references by task index (both empty when absent). */
-export async function readTaskConfigFile(storage: Storage, experimentDir: string): Promise<{
-  configs: ReadonlyMap<number, Readonly<Record<string, string>>>; references: ReadonlyMap<number, readonly string[]>
+export async function readTaskConfigFile(
+  storage: Storage,
+  experimentDir: string,
+): Promise<{
+  configs: ReadonlyMap<number, Readonly<Record<string, string>>>
+  references: ReadonlyMap<number, readonly string[]>
 }> {
   const file = await readOptional(storage, joinPath(experimentDir, TASK_CONFIGS_FILE), TaskConfigsFile)
   return {
     configs: new Map((file?.tasks ?? []).map((t) => [t.index, t.config])),
-    references: new Map((file?.tasks ?? []).flatMap((t) => (t.references && t.references.length > 0 ? [[t.index, t.references] as const] : []))),
+    references: new Map(
+      (file?.tasks ?? []).flatMap((t) => (t.references && t.references.length > 0 ? [[t.index, t.references] as const] : [])),
+    ),
   }
 }
 
 /** A task's configuration as one line: `defence=none, user_task=Summarise my unread emails.` */
 export function configText(config: Readonly<Record<string, string>> | undefined): string {
   if (config === undefined) return ''
-  return Object.entries(config).map(([k, v]) => `${k}=${v}`).join(', ')
+  return Object.entries(config)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ')
 }
 
 export interface TaskRecord {
@@ -186,7 +239,11 @@ export async function readTask(storage: Storage, taskDir: string, options: { ech
  * experiment's echo summary, only the tasks it names have their echoes.json read (a sweep's report reads
  * thousands of tasks, most with none).
  */
-export async function readTasks(storage: Storage, experimentDir: string, echoes?: z.infer<typeof ExperimentEchoesFile> | null): Promise<TaskRecord[]> {
+export async function readTasks(
+  storage: Storage,
+  experimentDir: string,
+  echoes?: z.infer<typeof ExperimentEchoesFile> | null,
+): Promise<TaskRecord[]> {
   const out: TaskRecord[] = []
   const echoed = echoes === undefined ? null : new Set((echoes?.tasks ?? []).map((t) => t.index))
   for (const entry of await storage.list(joinPath(experimentDir, 'tasks'))) {
@@ -204,8 +261,12 @@ export async function readTasks(storage: Storage, experimentDir: string, echoes?
  * One run's trajectory file: the full one, or the attacker file older redscope trees hold beside it
  * (run_NNNNN.attacker.json); null if absent. What the attacker saw of any redscope tree: readAttackerView.
  */
-export async function readTrajectory(storage: Storage, taskDir: string, runNumber: number,
-  view: 'full' | 'attacker' = 'full'): Promise<z.infer<typeof TrajectoryFile> | null> {
+export async function readTrajectory(
+  storage: Storage,
+  taskDir: string,
+  runNumber: number,
+  view: 'full' | 'attacker' = 'full',
+): Promise<z.infer<typeof TrajectoryFile> | null> {
   const name = runFileName(runNumber, view === 'attacker' ? '.attacker' : '')
   return readOptional(storage, joinPath(taskDir, 'trajectories', name), TrajectoryFile)
 }

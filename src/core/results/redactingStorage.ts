@@ -45,7 +45,9 @@ export function redactingStorage(storage: Storage, mask: SecretMask): Storage {
       // No writeBytesAtomic: its writer (the experiments index) then writes text, which is masked here.
       ...(revision ? { revision } : {}),
       ...(unpublished ? { writeTextUnpublished: (path: string, text: string) => unpublished(path, m(text)) } : {}),
-      ...(trajectories ? { writeTrajectoriesUnpublished: (paths: readonly string[], job: TrajectoryJob) => trajectories(paths, maskedJob(job, mask)) } : {}),
+      ...(trajectories
+        ? { writeTrajectoriesUnpublished: (paths: readonly string[], job: TrajectoryJob) => trajectories(paths, maskedJob(job, mask)) }
+        : {}),
     }
     byKey.set(mask.key, wrapped)
   }

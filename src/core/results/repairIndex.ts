@@ -32,7 +32,9 @@ function parseKeepingFloats(text: string): unknown {
 export async function repairExperimentsIndex(storage: Storage, root = ''): Promise<string[]> {
   let listed: Set<string>
   try {
-    listed = new Set((await readOptional(storage, joinPath(root, 'experiments.json'), ExperimentsIndexFile))?.experiments.map((r) => r.dir) ?? [])
+    listed = new Set(
+      (await readOptional(storage, joinPath(root, 'experiments.json'), ExperimentsIndexFile))?.experiments.map((r) => r.dir) ?? [],
+    )
   } catch {
     listed = new Set() // an unreadable index is rebuilt by its next write, from what is found here and what runs
   }
@@ -46,15 +48,26 @@ export async function repairExperimentsIndex(storage: Storage, root = ''): Promi
       const resultText = await storage.readText(joinPath(dir, 'result.json'))
       ResultFile.parse(JSON.parse(resultText))
       const result = parseKeepingFloats(resultText) as {
-        schema_version: ResultsSchemaVersion; experiment: { slug: string; hash: string }; timing: { completed_at: string | null }
+        schema_version: ResultsSchemaVersion
+        experiment: { slug: string; hash: string }
+        timing: { completed_at: string | null }
         summary: { asr: unknown; n_success: unknown; n_completed: unknown; total_llm_usage: unknown }
       }
       const { experiment, summary } = result
       // As the writer's row: its unpriced calls, so the list never shows their $0 as measured.
       const unpriced = sumUnpriced((await readUnpriced(storage, dir)).values())
       const row: IndexRow = {
-        dir: entry.name, slug: experiment.slug, hash: experiment.hash, status: 'complete', experiment,
-        summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
+        dir: entry.name,
+        slug: experiment.slug,
+        hash: experiment.hash,
+        status: 'complete',
+        experiment,
+        summary: {
+          asr: summary.asr,
+          n_success: summary.n_success,
+          n_completed: summary.n_completed,
+          total_llm_usage: summary.total_llm_usage,
+        },
         completed_at: result.timing.completed_at,
         ...(unpriced === null ? {} : { unpriced }),
       }

@@ -8,7 +8,17 @@ import { NodeFsStorage } from '../../adapters/storage/nodeFsStorage'
 import { scopeOf } from '../tags'
 import { CostCappedLLMClient } from '../engine/budget'
 import { Controller } from '../engine/controller'
-import { injection, noInjection, observableEvent, plainResponse, preCallEvent, runEndResponse, turnLimitDecline, type Event, type EventResponse } from '../engine/events'
+import {
+  injection,
+  noInjection,
+  observableEvent,
+  plainResponse,
+  preCallEvent,
+  runEndResponse,
+  turnLimitDecline,
+  type Event,
+  type EventResponse,
+} from '../engine/events'
 import type { Emit, SendEvent } from '../engine/target'
 import { BaseOptimizer } from '../engine/optimizer'
 import { SecurityClaim, targetFactory } from '../engine/target'
@@ -35,7 +45,10 @@ class Conversation extends StubTarget {
 class TwoTurns extends BaseOptimizer {
   private turn = 0
   async onEvent(event: Event): Promise<EventResponse> {
-    if (event.type === 'RunStartEvent') { this.turn = 0; return plainResponse(event) }
+    if (event.type === 'RunStartEvent') {
+      this.turn = 0
+      return plainResponse(event)
+    }
     if (event.type === 'RunEndEvent') return runEndResponse(event)
     if (event.type !== 'ControllablePreCallEvent' && event.type !== 'ControllablePostCallEvent') return plainResponse(event)
     this.turn += 1
@@ -52,37 +65,67 @@ async function runTree(priced: boolean) {
   const forest = stubForest()
   const storage = new MemoryStorage()
   const controller = new Controller({
-    optimizerFactory: () => new TwoTurns(), targetFactory: targetFactory(() => new Conversation(forest)),
-    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('limit', () => fixtureEvaluation(forest)), new ScriptedTask('declines', () => fixtureEvaluation(forest))]),
-    scope: scopeOf([forest.user]), maxRunsPerTask: 2, storage, resultsDir: 'r', llmConfig: { model: 'local-model', apiBase: 'http://127.0.0.1:1/v1' },
+    optimizerFactory: () => new TwoTurns(),
+    targetFactory: targetFactory(() => new Conversation(forest)),
+    securityClaim: SecurityClaim.fromTasks([
+      new ScriptedTask('limit', () => fixtureEvaluation(forest)),
+      new ScriptedTask('declines', () => fixtureEvaluation(forest)),
+    ]),
+    scope: scopeOf([forest.user]),
+    maxRunsPerTask: 2,
+    storage,
+    resultsDir: 'r',
+    llmConfig: { model: 'local-model', apiBase: 'http://127.0.0.1:1/v1' },
     // The billing the CLI and the browser set up for a model with no price: an empty one-row table.
-    llmClientFactory: (config, cap, signal) => new CostCappedLLMClient({ model: config.model, backend: local, costCapUsd: cap, signal,
-      priceTable: priced ? { 'local-model': { inputPerMillion: 1000, outputPerMillion: 1000 } } : {} }),
+    llmClientFactory: (config, cap, signal) =>
+      new CostCappedLLMClient({
+        model: config.model,
+        backend: local,
+        costCapUsd: cap,
+        signal,
+        priceTable: priced ? { 'local-model': { inputPerMillion: 1000, outputPerMillion: 1000 } } : {},
+      }),
   })
   return { storage, result: await controller.run() }
 }
 
 describe('run records', () => {
-  it('records an unpriced model\'s calls as unpriced, with their tokens, and why each run ended', async () => {
+  it("records an unpriced model's calls as unpriced, with their tokens, and why each run ended", async () => {
     const { storage, result } = await runTree(false)
     const [limit, declines] = result.taskResults
     expect(limit.llmUsage).toEqual({ calls: 4, cost: 0, unpriced: { calls: 4, promptTokens: 40, completionTokens: 12 } })
-    expect(limit.runs.map((r) => r.ending)).toEqual([{ cause: 'turn_limit', turns: 3 }, { cause: 'turn_limit', turns: 3 }])
+    expect(limit.runs.map((r) => r.ending)).toEqual([
+      { cause: 'turn_limit', turns: 3 },
+      { cause: 'turn_limit', turns: 3 },
+    ])
     expect(declines.runs.map((r) => r.ending?.cause)).toEqual(['declined', 'declined'])
 
     const exp = await readExperiment(storage, result.resultsDir!)
     // superred's own fields stay numbers: the priced calls' dollars (none here).
     expect(exp.manifest.summary.total_llm_usage).toEqual({ calls: 6, cost: 0 })
-    expect([...exp.unpriced]).toEqual([[1, { calls: 4, prompt_tokens: 40, completion_tokens: 12 }], [2, { calls: 2, prompt_tokens: 20, completion_tokens: 6 }]])
+    expect([...exp.unpriced]).toEqual([
+      [1, { calls: 4, prompt_tokens: 40, completion_tokens: 12 }],
+      [2, { calls: 2, prompt_tokens: 20, completion_tokens: 6 }],
+    ])
     const [row] = await listExperiments(storage, 'r')
     expect(row.unpriced).toEqual({ calls: 6, prompt_tokens: 60, completion_tokens: 18 })
     const [t1, t2] = await readTasks(storage, result.resultsDir!)
     expect(t1.task.llm_usage).toEqual({ calls: 4, cost: 0 })
-    expect(t1.runRecords).toEqual({ schema_version: 5, unpriced: { calls: 4, prompt_tokens: 40, completion_tokens: 12 }, runs: [
-      { run_number: 1, ended_by: 'turn_limit', turns: 3, unpriced: { calls: 2, prompt_tokens: 20, completion_tokens: 6 } },
-      { run_number: 2, ended_by: 'turn_limit', turns: 3, unpriced: { calls: 2, prompt_tokens: 20, completion_tokens: 6 } }] })
-    expect(t2.runRecords!.runs.map((r) => [r.ended_by, r.turns])).toEqual([['declined', 2], ['declined', 2]])
-    expect(costWords(t1.task.llm_usage.cost, t1.runRecords!.unpriced, { calls: t1.task.llm_usage.calls })).toBe('unpriced (4 calls, 40 tokens in, 12 out)')
+    expect(t1.runRecords).toEqual({
+      schema_version: 5,
+      unpriced: { calls: 4, prompt_tokens: 40, completion_tokens: 12 },
+      runs: [
+        { run_number: 1, ended_by: 'turn_limit', turns: 3, unpriced: { calls: 2, prompt_tokens: 20, completion_tokens: 6 } },
+        { run_number: 2, ended_by: 'turn_limit', turns: 3, unpriced: { calls: 2, prompt_tokens: 20, completion_tokens: 6 } },
+      ],
+    })
+    expect(t2.runRecords!.runs.map((r) => [r.ended_by, r.turns])).toEqual([
+      ['declined', 2],
+      ['declined', 2],
+    ])
+    expect(costWords(t1.task.llm_usage.cost, t1.runRecords!.unpriced, { calls: t1.task.llm_usage.calls })).toBe(
+      'unpriced (4 calls, 40 tokens in, 12 out)',
+    )
   })
 
   it('leaves a priced run as it was: no unpriced file, dollars only', async () => {

@@ -14,15 +14,22 @@ export function runRecordsText(tr: TaskResult, schema: ResultsSchemaVersion): st
   const unpriced = unpricedJsonOf(tr.llmUsage)
   if (tr.runs.length === 0 && unpriced === null) return null
   return dump({
-    schema_version: schema, unpriced,
+    schema_version: schema,
+    unpriced,
     runs: tr.runs.map((r, i) => ({
-      run_number: i + 1, ended_by: r.ending?.cause ?? null, turns: r.ending?.turns ?? null, unpriced: unpricedJsonOf(r.runUsageDelta),
+      run_number: i + 1,
+      ended_by: r.ending?.cause ?? null,
+      turns: r.ending?.turns ?? null,
+      unpriced: unpricedJsonOf(r.runUsageDelta),
     })),
   })
 }
 
 /** The experiment's unpriced.json: the tasks with unpriced calls, by index. */
 export function experimentUnpricedText(byTask: ReadonlyMap<number, UnpricedJson>, schema: ResultsSchemaVersion): string {
-  const tasks = [...byTask].filter(([, u]) => u.calls > 0).sort((a, b) => a[0] - b[0]).map(([index, u]) => ({ index, ...u }))
+  const tasks = [...byTask]
+    .filter(([, u]) => u.calls > 0)
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, u]) => ({ index, ...u }))
   return dump({ schema_version: schema, tasks })
 }

@@ -33,10 +33,13 @@ export function asSchema(schema: ResultsSchemaVersion, kind: ResultsFileKind, pa
   const p: Json = { ...payload, schema_version: 4 }
   switch (kind) {
     case 'iterations':
-    case 'attacker': return p
-    case 'task': return without(p, ['task_time_cap_s', 'n_measured_runs'])
+    case 'attacker':
+      return p
+    case 'task':
+      return without(p, ['task_time_cap_s', 'n_measured_runs'])
     case 'manifest':
-    case 'result': return { ...p, experiment: experiment4(p.experiment), summary: summary4(p.summary) }
+    case 'result':
+      return { ...p, experiment: experiment4(p.experiment), summary: summary4(p.summary) }
     case 'experiments':
       // Rows of other experiments are left as they are: only this writer's own row is built here.
       return p

@@ -10,9 +10,20 @@ import type { ExperimentMeta } from './identityHash'
 
 export function experimentJson(meta: ExperimentMeta, slug: string, hash: string) {
   return {
-    slug, hash, attacker: meta.attacker, target: meta.target, claim: meta.claim, model: meta.model,
-    scope: [...meta.scope].sort(compareNames), read_only: [...meta.readOnly].sort(compareNames), scope_label: meta.scopeLabel,
-    task_cost_cap_usd: pyFloat(meta.taskCostCapUsd), task_time_cap_s: pyFloat(meta.taskTimeCapS),
-    max_runs_per_task: meta.maxRunsPerTask, include_feedback: meta.includeFeedback, concurrency: meta.concurrency, n_tasks: meta.nTasks,
+    slug,
+    hash,
+    attacker: meta.attacker,
+    target: meta.target,
+    claim: meta.claim,
+    model: meta.model,
+    scope: [...meta.scope].sort(compareNames),
+    read_only: [...meta.readOnly].sort(compareNames),
+    scope_label: meta.scopeLabel,
+    task_cost_cap_usd: pyFloat(meta.taskCostCapUsd),
+    task_time_cap_s: pyFloat(meta.taskTimeCapS),
+    max_runs_per_task: meta.maxRunsPerTask,
+    include_feedback: meta.includeFeedback,
+    concurrency: meta.concurrency,
+    n_tasks: meta.nTasks,
   }
 }

@@ -3,8 +3,17 @@ import { sha256Hex } from './sha256'
 
 const SLUG_MAXLEN = 24
 const GOAL_MAXLEN = 50
-const RESERVED = new Set(['', '.', '..', 'con', 'prn', 'aux', 'nul',
-  ...Array.from({ length: 9 }, (_, i) => `com${i + 1}`), ...Array.from({ length: 9 }, (_, i) => `lpt${i + 1}`)])
+const RESERVED = new Set([
+  '',
+  '.',
+  '..',
+  'con',
+  'prn',
+  'aux',
+  'nul',
+  ...Array.from({ length: 9 }, (_, i) => `com${i + 1}`),
+  ...Array.from({ length: 9 }, (_, i) => `lpt${i + 1}`),
+])
 
 /** Python's str.isspace(): JS whitespace minus the BOM, plus the separators 0x1c-0x1f and NEL. */
 const isPySpace = (c: string) => {
@@ -32,7 +41,10 @@ const cut = (s: string, n: number) => [...s].slice(0, n).join('')
 export function slugSegment(s: string, maxLen = SLUG_MAXLEN): string {
   const lowered = pyStrip(s).toLowerCase().replaceAll(' ', '-').replaceAll('/', '-')
   // One replacement per code point, as Python's regex over str.
-  const cleaned = [...lowered].map((c) => (/^[a-z0-9._-]$/.test(c) ? c : '-')).join('').replace(/-+/g, '-')
+  const cleaned = [...lowered]
+    .map((c) => (/^[a-z0-9._-]$/.test(c) ? c : '-'))
+    .join('')
+    .replace(/-+/g, '-')
   const result = stripChars(cut(stripChars(cleaned, '-._'), maxLen), '-._')
   return RESERVED.has(result) ? 'x' : result || 'x'
 }

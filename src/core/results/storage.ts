@@ -87,8 +87,16 @@ export function joinPath(...parts: string[]): string {
 
 /** Has the piece no empty or '.' segment? Then it is taken whole: the common case, asked of the engine's own string search. */
 function isClean(part: string): boolean {
-  return part !== '' && part !== '.' && part.charCodeAt(0) !== 47 && part.charCodeAt(part.length - 1) !== 47 &&
-    !part.includes('//') && !part.startsWith('./') && !part.endsWith('/.') && !part.includes('/./')
+  return (
+    part !== '' &&
+    part !== '.' &&
+    part.charCodeAt(0) !== 47 &&
+    part.charCodeAt(part.length - 1) !== 47 &&
+    !part.includes('//') &&
+    !part.startsWith('./') &&
+    !part.endsWith('/.') &&
+    !part.includes('/./')
+  )
 }
 
 export function parentOf(path: string): string {

@@ -22,9 +22,20 @@ export interface TaskView {
 
 export function taskViewOf(data: TaskFile, dir: string): TaskView {
   return {
-    index: data.index, goal: data.goal, goalHash: data.goal_hash, dir, status: data.status, success: data.success,
-    stopReason: data.stop_reason, bestScore: data.best_score.value, nRuns: data.n_runs, calls: data.llm_usage.calls,
-    cost: data.llm_usage.cost, error: data.error, startedAt: data.timing.started_at, endedAt: data.timing.ended_at,
+    index: data.index,
+    goal: data.goal,
+    goalHash: data.goal_hash,
+    dir,
+    status: data.status,
+    success: data.success,
+    stopReason: data.stop_reason,
+    bestScore: data.best_score.value,
+    nRuns: data.n_runs,
+    calls: data.llm_usage.calls,
+    cost: data.llm_usage.cost,
+    error: data.error,
+    startedAt: data.timing.started_at,
+    endedAt: data.timing.ended_at,
   }
 }
 

@@ -9,8 +9,12 @@ function runWith(tasks: Task[]) {
   const forest = stubForest()
   const storage = new MemoryStorage()
   const controller = new Controller({
-    optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
-    securityClaim: SecurityClaim.fromTasks(tasks), scope: scopeOf([forest.user]), maxRunsPerTask: 1, storage,
+    optimizerFactory: () => new ScriptedOptimizer(),
+    targetFactory: targetFactory(() => new StubTarget(forest)),
+    securityClaim: SecurityClaim.fromTasks(tasks),
+    scope: scopeOf([forest.user]),
+    maxRunsPerTask: 1,
+    storage,
   })
   return { storage, forest, run: () => controller.run() }
 }
@@ -19,14 +23,18 @@ describe('task_configs.json (redscope extra)', () => {
   it('records which configuration each task ran with, so tasks sharing a goal can be told apart', async () => {
     const forest = stubForest()
     const tasks = ['none', 'strict_filter'].map((defence) =>
-      Object.assign(new ScriptedTask('same goal', () => fixtureEvaluation(forest)), { config: { defence } }))
+      Object.assign(new ScriptedTask('same goal', () => fixtureEvaluation(forest)), { config: { defence } }),
+    )
     const { storage, run } = runWith(tasks)
     const result = await run()
     const text = await storage.readText(`${result.resultsDir}/task_configs.json`)
-    expect(JSON.parse(text)).toEqual({ schema_version: 5, tasks: [
-      { index: 1, goal: 'same goal', config: { defence: 'none' } },
-      { index: 2, goal: 'same goal', config: { defence: 'strict_filter' } },
-    ] })
+    expect(JSON.parse(text)).toEqual({
+      schema_version: 5,
+      tasks: [
+        { index: 1, goal: 'same goal', config: { defence: 'none' } },
+        { index: 2, goal: 'same goal', config: { defence: 'strict_filter' } },
+      ],
+    })
     const exp = await readExperiment(storage, result.resultsDir!)
     expect(configText(exp.taskConfigs.get(2))).toBe('defence=strict_filter')
   })

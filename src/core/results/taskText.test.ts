@@ -21,38 +21,75 @@ import { seededDraws } from '../../testing/seededRandom'
 const name = (t: SecurityDomainTag | null) => t?.name ?? null
 const scoreShape = (s: Score) => ({ name: s.name, value: pyFloat(s.value), security_domain: name(s.securityDomain) })
 const evaluationShape = (e: EvaluationResult) => ({
-  success: e.success, primary_score: scoreShape(e.primaryScore),
-  sub_scores: Object.fromEntries(Object.entries(e.subScores).map(([k, v]) => [k, scoreShape(v)])), rationale: e.rationale,
+  success: e.success,
+  primary_score: scoreShape(e.primaryScore),
+  sub_scores: Object.fromEntries(Object.entries(e.subScores).map(([k, v]) => [k, scoreShape(v)])),
+  rationale: e.rationale,
 })
 const usageShape = (u: LLMUsage) => ({ calls: u.calls, cost: pyFloat(u.cost) })
-const timingShape = (a: Date, b: Date) => ({ started_at: utcIso(a), ended_at: utcIso(b), duration_s: pyFloat((b.getTime() - a.getTime()) / 1000) })
+const timingShape = (a: Date, b: Date) => ({
+  started_at: utcIso(a),
+  ended_at: utcIso(b),
+  duration_s: pyFloat((b.getTime() - a.getTime()) / 1000),
+})
 
 function taskShape(tr: TaskResult, index: number, meta: ExperimentMeta) {
   const goal = tr.task.goal.description
   return {
-    schema_version: 5, index, goal, goal_hash: goalHash(goal), scope: scopeNames(tr.scope), read_only: scopeNames(tr.readOnly),
-    llm_config: meta.model === null ? null : { model: meta.model }, task_cost_cap_usd: pyFloat(meta.taskCostCapUsd),
-    task_time_cap_s: pyFloat(meta.taskTimeCapS), status: taskStatus(tr.success, tr.stopReason, measuredRuns(tr)), success: tr.success,
-    stop_reason: tr.stopReason, best_score: scoreShape(tr.bestScore), best_evaluation: evaluationShape(tr.bestEvaluation),
-    n_runs: tr.runs.length, n_measured_runs: measuredRuns(tr), llm_usage: usageShape(tr.llmUsage),
-    timing: timingShape(tr.startedAt, tr.endedAt), error: tr.error,
+    schema_version: 5,
+    index,
+    goal,
+    goal_hash: goalHash(goal),
+    scope: scopeNames(tr.scope),
+    read_only: scopeNames(tr.readOnly),
+    llm_config: meta.model === null ? null : { model: meta.model },
+    task_cost_cap_usd: pyFloat(meta.taskCostCapUsd),
+    task_time_cap_s: pyFloat(meta.taskTimeCapS),
+    status: taskStatus(tr.success, tr.stopReason, measuredRuns(tr)),
+    success: tr.success,
+    stop_reason: tr.stopReason,
+    best_score: scoreShape(tr.bestScore),
+    best_evaluation: evaluationShape(tr.bestEvaluation),
+    n_runs: tr.runs.length,
+    n_measured_runs: measuredRuns(tr),
+    llm_usage: usageShape(tr.llmUsage),
+    timing: timingShape(tr.startedAt, tr.endedAt),
+    error: tr.error,
   }
 }
 
 const iterationsShape = (tr: TaskResult, index: number) => ({
-  schema_version: 5, index, goal: tr.task.goal.description,
+  schema_version: 5,
+  index,
+  goal: tr.task.goal.description,
   runs: tr.runs.map((r, i) => ({
-    run_number: i + 1, primary_score: pyFloat(r.evaluation.primaryScore.value), success: r.evaluation.success, evaluated: r.evaluated,
-    errored: r.errored, done: r.done, usage_delta: usageShape(r.runUsageDelta), usage_cumulative: usageShape(r.llmUsage),
-    timing: timingShape(r.startedAt, r.endedAt), trajectory: `trajectories/${runFileName(i + 1)}`,
+    run_number: i + 1,
+    primary_score: pyFloat(r.evaluation.primaryScore.value),
+    success: r.evaluation.success,
+    evaluated: r.evaluated,
+    errored: r.errored,
+    done: r.done,
+    usage_delta: usageShape(r.runUsageDelta),
+    usage_cumulative: usageShape(r.llmUsage),
+    timing: timingShape(r.startedAt, r.endedAt),
+    trajectory: `trajectories/${runFileName(i + 1)}`,
   })),
 })
 
 const generic = (kind: 'task' | 'iterations', payload: Record<string, unknown>, schema: 4 | 5) =>
   pyDumps(asSchema(schema, kind, payload), { indent: 2, ensureAscii: false })
 
-const STRINGS = ['', 'plain', 'line\nbreak\ttab', 'quote " and \\ backslash', 'ünïcödé ✓ 日本', 'ctl \u0000\u001f\u007f', '😀 astral',
-  '<script>alert(1)</script>', '{"json": "inside"}']
+const STRINGS = [
+  '',
+  'plain',
+  'line\nbreak\ttab',
+  'quote " and \\ backslash',
+  'ünïcödé ✓ 日本',
+  'ctl \u0000\u001f\u007f',
+  '😀 astral',
+  '<script>alert(1)</script>',
+  '{"json": "inside"}',
+]
 const FLOATS = [0, 1, -0, 0.5, 1e-7, 1e-5, 123456.789, 1e16, 2.5e20, NaN, Infinity, -Infinity, 0.1 + 0.2]
 const COUNTS = [0, 1, 7, 1e21, 2.5]
 const TIMES = [0, 1, 1_764_547_200_123, 1_764_547_200_999]
@@ -63,26 +100,58 @@ function draw(seed: number) {
   const tags = [f.system, f.systemPrompt, f.user, f.inbox, f.web]
   const domain = () => pick([null, ...tags])
   const anyScore = (primary = false) => score(pick(FLOATS), primary ? null : domain(), pick(['primary', 'leak', 'ü']))
-  const evaluation = () => evaluationResult({
-    success: pick([true, false]), primaryScore: anyScore(true), rationale: pick(STRINGS),
-    subScores: pick<Record<string, Score>>([{}, { a: anyScore() }, { '2': anyScore(), z: anyScore(), '10': anyScore() }]),
-  })
+  const evaluation = () =>
+    evaluationResult({
+      success: pick([true, false]),
+      primaryScore: anyScore(true),
+      rationale: pick(STRINGS),
+      subScores: pick<Record<string, Score>>([{}, { a: anyScore() }, { '2': anyScore(), z: anyScore(), '10': anyScore() }]),
+    })
   const usage = () => ({ calls: pick(COUNTS), cost: pick(FLOATS) })
   const when = () => new Date(pick(TIMES))
   const run = (): RunResult => ({
-    runNumber: 1, trajectory: [], attackerView: [], evaluation: evaluation(), llmUsage: usage(), runUsageDelta: usage(),
-    startedAt: when(), endedAt: when(), evaluated: pick([true, false]), errored: pick([true, false]), done: pick([true, false]),
+    runNumber: 1,
+    trajectory: [],
+    attackerView: [],
+    evaluation: evaluation(),
+    llmUsage: usage(),
+    runUsageDelta: usage(),
+    startedAt: when(),
+    endedAt: when(),
+    evaluated: pick([true, false]),
+    errored: pick([true, false]),
+    done: pick([true, false]),
   })
   const some = () => new Set(tags.filter(() => next() < 0.4).reverse())
   const tr: TaskResult = {
-    task: new ScriptedTask(pick(STRINGS), () => evaluation()), index: 1, runs: Array.from({ length: Math.floor(next() * 4) }, run),
-    bestScore: anyScore(), bestEvaluation: evaluation(), success: pick([true, false]), llmUsage: usage(), stopReason: pick(STOP_REASONS),
-    scope: some(), readOnly: some(), error: pick([null, ...STRINGS]), startedAt: when(), endedAt: when(),
+    task: new ScriptedTask(pick(STRINGS), () => evaluation()),
+    index: 1,
+    runs: Array.from({ length: Math.floor(next() * 4) }, run),
+    bestScore: anyScore(),
+    bestEvaluation: evaluation(),
+    success: pick([true, false]),
+    llmUsage: usage(),
+    stopReason: pick(STOP_REASONS),
+    scope: some(),
+    readOnly: some(),
+    error: pick([null, ...STRINGS]),
+    startedAt: when(),
+    endedAt: when(),
   }
   const meta: ExperimentMeta = {
-    attacker: 'a', target: 't', claim: 'c', model: pick([null, ...STRINGS]), scope: [], readOnly: [], scopeLabel: null,
-    taskCostCapUsd: pick([null, ...FLOATS]), taskTimeCapS: pick([null, ...FLOATS]), maxRunsPerTask: 3, includeFeedback: true,
-    concurrency: 1, nTasks: null,
+    attacker: 'a',
+    target: 't',
+    claim: 'c',
+    model: pick([null, ...STRINGS]),
+    scope: [],
+    readOnly: [],
+    scopeLabel: null,
+    taskCostCapUsd: pick([null, ...FLOATS]),
+    taskTimeCapS: pick([null, ...FLOATS]),
+    maxRunsPerTask: 3,
+    includeFeedback: true,
+    concurrency: 1,
+    nTasks: null,
   }
   return { tr, meta, index: pick([1, 2, 40, 12345]) }
 }
@@ -96,8 +165,9 @@ describe('taskText', () => {
         expect(task.text, `task.json, seed ${seed}, schema ${schema}`).toBe(generic('task', taskShape(tr, index, meta), schema))
         expect(task.goalHash).toBe(goalHash(tr.task.goal.description))
         expect(task.status).toBe(taskStatus(tr.success, tr.stopReason, measuredRuns(tr)))
-        expect(iterationsFileText(tr, index, schema), `iterations.json, seed ${seed}, schema ${schema}`)
-          .toBe(generic('iterations', iterationsShape(tr, index), schema))
+        expect(iterationsFileText(tr, index, schema), `iterations.json, seed ${seed}, schema ${schema}`).toBe(
+          generic('iterations', iterationsShape(tr, index), schema),
+        )
       }
     }
   })

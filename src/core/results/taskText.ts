@@ -38,7 +38,8 @@ function timingText(started: Date | null, ended: Date | null, depth: number): st
   const duration = started === null || ended === null ? null : (ended.getTime() - started.getTime()) / 1000
   // An isoformat print is digits and punctuation: quoted as it is.
   return `{${at}"started_at": ${started === null ? 'null' : `"${utcIso(started)}"`},${at}"ended_at": ${
-    ended === null ? 'null' : `"${utcIso(ended)}"`},${at}"duration_s": ${float(duration)}${AT[depth]}}`
+    ended === null ? 'null' : `"${utcIso(ended)}"`
+  },${at}"duration_s": ${float(duration)}${AT[depth]}}`
 }
 
 /** What task.json says, beside its text: the session's view of the task is read off these, not re-parsed. */
@@ -57,12 +58,18 @@ export function taskFileText(tr: TaskResult, index: number, meta: ExperimentMeta
   // Secrets never enter results: of the LLM configuration, the model name only.
   const llm = meta.model === null ? 'null' : `{${AT[2]}"model": ${value(meta.model, 2)}${at}}`
   const text = `{${at}"schema_version": ${schema},${at}"index": ${int(index)},${at}"goal": ${value(goal, 1)},${at}"goal_hash": ${JSON.stringify(hash)},${
-    at}"scope": ${namesText(scopeNames(tr.scope), 1)},${at}"read_only": ${namesText(scopeNames(tr.readOnly), 1)},${at}"llm_config": ${llm},${
-    at}"task_cost_cap_usd": ${float(meta.taskCostCapUsd)},${schema === 4 ? '' : `${at}"task_time_cap_s": ${float(meta.taskTimeCapS)},`}${
-    at}"status": "${status}",${at}"success": ${tr.success},${at}"stop_reason": "${tr.stopReason}",${
-    at}"best_score": ${scoreText(tr.bestScore, 1)},${at}"best_evaluation": ${evaluationText(tr.bestEvaluation, 1)},${
-    at}"n_runs": ${tr.runs.length},${schema === 4 ? '' : `${at}"n_measured_runs": ${measured},`}${at}"llm_usage": ${usageText(tr.llmUsage, 1)},${
-    at}"timing": ${timingText(tr.startedAt, tr.endedAt, 1)},${at}"error": ${tr.error === null ? 'null' : value(tr.error, 1)}${AT[0]}}`
+    at
+  }"scope": ${namesText(scopeNames(tr.scope), 1)},${at}"read_only": ${namesText(scopeNames(tr.readOnly), 1)},${at}"llm_config": ${llm},${
+    at
+  }"task_cost_cap_usd": ${float(meta.taskCostCapUsd)},${schema === 4 ? '' : `${at}"task_time_cap_s": ${float(meta.taskTimeCapS)},`}${
+    at
+  }"status": "${status}",${at}"success": ${tr.success},${at}"stop_reason": "${tr.stopReason}",${
+    at
+  }"best_score": ${scoreText(tr.bestScore, 1)},${at}"best_evaluation": ${evaluationText(tr.bestEvaluation, 1)},${
+    at
+  }"n_runs": ${tr.runs.length},${schema === 4 ? '' : `${at}"n_measured_runs": ${measured},`}${at}"llm_usage": ${usageText(tr.llmUsage, 1)},${
+    at
+  }"timing": ${timingText(tr.startedAt, tr.endedAt, 1)},${at}"error": ${tr.error === null ? 'null' : value(tr.error, 1)}${AT[0]}}`
   return { text, goalHash: hash, status }
 }
 
@@ -70,13 +77,20 @@ export function taskFileText(tr: TaskResult, index: number, meta: ExperimentMeta
 function iterationText(run: RunResult, runNumber: number): string {
   const at = AT[3]
   return `{${at}"run_number": ${runNumber},${at}"primary_score": ${float(run.evaluation.primaryScore.value)},${at}"success": ${run.evaluation.success},${
-    at}"evaluated": ${run.evaluated},${at}"errored": ${run.errored},${at}"done": ${run.done},${at}"usage_delta": ${usageText(run.runUsageDelta, 3)},${
-    at}"usage_cumulative": ${usageText(run.llmUsage, 3)},${at}"timing": ${timingText(run.startedAt, run.endedAt, 3)},${
-    at}"trajectory": "trajectories/${runFileName(runNumber)}"${AT[2]}}`
+    at
+  }"evaluated": ${run.evaluated},${at}"errored": ${run.errored},${at}"done": ${run.done},${at}"usage_delta": ${usageText(run.runUsageDelta, 3)},${
+    at
+  }"usage_cumulative": ${usageText(run.llmUsage, 3)},${at}"timing": ${timingText(run.startedAt, run.endedAt, 3)},${
+    at
+  }"trajectory": "trajectories/${runFileName(runNumber)}"${AT[2]}}`
 }
 
 export function iterationsFileText(tr: TaskResult, index: number, schema: ResultsSchemaVersion): string {
-  const runs = listText(tr.runs.map((r, i) => iterationText(r, i + 1)), 1)
+  const runs = listText(
+    tr.runs.map((r, i) => iterationText(r, i + 1)),
+    1,
+  )
   return `{${AT[1]}"schema_version": ${schema},${AT[1]}"index": ${int(index)},${AT[1]}"goal": ${value(tr.task.goal.description, 1)},${
-    AT[1]}"runs": ${runs}${AT[0]}}`
+    AT[1]
+  }"runs": ${runs}${AT[0]}}`
 }

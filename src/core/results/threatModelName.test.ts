@@ -10,18 +10,29 @@ async function runNamed(name: string | null) {
   const forest = stubForest()
   const storage = new MemoryStorage()
   const controller = new Controller({
-    optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
-    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', () => fixtureEvaluation(forest))]), scope: scopeOf([forest.user]),
-    maxRunsPerTask: 1, storage, threatModelName: name,
+    optimizerFactory: () => new ScriptedOptimizer(),
+    targetFactory: targetFactory(() => new StubTarget(forest)),
+    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', () => fixtureEvaluation(forest))]),
+    scope: scopeOf([forest.user]),
+    maxRunsPerTask: 1,
+    storage,
+    threatModelName: name,
   })
   const result = await controller.run()
-  return { storage, dir: result.resultsDir!, unnamed: new Controller({
-    optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
-    securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', () => fixtureEvaluation(forest))]), scope: scopeOf([forest.user]), maxRunsPerTask: 1,
-  }).label }
+  return {
+    storage,
+    dir: result.resultsDir!,
+    unnamed: new Controller({
+      optimizerFactory: () => new ScriptedOptimizer(),
+      targetFactory: targetFactory(() => new StubTarget(forest)),
+      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('g', () => fixtureEvaluation(forest))]),
+      scope: scopeOf([forest.user]),
+      maxRunsPerTask: 1,
+    }).label,
+  }
 }
 
-describe('a saved threat model\'s name travels with its results (threat_model.json, redscope extra)', () => {
+describe("a saved threat model's name travels with its results (threat_model.json, redscope extra)", () => {
   it('is written beside the results and repeated in the experiments.json row, without changing the folder', async () => {
     const { storage, dir, unnamed } = await runNamed('Insider with inbox access')
     expect(dir).toBe(unnamed)

@@ -28,8 +28,15 @@ import { AT, descriptorText, evaluationText, value } from './printParts'
 
 /** Item types in a job by number (index). */
 const TYPES = [
-  'ObservableEvent', 'ControllablePreCallEvent', 'ControllablePostCallEvent', 'RunEndEvent', 'RunStartEvent',
-  'ControllableInjection', 'ControllableNoInjection', 'RunEndResponse', 'EventResponse',
+  'ObservableEvent',
+  'ControllablePreCallEvent',
+  'ControllablePostCallEvent',
+  'RunEndEvent',
+  'RunStartEvent',
+  'ControllableInjection',
+  'ControllableNoInjection',
+  'RunEndResponse',
+  'EventResponse',
 ] as const satisfies ReadonlyArray<EventType | ResponseType>
 type ItemType = (typeof TYPES)[number]
 const TYPE_NUMBER = new Map<ItemType, number>(TYPES.map((t, i) => [t, i]))
@@ -57,8 +64,10 @@ export interface TrajectoryJob {
 }
 
 /** The job for files of `items` (a run's truth, its attacker's view, ...); items shared between files are taken once. */
-export function trajectoryJob(files: ReadonlyArray<{ readonly run: number; readonly items: readonly TrajectoryItem[] }>,
-  schema: ResultsSchemaVersion): TrajectoryJob {
+export function trajectoryJob(
+  files: ReadonlyArray<{ readonly run: number; readonly items: readonly TrajectoryItem[] }>,
+  schema: ResultsSchemaVersion,
+): TrajectoryJob {
   const job = new JobBuilder()
   return { schema, pieces: job.pieces, items: job.items, files: files.map((f) => ({ run: f.run, items: f.items.map(job.numberOf) })) }
 }
@@ -102,7 +111,11 @@ class JobBuilder {
         items.push(this.descriptor(item.controllable, 'value_type', item.controllable.valueType), this.text(item.request), null)
         return n
       case 'ControllablePostCallEvent':
-        items.push(this.descriptor(item.controllable, 'value_type', item.controllable.valueType), this.text(item.request), this.text(item.answer))
+        items.push(
+          this.descriptor(item.controllable, 'value_type', item.controllable.valueType),
+          this.text(item.request),
+          this.text(item.answer),
+        )
         return n
       case 'RunEndEvent':
         items.push(item.evaluation === null ? null : this.piece(evaluationText(item.evaluation, 3)), null, null)
@@ -161,13 +174,15 @@ export function trajectoryTexts(job: TrajectoryJob): string[] {
     }
     const domain = items[at + 3]
     const event = `${head},${AT[3]}"event_id": ${text(items[at + 1])},${AT[3]}"timestamp": ${text(items[at + 2])},${
-      AT[3]}"security_domain": ${domain === null ? 'null' : JSON.stringify(domain)}`
+      AT[3]
+    }"security_domain": ${domain === null ? 'null' : JSON.stringify(domain)}`
     switch (type) {
       case 'ControllablePreCallEvent':
         return `${event},${AT[3]}"controllable": ${pieces[items[at + 4] as number]},${AT[3]}"request": ${text(items[at + 5])}${AT[2]}}`
       case 'ControllablePostCallEvent':
         return `${event},${AT[3]}"controllable": ${pieces[items[at + 4] as number]},${AT[3]}"request": ${text(items[at + 5])},${
-          AT[3]}"answer": ${text(items[at + 6])}${AT[2]}}`
+          AT[3]
+        }"answer": ${text(items[at + 6])}${AT[2]}}`
       case 'ObservableEvent':
         return `${event},${AT[3]}"observable": ${pieces[items[at + 4] as number]},${AT[3]}"content": ${text(items[at + 5])}${AT[2]}}`
       case 'RunEndEvent':

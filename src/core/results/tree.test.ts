@@ -8,15 +8,30 @@ import { listExperiments, readExperiment, readTasks, readTrajectory } from './re
 import { joinPath } from './storage'
 import { readAttackerView } from './attackerView'
 
-function controllerFor(storage: MemoryStorage, judges: Array<(run: number) => ReturnType<typeof fixtureEvaluation>>,
-  extra: Partial<ControllerOptions> = {}, forest: StubForest = stubForest()) {
+function controllerFor(
+  storage: MemoryStorage,
+  judges: Array<(run: number) => ReturnType<typeof fixtureEvaluation>>,
+  extra: Partial<ControllerOptions> = {},
+  forest: StubForest = stubForest(),
+) {
   let optimizers = 0
   const controller = new Controller({
-    optimizerFactory: function attacker() { optimizers++; return new ScriptedOptimizer() },
+    optimizerFactory: function attacker() {
+      optimizers++
+      return new ScriptedOptimizer()
+    },
     targetFactory: targetFactory(() => new StubTarget(forest), 2),
-    securityClaim: SecurityClaim.fromTasks(judges.map((j, i) => new ScriptedTask(`goal number ${i + 1}`, (run) => j(run))), 'Leaks'),
-    scope: scopeOf([forest.user]), readOnly: scopeOf([forest.system]), maxRunsPerTask: 2, storage, resultsDir: 'results',
-    llmConfig: null, ...extra,
+    securityClaim: SecurityClaim.fromTasks(
+      judges.map((j, i) => new ScriptedTask(`goal number ${i + 1}`, (run) => j(run))),
+      'Leaks',
+    ),
+    scope: scopeOf([forest.user]),
+    readOnly: scopeOf([forest.system]),
+    maxRunsPerTask: 2,
+    storage,
+    resultsDir: 'results',
+    llmConfig: null,
+    ...extra,
   })
   return { controller, optimizerCount: () => optimizers }
 }
@@ -25,11 +40,18 @@ describe('write then read a whole tree', () => {
   it('reads back every file the Controller wrote, consistent with the result it returned', async () => {
     const forest = stubForest()
     const storage = new MemoryStorage()
-    const { controller } = controllerFor(storage, [
-      (run) => fixtureEvaluation(forest, run === 2, run / 4),
-      () => { throw new Error('judge down') },
-      () => fixtureEvaluation(forest, false, 0.25),
-    ], {}, forest)
+    const { controller } = controllerFor(
+      storage,
+      [
+        (run) => fixtureEvaluation(forest, run === 2, run / 4),
+        () => {
+          throw new Error('judge down')
+        },
+        () => fixtureEvaluation(forest, false, 0.25),
+      ],
+      {},
+      forest,
+    )
     const result = await controller.run()
     expect(result.resultsDir).toBe(`results/${controller.label}`)
     expect(controller.label).toMatch(/^attacker__target__leaks__no-llm-[0-9a-f]{8}$/)
@@ -38,20 +60,39 @@ describe('write then read a whole tree', () => {
     expect(row).toMatchObject({ dir: controller.label, status: 'complete', summary: { n_success: 1, n_completed: 2 } })
     const exp = await readExperiment(storage, result.resultsDir!)
     expect(exp.manifest.status).toBe('complete')
-    expect(exp.result?.summary).toMatchObject({ asr: 0.5, n_tasks: 3, n_error: 1, n_failed: 1, max_primary_score: 0.5, mean_primary_score: 0.25 })
+    expect(exp.result?.summary).toMatchObject({
+      asr: 0.5,
+      n_tasks: 3,
+      n_error: 1,
+      n_failed: 1,
+      max_primary_score: 0.5,
+      mean_primary_score: 0.25,
+    })
     expect(buildDomain(exp.domain!).tags.map((t) => t.name)).toEqual(forest.domain.tags.map((t) => t.name))
     expect(exp.manifest.tasks.map((t) => [t.index, t.status, t.stop_reason, t.n_runs])).toEqual([
-      [1, 'success', 'success', 2], [2, 'error', 'error', 1], [3, 'failed', 'max_runs', 2],
+      [1, 'success', 'success', 2],
+      [2, 'error', 'error', 1],
+      [3, 'failed', 'max_runs', 2],
     ])
 
     const tasks = await readTasks(storage, result.resultsDir!)
     expect(tasks.map((t) => t.task.goal)).toEqual(['goal number 1', 'goal number 2', 'goal number 3'])
     const [first, second] = tasks
-    expect(first.task).toMatchObject({ scope: ['user'], read_only: ['system'], llm_config: null, n_runs: 2, n_measured_runs: 2, error: null })
+    expect(first.task).toMatchObject({
+      scope: ['user'],
+      read_only: ['system'],
+      llm_config: null,
+      n_runs: 2,
+      n_measured_runs: 2,
+      error: null,
+    })
     expect(second.task.error).toMatch(/^Error: judge down/)
     expect(second.iterations!.runs[0]).toMatchObject({ evaluated: false, errored: true, primary_score: 0 })
-    expect(first.attacker).toMatchObject({ scope: ['user'], read_only: ['system'],
-      controllables: [{ name: 'user_msg', security_domain: 'user' }] })
+    expect(first.attacker).toMatchObject({
+      scope: ['user'],
+      read_only: ['system'],
+      controllables: [{ name: 'user_msg', security_domain: 'user' }],
+    })
     expect(first.attacker!.observables.map((o) => o.observable.name)).toEqual(['model_identity', 'user_profile', 'sys_prompt'])
 
     for (const [i, run] of result.taskResults[0].runs.entries()) {
@@ -60,10 +101,14 @@ describe('write then read a whole tree', () => {
       expect(full!.trajectory.map((x) => x.type)).toEqual(run.trajectory.map((x) => x.type))
       expect(seen!.source).toBe('derived')
       expect(seen!.file.trajectory.map((x) => x.type)).toEqual(run.attackerView.map((x) => x.type))
-      expect(full!.trajectory.filter((x) => x.kind === 'event').map((x) => (x as { event_id: string }).event_id))
-        .toEqual(run.trajectory.filter((x) => 'eventId' in x).map((x) => (x as { eventId: string }).eventId))
+      expect(full!.trajectory.filter((x) => x.kind === 'event').map((x) => (x as { event_id: string }).event_id)).toEqual(
+        run.trajectory.filter((x) => 'eventId' in x).map((x) => (x as { eventId: string }).eventId),
+      )
     }
-    const log = (await storage.readText(joinPath(second.dir, 'logs', 'diagnostics.log'))).trim().split('\n').map((l) => JSON.parse(l))
+    const log = (await storage.readText(joinPath(second.dir, 'logs', 'diagnostics.log')))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(log[0]).toMatchObject({ level: 'error', task_index: 2, message: expect.stringContaining('unexpected error during run 1') })
     expect(await storage.exists(joinPath(first.dir, 'logs'))).toBe(false)
     // The partial trajectory of the errored run is on disk too.
@@ -74,10 +119,17 @@ describe('write then read a whole tree', () => {
   it('never writes a secret: only the model name of the LLM config', async () => {
     const storage = new MemoryStorage()
     const forest = stubForest()
-    const { controller } = controllerFor(storage, [() => fixtureEvaluation(forest)], {
-      llmConfig: { model: 'gpt-4o-mini', apiKey: 'sk-very-secret', apiBase: 'https://internal.example/v1' },
-      llmClientFactory: () => { throw new Error('not called: the scripted optimizer makes no calls') },
-    }, forest)
+    const { controller } = controllerFor(
+      storage,
+      [() => fixtureEvaluation(forest)],
+      {
+        llmConfig: { model: 'gpt-4o-mini', apiKey: 'sk-very-secret', apiBase: 'https://internal.example/v1' },
+        llmClientFactory: () => {
+          throw new Error('not called: the scripted optimizer makes no calls')
+        },
+      },
+      forest,
+    )
     const result = await controller.run()
     expect(result.taskResults[0].stopReason).toBe('error') // the factory threw: contained as a task error
     const all = [...storage.files.values()].join('\n')
@@ -106,14 +158,34 @@ describe('skipped tasks', () => {
     const forest = stubForest()
     const storage = new MemoryStorage()
     const controller = new Controller({
-      optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest)),
-      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('runs', () => fixtureEvaluation(forest)), new ScriptedTask('skips', () => fixtureEvaluation(forest))]),
-      scope: (task) => (task.goal.description === 'skips' ? new Set() : scopeOf([forest.user])), scopeLabel: 'only-some', maxRunsPerTask: 1, storage,
+      optimizerFactory: () => new ScriptedOptimizer(),
+      targetFactory: targetFactory(() => new StubTarget(forest)),
+      securityClaim: SecurityClaim.fromTasks([
+        new ScriptedTask('runs', () => fixtureEvaluation(forest)),
+        new ScriptedTask('skips', () => fixtureEvaluation(forest)),
+      ]),
+      scope: (task) => (task.goal.description === 'skips' ? new Set() : scopeOf([forest.user])),
+      scopeLabel: 'only-some',
+      maxRunsPerTask: 1,
+      storage,
     })
     const result = await controller.run()
     const exp = await readExperiment(storage, result.resultsDir!)
-    expect(exp.manifest.tasks[1]).toEqual({ index: 2, goal: 'skips', goal_hash: expect.any(String), dir: null, status: 'skipped', success: false,
-      best_score: 0, stop_reason: 'skipped', n_runs: 0, cost_usd: 0, has_error: false, started_at: null, ended_at: null })
+    expect(exp.manifest.tasks[1]).toEqual({
+      index: 2,
+      goal: 'skips',
+      goal_hash: expect.any(String),
+      dir: null,
+      status: 'skipped',
+      success: false,
+      best_score: 0,
+      stop_reason: 'skipped',
+      n_runs: 0,
+      cost_usd: 0,
+      has_error: false,
+      started_at: null,
+      ended_at: null,
+    })
     expect(exp.result!.summary).toMatchObject({ n_tasks: 1, n_skipped: 1 })
     expect(exp.manifest.experiment).toMatchObject({ scope: [], read_only: [], scope_label: 'only-some' })
     expect((await readTasks(storage, result.resultsDir!)).map((t) => t.task.goal)).toEqual(['runs'])
@@ -125,18 +197,44 @@ describe('resume', () => {
   it('keeps finished tasks, reruns errored ones, snapshots the prior state first', async () => {
     const forest = stubForest()
     const storage = new MemoryStorage()
-    const first = controllerFor(storage, [() => fixtureEvaluation(forest, true), () => { throw new Error('flaky') }], {}, forest)
+    const first = controllerFor(
+      storage,
+      [
+        () => fixtureEvaluation(forest, true),
+        () => {
+          throw new Error('flaky')
+        },
+      ],
+      {},
+      forest,
+    )
     const r1 = await first.controller.run()
     expect(r1.taskResults.map((t) => t.stopReason)).toEqual(['success', 'error'])
     expect(first.optimizerCount()).toBe(2)
 
-    const second = controllerFor(storage, [() => { throw new Error('must not rerun') }, () => fixtureEvaluation(forest)], {}, forest)
+    const second = controllerFor(
+      storage,
+      [
+        () => {
+          throw new Error('must not rerun')
+        },
+        () => fixtureEvaluation(forest),
+      ],
+      {},
+      forest,
+    )
     expect(second.controller.label).toBe(first.controller.label)
     const completes: Array<[number, number | undefined]> = []
     const r2 = await second.controller.run({ reporter: { taskComplete: (_, t) => completes.push([t.index, t.nRuns]) } })
     expect(second.optimizerCount()).toBe(1)
-    expect(r2.taskResults.map((t) => [t.stopReason, t.runs.length, t.nRuns])).toEqual([['success', 0, 1], ['max_runs', 2, undefined]])
-    expect(completes).toEqual([[1, 1], [2, undefined]])
+    expect(r2.taskResults.map((t) => [t.stopReason, t.runs.length, t.nRuns])).toEqual([
+      ['success', 0, 1],
+      ['max_runs', 2, undefined],
+    ])
+    expect(completes).toEqual([
+      [1, 1],
+      [2, undefined],
+    ])
 
     const dir = r2.resultsDir!
     const prev = await readTasks(storage, joinPath(dir, 'previous_01'))
@@ -150,10 +248,18 @@ describe('resume', () => {
     const third = controllerFor(storage, [() => fixtureEvaluation(forest, true), () => fixtureEvaluation(forest)], {}, forest)
     await third.controller.run()
     expect(third.optimizerCount()).toBe(0)
-    const fourth = controllerFor(storage, [() => fixtureEvaluation(forest, true), () => fixtureEvaluation(forest)], { overwrite: true }, forest)
+    const fourth = controllerFor(
+      storage,
+      [() => fixtureEvaluation(forest, true), () => fixtureEvaluation(forest)],
+      { overwrite: true },
+      forest,
+    )
     await fourth.controller.run()
     expect(fourth.optimizerCount()).toBe(2)
-    expect((await storage.list(dir)).filter((e) => e.name.startsWith('previous_')).map((e) => e.name)).toEqual(['previous_01', 'previous_02'])
+    expect((await storage.list(dir)).filter((e) => e.name.startsWith('previous_')).map((e) => e.name)).toEqual([
+      'previous_01',
+      'previous_02',
+    ])
   })
 
   it('a cancelled run leaves the manifest in progress, no result.json and no index row', async () => {
@@ -162,12 +268,24 @@ describe('resume', () => {
     const hang = new Controller({
       optimizerFactory: () => new ScriptedOptimizer(),
       targetFactory: targetFactory(() => new StubTarget(forest, (run) => (run === 1 ? [] : [{ kind: 'hang' }])), 1),
-      securityClaim: SecurityClaim.fromTasks([new ScriptedTask('quick', () => fixtureEvaluation(forest, true)),
-        new ScriptedTask('slow', () => fixtureEvaluation(forest))]),
-      scope: scopeOf([forest.user]), maxRunsPerTask: 3, storage, cleanupGraceMs: 50,
+      securityClaim: SecurityClaim.fromTasks([
+        new ScriptedTask('quick', () => fixtureEvaluation(forest, true)),
+        new ScriptedTask('slow', () => fixtureEvaluation(forest)),
+      ]),
+      scope: scopeOf([forest.user]),
+      maxRunsPerTask: 3,
+      storage,
+      cleanupGraceMs: 50,
     })
     const abort = new AbortController()
-    const pending = hang.run({ signal: abort.signal, reporter: { taskStart: (_, i) => { if (i === 2) setTimeout(() => abort.abort(), 20) } } })
+    const pending = hang.run({
+      signal: abort.signal,
+      reporter: {
+        taskStart: (_, i) => {
+          if (i === 2) setTimeout(() => abort.abort(), 20)
+        },
+      },
+    })
     const result = await pending
     expect(result.cancelled).toBe(true)
     expect(result.taskResults.map((t) => t.task.goal.description)).toEqual(['quick'])
@@ -185,10 +303,17 @@ describe('resume', () => {
     await controllerFor(storage, [() => fixtureEvaluation(forest, true)], {}, forest).controller.run()
     let runs = 0
     const changed = new Controller({
-      optimizerFactory: function attacker() { runs++; return new ScriptedOptimizer() },
+      optimizerFactory: function attacker() {
+        runs++
+        return new ScriptedOptimizer()
+      },
       targetFactory: targetFactory(() => new StubTarget(forest), 2),
       securityClaim: SecurityClaim.fromTasks([new ScriptedTask('a different goal', () => fixtureEvaluation(forest, true))], 'Leaks'),
-      scope: scopeOf([forest.user]), readOnly: scopeOf([forest.system]), maxRunsPerTask: 2, storage, resultsDir: 'results',
+      scope: scopeOf([forest.user]),
+      readOnly: scopeOf([forest.system]),
+      maxRunsPerTask: 2,
+      storage,
+      resultsDir: 'results',
     })
     const result = await changed.run()
     expect(runs).toBe(1)
@@ -207,11 +332,17 @@ describe('the in-progress manifest of a long experiment', () => {
     }
   }
   const TASKS = 300
-  const long = (storage: MemoryStorage, forest: StubForest) => new Controller({
-    optimizerFactory: () => new ScriptedOptimizer(), targetFactory: targetFactory(() => new StubTarget(forest), 4),
-    securityClaim: SecurityClaim.fromTasks(Array.from({ length: TASKS }, (_, i) => new ScriptedTask(`goal ${i + 1}`, () => fixtureEvaluation(forest)))),
-    scope: scopeOf([forest.user]), maxRunsPerTask: 1, storage,
-  })
+  const long = (storage: MemoryStorage, forest: StubForest) =>
+    new Controller({
+      optimizerFactory: () => new ScriptedOptimizer(),
+      targetFactory: targetFactory(() => new StubTarget(forest), 4),
+      securityClaim: SecurityClaim.fromTasks(
+        Array.from({ length: TASKS }, (_, i) => new ScriptedTask(`goal ${i + 1}`, () => fixtureEvaluation(forest))),
+      ),
+      scope: scopeOf([forest.user]),
+      maxRunsPerTask: 1,
+      storage,
+    })
   const listed = (manifest: string) => (JSON.parse(manifest) as { tasks: unknown[] }).tasks.length
 
   it('is rewritten as tasks land, ever less often as it grows, and ends complete with all of them', async () => {
@@ -237,7 +368,12 @@ describe('the in-progress manifest of a long experiment', () => {
     const cancel = new AbortController()
     let landed = 0
     const result = await long(storage, forest).run({
-      signal: cancel.signal, reporter: { taskComplete: () => { if (++landed === 200) cancel.abort() } },
+      signal: cancel.signal,
+      reporter: {
+        taskComplete: () => {
+          if (++landed === 200) cancel.abort()
+        },
+      },
     })
     expect(result.cancelled).toBe(true)
     const manifest = JSON.parse(storage.manifests.at(-1)!) as { status: string; tasks: Array<{ index: number }> }

@@ -19,7 +19,12 @@ function mask(value: unknown, extra: ReadonlySet<string>): unknown {
 function parsed(path: string, text: string, extra: ReadonlySet<string>): unknown {
   if (path.endsWith('.json')) return mask(JSON.parse(text), extra)
   // Diagnostics logs: one JSON object a line.
-  if (path.endsWith('.log')) return text.trim().split('\n').filter(Boolean).map((l) => mask(JSON.parse(l), extra))
+  if (path.endsWith('.log'))
+    return text
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => mask(JSON.parse(l), extra))
   return text
 }
 

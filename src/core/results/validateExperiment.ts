@@ -10,7 +10,16 @@
 import { z } from 'zod'
 import { decodeUtf8, InvalidUtf8Error } from '../json'
 import { ForestSchema } from '../tags'
-import { AttackerFile, IterationsFile, ManifestFile, ResultFile, TASK_CONFIGS_FILE, TaskConfigsFile, TaskFile, TrajectoryFile } from './format'
+import {
+  AttackerFile,
+  IterationsFile,
+  ManifestFile,
+  ResultFile,
+  TASK_CONFIGS_FILE,
+  TaskConfigsFile,
+  TaskFile,
+  TrajectoryFile,
+} from './format'
 import { parseJsonFile, ResultsFormatError } from './reader'
 import { joinPath, type Storage } from './storage'
 
@@ -19,9 +28,16 @@ const AnyJson = z.unknown()
 const LogLine = z.looseObject({})
 
 const EXPERIMENT_FILES: Readonly<Record<string, z.ZodType>> = {
-  'manifest.json': ManifestFile, 'result.json': ResultFile, 'domain.json': ForestSchema, [TASK_CONFIGS_FILE]: TaskConfigsFile,
+  'manifest.json': ManifestFile,
+  'result.json': ResultFile,
+  'domain.json': ForestSchema,
+  [TASK_CONFIGS_FILE]: TaskConfigsFile,
 }
-const TASK_FILES: Readonly<Record<string, z.ZodType>> = { 'task.json': TaskFile, 'iterations.json': IterationsFile, 'attacker.json': AttackerFile }
+const TASK_FILES: Readonly<Record<string, z.ZodType>> = {
+  'task.json': TaskFile,
+  'iterations.json': IterationsFile,
+  'attacker.json': AttackerFile,
+}
 const RUN_FILE = /^run_\d+(\.attacker)?\.json$/
 
 type Check = z.ZodType | 'log' | null
@@ -90,10 +106,12 @@ export async function validateExperiment(storage: Storage, dir: string, files: r
     if (check !== null) todo.push([rel, check])
   }
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(limit, todo.length) }, async () => {
-    while (next < todo.length) {
-      const [rel, check] = todo[next++]
-      await checkFile(storage, joinPath(dir, rel), check, `${label}/${dir}/${rel}`)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(limit, todo.length) }, async () => {
+      while (next < todo.length) {
+        const [rel, check] = todo[next++]
+        await checkFile(storage, joinPath(dir, rel), check, `${label}/${dir}/${rel}`)
+      }
+    }),
+  )
 }

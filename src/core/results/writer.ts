@@ -12,8 +12,20 @@ import { evaluationResult, score, type StopReason } from '../engine/types'
 import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
 import {
-  ATTACKER_CONFIG_FILE, ATTACKER_NOTES_FILE, ECHOES_FILE, ExperimentEchoesFile, ExperimentUnpricedFile, ResultFile, RUN_RECORDS_FILE, SCHEMA_VERSION,
-  TASK_CONFIGS_FILE, TaskFile, THREAT_MODEL_FILE, UNPRICED_FILE, type ResultsSchemaVersion, type UnpricedJson,
+  ATTACKER_CONFIG_FILE,
+  ATTACKER_NOTES_FILE,
+  ECHOES_FILE,
+  ExperimentEchoesFile,
+  ExperimentUnpricedFile,
+  ResultFile,
+  RUN_RECORDS_FILE,
+  SCHEMA_VERSION,
+  TASK_CONFIGS_FILE,
+  TaskFile,
+  THREAT_MODEL_FILE,
+  UNPRICED_FILE,
+  type ResultsSchemaVersion,
+  type UnpricedJson,
 } from './format'
 import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
 import { sumUnpriced, unpricedJsonOf, unpricedUsageOf } from './cost'
@@ -76,11 +88,15 @@ const readTaskFile = (storage: Storage, path: string): Promise<TaskFile | null> 
 async function readFinishedTiming(storage: Storage, dir: string): Promise<{ startedAt: string; completedAt: string } | null> {
   const timing = (await readOrNull(storage, joinPath(dir, 'result.json'), ResultFile))?.timing
   return timing !== undefined && timing.started_at !== null && timing.completed_at !== null
-    ? { startedAt: timing.started_at, completedAt: timing.completed_at } : null
+    ? { startedAt: timing.started_at, completedAt: timing.completed_at }
+    : null
 }
 
 /** The experiment's echoes.json (which tasks had echoed runs, judged which way), or null when absent or unreadable. */
-async function readExperimentEchoes(storage: Storage, dir: string): Promise<{ count_echoes: boolean; byTask: Map<number, readonly number[]> } | null> {
+async function readExperimentEchoes(
+  storage: Storage,
+  dir: string,
+): Promise<{ count_echoes: boolean; byTask: Map<number, readonly number[]> } | null> {
   const file = await readOrNull(storage, joinPath(dir, ECHOES_FILE), ExperimentEchoesFile)
   return file === null ? null : { count_echoes: file.count_echoes, byTask: new Map(file.tasks.map((t) => [t.index, t.runs])) }
 }
@@ -144,9 +160,17 @@ export class ExperimentSession {
   private readonly unpriced: Map<number, UnpricedJson>
   private unpricedFilePresent: boolean
 
-  private constructor(storage: Storage, root: string, meta: ExperimentMeta, identity: { slug: string; hash: string }, plan: ResumePlan,
-    views: Map<number, TaskView>, schema: ResultsSchemaVersion, echoes: { count: boolean; byTask: Map<number, readonly number[]>; present: boolean },
-    unpriced: { byTask: Map<number, UnpricedJson>; present: boolean }) {
+  private constructor(
+    storage: Storage,
+    root: string,
+    meta: ExperimentMeta,
+    identity: { slug: string; hash: string },
+    plan: ResumePlan,
+    views: Map<number, TaskView>,
+    schema: ResultsSchemaVersion,
+    echoes: { count: boolean; byTask: Map<number, readonly number[]>; present: boolean },
+    unpriced: { byTask: Map<number, UnpricedJson>; present: boolean },
+  ) {
     this.schema = schema
     this.unpriced = unpriced.byTask
     this.unpricedFilePresent = unpriced.present
@@ -164,8 +188,13 @@ export class ExperimentSession {
   }
 
   /** Resolves the folder, locks it (in this process), plans the resume, snapshots prior state before any rerun. */
-  static async open(storage: Storage, root: string, meta: ExperimentMeta, goals: readonly string[],
-    options: { overwrite?: boolean; schema?: ResultsSchemaVersion; countEchoes?: boolean } = {}): Promise<ExperimentSession> {
+  static async open(
+    storage: Storage,
+    root: string,
+    meta: ExperimentMeta,
+    goals: readonly string[],
+    options: { overwrite?: boolean; schema?: ResultsSchemaVersion; countEchoes?: boolean } = {},
+  ): Promise<ExperimentSession> {
     const identity = { slug: slugOf(meta), hash: identityHash(meta) }
     const dir = joinPath(root, dirNameOf(identity.slug, identity.hash))
     const held = locks.get(storage) ?? new Set<string>()
@@ -188,7 +217,8 @@ export class ExperimentSession {
         goals.forEach((goal, i) => {
           const view = prior.get(i + 1)
           // A task whose echoes were judged the other way would not have run as it did (an echo counted ends it): rerun.
-          const echoesDisagree = priorEchoes !== null && priorEchoes.count_echoes !== countEchoes && (priorEchoes.byTask.get(i + 1)?.length ?? 0) > 0
+          const echoesDisagree =
+            priorEchoes !== null && priorEchoes.count_echoes !== countEchoes && (priorEchoes.byTask.get(i + 1)?.length ?? 0) > 0
           if (view && view.goalHash === goalHash(goal) && isKept(view.status, view.nRuns) && !echoesDisagree) keep.add(i + 1)
         })
       }
@@ -213,8 +243,17 @@ export class ExperimentSession {
         const u = priorUnpriced?.get(i)
         if (u && u.calls > 0) unpriced.set(i, u)
       }
-      const session = new ExperimentSession(storage, root, meta, identity, { keep, rerun, isFresh: fresh }, views, options.schema ?? SCHEMA_VERSION,
-        { count: countEchoes, byTask: echoes, present: priorEchoes !== null }, { byTask: unpriced, present: priorUnpriced !== null })
+      const session = new ExperimentSession(
+        storage,
+        root,
+        meta,
+        identity,
+        { keep, rerun, isFresh: fresh },
+        views,
+        options.schema ?? SCHEMA_VERSION,
+        { count: countEchoes, byTask: echoes, present: priorEchoes !== null },
+        { byTask: unpriced, present: priorUnpriced !== null },
+      )
       // Nothing to rerun in a folder whose result.json was written: it finished (perhaps killed before its manifest said
       // so), and finishing it again must not restamp it with this resume's times.
       if (!fresh && rerun.size === 0) session.finished = await readFinishedTiming(storage, dir)
@@ -237,12 +276,28 @@ export class ExperimentSession {
     const best = score(data.best_score.value, null, data.best_score.name)
     const parseDate = (s: string | null) => (s === null || Number.isNaN(Date.parse(s)) ? new Date(0) : new Date(s))
     return {
-      task, index, runs: [], bestScore: best,
-      bestEvaluation: evaluationResult({ success: data.best_evaluation.success, primaryScore: best, rationale: data.best_evaluation.rationale }),
+      task,
+      index,
+      runs: [],
+      bestScore: best,
+      bestEvaluation: evaluationResult({
+        success: data.best_evaluation.success,
+        primaryScore: best,
+        rationale: data.best_evaluation.rationale,
+      }),
       success: data.success,
-      llmUsage: { calls: data.llm_usage.calls, cost: data.llm_usage.cost, ...(this.unpriced.has(index) ? { unpriced: unpricedUsageOf(this.unpriced.get(index)) } : {}) },
-      stopReason: data.stop_reason as StopReason, scope: new Set(), readOnly: new Set(), error: data.error,
-      startedAt: parseDate(data.timing.started_at), endedAt: parseDate(data.timing.ended_at), nRuns: data.n_runs,
+      llmUsage: {
+        calls: data.llm_usage.calls,
+        cost: data.llm_usage.cost,
+        ...(this.unpriced.has(index) ? { unpriced: unpricedUsageOf(this.unpriced.get(index)) } : {}),
+      },
+      stopReason: data.stop_reason as StopReason,
+      scope: new Set(),
+      readOnly: new Set(),
+      error: data.error,
+      startedAt: parseDate(data.timing.started_at),
+      endedAt: parseDate(data.timing.ended_at),
+      nRuns: data.n_runs,
     }
   }
 
@@ -252,8 +307,12 @@ export class ExperimentSession {
    */
   async writeTaskConfigs(tasks: readonly Task[]): Promise<void> {
     if (!tasks.some((t) => (t.config !== undefined && Object.keys(t.config).length > 0) || (t.references?.length ?? 0) > 0)) return
-    const rows = tasks.map((t, i) => ({ index: i + 1, goal: t.goal.description, config: { ...(t.config ?? {}) },
-      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}) }))
+    const rows = tasks.map((t, i) => ({
+      index: i + 1,
+      goal: t.goal.description,
+      config: { ...(t.config ?? {}) },
+      ...(t.references && t.references.length > 0 ? { references: [...t.references] } : {}),
+    }))
     await this.storage.writeTextAtomic(joinPath(this.dir, TASK_CONFIGS_FILE), dumpFile({ schema_version: this.schema, tasks: rows }))
   }
 
@@ -305,7 +364,8 @@ export class ExperimentSession {
     // Each run's trajectory, once: what the attacker saw of it is derived on read with the engine's filter
     // (attackerView.ts). Only a run whose view names cannot rebuild (see derivesTo) keeps its attacker file.
     const files: Array<{ path: string; run: number; items: readonly TrajectoryItem[] }> = []
-    const derivable = this.domain === null ? null : derivesTo(this.domain, { scope: scopeNames(tr.scope), readOnly: scopeNames(tr.readOnly) })
+    const derivable =
+      this.domain === null ? null : derivesTo(this.domain, { scope: scopeNames(tr.scope), readOnly: scopeNames(tr.readOnly) })
     for (const [i, run] of tr.runs.entries()) {
       files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1)), run: i + 1, items: run.trajectory })
       if (derivable === null || !derivable(run.trajectory, run.attackerView)) {
@@ -345,9 +405,20 @@ export class ExperimentSession {
     const startedAt = utcIso(tr.startedAt)
     const endedAt = utcIso(tr.endedAt)
     this.views.set(index, {
-      index, goal: tr.task.goal.description, goalHash: task.goalHash, dir: `tasks/${name}`, status: task.status,
-      success: tr.success, stopReason: tr.stopReason, bestScore: tr.bestScore.value, nRuns: tr.runs.length,
-      calls: tr.llmUsage.calls, cost: tr.llmUsage.cost, error: tr.error, startedAt, endedAt,
+      index,
+      goal: tr.task.goal.description,
+      goalHash: task.goalHash,
+      dir: `tasks/${name}`,
+      status: task.status,
+      success: tr.success,
+      stopReason: tr.stopReason,
+      bestScore: tr.bestScore.value,
+      nRuns: tr.runs.length,
+      calls: tr.llmUsage.calls,
+      cost: tr.llmUsage.cost,
+      error: tr.error,
+      startedAt,
+      endedAt,
     })
     this.landedSinceManifest += 1
     if (this.landedSinceManifest >= Math.max(1, Math.floor(this.views.size / MANIFEST_REWRITE_SHARE))) {
@@ -372,7 +443,10 @@ export class ExperimentSession {
       const completed = finished?.completedAt ?? utcIso(endedAt)
       await this.writeExperimentLog()
       if (finished === null) {
-        await this.storage.writeTextAtomic(joinPath(this.dir, 'result.json'), resultText(this.experimentPrinted(), startedAt, completed, summary, this.schema))
+        await this.storage.writeTextAtomic(
+          joinPath(this.dir, 'result.json'),
+          resultText(this.experimentPrinted(), startedAt, completed, summary, this.schema),
+        )
       }
       await this.writeManifest('complete', completed, finished?.startedAt ?? startedAt)
       await this.updateExperimentsIndex(summary, completed, options.queueIndexRow ?? false)
@@ -429,14 +503,27 @@ export class ExperimentSession {
       const entries: Array<[number, string]> = views.map((v) => [v.index, manifestEntryText(v)])
       for (const [index, goal] of this.skipped) entries.push([index, skippedEntryText(index, goal, goalHash(goal))])
       entries.sort((a, b) => a[0] - b[0])
-      await this.storage.writeTextAtomic(joinPath(this.dir, 'manifest.json'), manifestText({
-        status, experiment: this.experimentPrinted(), startedAt, completedAt, summary: computeSummary(views, this.skipped.size),
-        entries: entries.map((e) => e[1]),
-      }, this.schema))
+      await this.storage.writeTextAtomic(
+        joinPath(this.dir, 'manifest.json'),
+        manifestText(
+          {
+            status,
+            experiment: this.experimentPrinted(),
+            startedAt,
+            completedAt,
+            summary: computeSummary(views, this.skipped.size),
+            entries: entries.map((e) => e[1]),
+          },
+          this.schema,
+        ),
+      )
       // Beside the manifest it summarises: while any task has an echoed run, or to clear one a rerun left behind.
       if (this.echoes.size > 0 || this.echoesFilePresent) {
         this.echoesFilePresent = true
-        await this.storage.writeTextAtomic(joinPath(this.dir, ECHOES_FILE), experimentEchoesText(this.echoes, this.countEchoes, this.schema))
+        await this.storage.writeTextAtomic(
+          joinPath(this.dir, ECHOES_FILE),
+          experimentEchoesText(this.echoes, this.countEchoes, this.schema),
+        )
       }
       // Likewise the unpriced calls, so the experiment's totals never read as whole when some calls had no price.
       if (this.unpriced.size > 0 || this.unpricedFilePresent) {
@@ -459,8 +546,17 @@ export class ExperimentSession {
   private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string, queue: boolean): Promise<void> {
     // Each row is its own experiment's schema (redscope and superred read 4 and 5); the file's version is the last writer's.
     const row = indexRowAsSchema(this.schema, {
-      dir: dirNameOf(this.slug, this.hash), slug: this.slug, hash: this.hash, status: 'complete', experiment: this.experimentBlock(),
-      summary: { asr: summary.asr, n_success: summary.n_success, n_completed: summary.n_completed, total_llm_usage: summary.total_llm_usage },
+      dir: dirNameOf(this.slug, this.hash),
+      slug: this.slug,
+      hash: this.hash,
+      status: 'complete',
+      experiment: this.experimentBlock(),
+      summary: {
+        asr: summary.asr,
+        n_success: summary.n_success,
+        n_completed: summary.n_completed,
+        total_llm_usage: summary.total_llm_usage,
+      },
       completed_at: completedAt,
       ...(this.threatModelName !== null ? { threat_model_name: this.threatModelName } : {}),
       ...this.unpricedRow(),
@@ -473,7 +569,9 @@ export class ExperimentSession {
 
 /** The reference's per-task diagnostics: one JSON object a line. */
 function jsonl(lines: readonly DiagnosticLine[], index: number | null): string {
-  return lines.map((l) => JSON.stringify({ ts: utcIso(), level: l.level, logger_name: 'redscope', task_index: index, message: l.message }) + '\n').join('')
+  return lines
+    .map((l) => JSON.stringify({ ts: utcIso(), level: l.level, logger_name: 'redscope', task_index: index, message: l.message }) + '\n')
+    .join('')
 }
 
 /** Copies the current state into the next previous_NN/ before anything current changes. */

@@ -83,7 +83,9 @@ export function rateWords(successes: number, trials: number, options: RateWordsO
     const by = options.attacker ? ` by ${options.attacker}` : ''
     const bound = `≤ ${highPercent(interval.high)} at 95%`
     return {
-      ...base, held: true, headline: 'not broken',
+      ...base,
+      held: true,
+      headline: 'not broken',
       detail: `in ${count(trials, options.unit)}${by}, ${bound}`,
       text: `not broken in ${count(trials, options.unit)}${by} (${bound})`,
       short: `0/${trials} (≤ ${highPercent(interval.high)})`,
@@ -92,7 +94,9 @@ export function rateWords(successes: number, trials: number, options: RateWordsO
   const pct = ratePercent(successes, trials)
   const ci = intervalText(interval)
   return {
-    ...base, held: false, headline: pct,
+    ...base,
+    held: false,
+    headline: pct,
     detail: `${successes.toLocaleString('en-US')} of ${count(trials, options.unit)}, 95% CI ${ci}`,
     text: `${pct} (${successes.toLocaleString('en-US')} of ${count(trials, options.unit)}, 95% CI ${ci})`,
     short: `${successes}/${trials} (${ci})`,

@@ -29,7 +29,7 @@ export interface WiderWorse {
 }
 
 export const rateOf = (m: Pick<ModelOutcome, 'nSuccess' | 'nCompleted'>): number | null =>
-  (m.nCompleted === 0 ? null : m.nSuccess / m.nCompleted)
+  m.nCompleted === 0 ? null : m.nSuccess / m.nCompleted
 
 /**
  * Every pair where a strictly wider threat model (write ⊇ and visibility ⊇,

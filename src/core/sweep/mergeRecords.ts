@@ -36,14 +36,16 @@ function sharedFields(r: SweepRecord): Array<[string, string, unknown]> {
     ['claim', 'claim', r.claim],
     ['attacker', 'attacker', r.attacker],
     ['forest', 'forest', r.forest],
-    ...(p === undefined ? [] : [
-      ['plan.selection', 'selection of threat models', p.selection],
-      ['plan.total', 'number of threat models selected', p.total],
-      ...Object.entries(p.settings).map(([k, v]): [string, string, unknown] => [`plan.settings.${k}`, k, v]),
-      ['plan.claimDigest', "claim file's tasks (same claim name, other content)", p.claimDigest],
-      ['plan.attackerDigest', "attacker's options (templates, inject-on, replayed run)", p.attackerDigest],
-      ['plan.shards.count', 'number of shards (a sweep cut two ways: merge the shards of one cut)', p.shards.count],
-    ] as Array<[string, string, unknown]>),
+    ...(p === undefined
+      ? []
+      : ([
+          ['plan.selection', 'selection of threat models', p.selection],
+          ['plan.total', 'number of threat models selected', p.total],
+          ...Object.entries(p.settings).map(([k, v]): [string, string, unknown] => [`plan.settings.${k}`, k, v]),
+          ['plan.claimDigest', "claim file's tasks (same claim name, other content)", p.claimDigest],
+          ['plan.attackerDigest', "attacker's options (templates, inject-on, replayed run)", p.attackerDigest],
+          ['plan.shards.count', 'number of shards (a sweep cut two ways: merge the shards of one cut)', p.shards.count],
+        ] as Array<[string, string, unknown]>)),
     ['id', 'sweep id', r.id],
     ['title', 'title', r.title],
   ]
@@ -52,7 +54,10 @@ function sharedFields(r: SweepRecord): Array<[string, string, unknown]> {
 function checkSameSweep(a: LabelledRecord, b: LabelledRecord): void {
   if ((a.record.plan === undefined) !== (b.record.plan === undefined)) {
     const [withPlan, without] = a.record.plan ? [a, b] : [b, a]
-    throw new SweepMismatchError('plan', `${without.label} holds a sweep run in the browser and ${withPlan.label} one run by redscope sweep: they are not parts of one sweep`)
+    throw new SweepMismatchError(
+      'plan',
+      `${without.label} holds a sweep run in the browser and ${withPlan.label} one run by redscope sweep: they are not parts of one sweep`,
+    )
   }
   const fa = sharedFields(a.record)
   const fb = sharedFields(b.record)
@@ -60,8 +65,10 @@ function checkSameSweep(a: LabelledRecord, b: LabelledRecord): void {
     const [field, words, va] = fa[i]
     const vb = fb[i][2]
     if (json(va) !== json(vb)) {
-      throw new SweepMismatchError(field, `${a.label} and ${b.label} are not parts of one sweep: their ${words} differ` +
-        ` (${field}: ${short(va)} vs ${short(vb)})`)
+      throw new SweepMismatchError(
+        field,
+        `${a.label} and ${b.label} are not parts of one sweep: their ${words} differ` + ` (${field}: ${short(va)} vs ${short(vb)})`,
+      )
     }
   }
 }
@@ -76,8 +83,10 @@ export function mergeSweepRecords(inputs: readonly LabelledRecord[]): SweepRecor
       const seen = byDir.get(entry.dir)
       if (seen === undefined) byDir.set(entry.dir, { entry, label })
       else if (json(seen.entry) !== json(entry)) {
-        throw new SweepMismatchError('models', `${seen.label} and ${label} list threat model ${entry.dir} differently` +
-          ` (${short(seen.entry, 160)} vs ${short(entry, 160)})`)
+        throw new SweepMismatchError(
+          'models',
+          `${seen.label} and ${label} list threat model ${entry.dir} differently` + ` (${short(seen.entry, 160)} vs ${short(entry, 160)})`,
+        )
       }
     }
   }
@@ -85,9 +94,29 @@ export function mergeSweepRecords(inputs: readonly LabelledRecord[]): SweepRecor
   const createdAt = Math.min(...inputs.map((i) => i.record.createdAt))
   const b = first.record
   // Built key by key, so the text does not depend on which input came first.
-  const merged: SweepRecord = { v: 1, id: b.id, createdAt, title: b.title, target: b.target, claim: b.claim, attacker: b.attacker, forest: b.forest, models }
+  const merged: SweepRecord = {
+    v: 1,
+    id: b.id,
+    createdAt,
+    title: b.title,
+    target: b.target,
+    claim: b.claim,
+    attacker: b.attacker,
+    forest: b.forest,
+    models,
+  }
   if (b.plan === undefined) return merged
   const indices = [...new Set(inputs.flatMap((i) => i.record.plan!.shards.indices))].sort((x, y) => x - y)
   const p = b.plan
-  return { ...merged, plan: { selection: p.selection, total: p.total, shards: { count: p.shards.count, indices }, settings: p.settings, claimDigest: p.claimDigest, attackerDigest: p.attackerDigest } }
+  return {
+    ...merged,
+    plan: {
+      selection: p.selection,
+      total: p.total,
+      shards: { count: p.shards.count, indices },
+      settings: p.settings,
+      claimDigest: p.claimDigest,
+      attackerDigest: p.attackerDigest,
+    },
+  }
 }

@@ -34,15 +34,19 @@ async function readRecords(sources: readonly TreeSource[]) {
     try {
       out.push({ label: s.label, record: await readOptional(s.storage, SWEEP_FILE, SweepRecordSchema) })
     } catch (e) {
-      if (e instanceof ResultsFormatError) throw new ResultsFormatError(`${s.label}/${SWEEP_FILE}`, e.message.replace(`${SWEEP_FILE}: `, ''))
+      if (e instanceof ResultsFormatError)
+        throw new ResultsFormatError(`${s.label}/${SWEEP_FILE}`, e.message.replace(`${SWEEP_FILE}: `, ''))
       throw e
     }
   }
   const withRecord = out.filter((r) => r.record !== null)
   if (withRecord.length > 0 && withRecord.length < out.length) {
     const plain = out.find((r) => r.record === null)!
-    throw new SweepMismatchError(SWEEP_FILE, `${withRecord[0].label} holds a sweep (it has ${SWEEP_FILE}) but ${plain.label} does not:` +
-      ' merge the shards of one sweep, or plain results trees without a sweep')
+    throw new SweepMismatchError(
+      SWEEP_FILE,
+      `${withRecord[0].label} holds a sweep (it has ${SWEEP_FILE}) but ${plain.label} does not:` +
+        ' merge the shards of one sweep, or plain results trees without a sweep',
+    )
   }
   return withRecord.map((r) => ({ label: r.label, record: r.record! }))
 }
@@ -56,7 +60,11 @@ export interface PreparedSweepMerge {
  * Reads and checks everything a merge of `sources` into `out` needs, writing nothing: a caller that merges
  * several trees (a frontier search's repeat-k trees) prepares them all before it writes any.
  */
-export async function prepareSweepMerge(sources: readonly TreeSource[], out: Storage, copy: FileCopier = copyText): Promise<PreparedSweepMerge> {
+export async function prepareSweepMerge(
+  sources: readonly TreeSource[],
+  out: Storage,
+  copy: FileCopier = copyText,
+): Promise<PreparedSweepMerge> {
   if (sources.length === 0) throw new Error('mergeSweepTrees: nothing to merge')
   const records = await readRecords(sources)
   const record = records.length === 0 ? null : mergeSweepRecords(records)
@@ -71,7 +79,8 @@ export async function prepareSweepMerge(sources: readonly TreeSource[], out: Sto
     notStarted = record.models.filter((m) => !byDir.has(m.dir)).map((m) => m.dir)
     inProgress = record.models.filter((m) => byDir.get(m.dir)?.chosen.manifest.status === 'in_progress').map((m) => m.dir)
     const extra = plan.experiments.filter((e) => !listed.has(e.dir)).length
-    if (extra > 0) notes.push(`${extra} experiment(s) are not threat models of the sweep (other runs written into a shard's folder): merged as they are`)
+    if (extra > 0)
+      notes.push(`${extra} experiment(s) are not threat models of the sweep (other runs written into a shard's folder): merged as they are`)
     const shards = record.plan?.shards
     if (shards) missingShards = Array.from({ length: shards.count }, (_, i) => i).filter((i) => !shards.indices.includes(i))
   } else {
@@ -81,7 +90,16 @@ export async function prepareSweepMerge(sources: readonly TreeSource[], out: Sto
     async write() {
       const written = await writeTreeMerge(plan, out, copy)
       if (record !== null) await out.writeTextAtomic(SWEEP_FILE, sweepRecordText(record))
-      return { record, experiments: plan.experiments.length, copied: written.copied, files: written.files, inProgress, notStarted, missingShards, notes }
+      return {
+        record,
+        experiments: plan.experiments.length,
+        copied: written.copied,
+        files: written.files,
+        inProgress,
+        notStarted,
+        missingShards,
+        notes,
+      }
     },
   }
 }
@@ -92,6 +110,10 @@ export async function prepareSweepMerge(sources: readonly TreeSource[], out: Sto
  * experiments are then kept in place and the result is the same as merging
  * everything afresh.
  */
-export async function mergeSweepTrees(sources: readonly TreeSource[], out: Storage, copy: FileCopier = copyText): Promise<SweepMergeReport> {
+export async function mergeSweepTrees(
+  sources: readonly TreeSource[],
+  out: Storage,
+  copy: FileCopier = copyText,
+): Promise<SweepMergeReport> {
   return (await prepareSweepMerge(sources, out, copy)).write()
 }

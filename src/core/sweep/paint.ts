@@ -92,10 +92,15 @@ export function paintForest(forest: Forest, models: readonly ModelOutcome[]): Ma
   idx.names.forEach((name, i) => {
     const w: Pool = nModels[i] === 0 ? EMPTY : { models: nModels[i], broken: nBroken[i], successes: nSuccess[i], completed: nCompleted[i] }
     const wo: Pool = {
-      models: total.models - w.models, broken: total.broken - w.broken,
-      successes: total.successes - w.successes, completed: total.completed - w.completed,
+      models: total.models - w.models,
+      broken: total.broken - w.broken,
+      successes: total.successes - w.successes,
+      completed: total.completed - w.completed,
     }
-    const difference = differenceInterval({ successes: w.successes, trials: w.completed }, { successes: wo.successes, trials: wo.completed })
+    const difference = differenceInterval(
+      { successes: w.successes, trials: w.completed },
+      { successes: wo.successes, trials: wo.completed },
+    )
     out.set(name, { with: w, without: wo, difference, effect: effectOf(difference) })
   })
   return out
@@ -123,16 +128,18 @@ export interface GrantNames {
 export function paintFrontier(forest: Forest, minimalWins: readonly GrantNames[]): Map<string, FrontierTagPaint> {
   const idx = new TagIndex(forest)
   const grants = minimalWins.map((w) => ({ write: idx.cover(w.scope), read: idx.cover(w.readOnly) }))
-  return new Map(idx.names.map((name, i) => {
-    let writes = 0
-    let reads = 0
-    for (const g of grants) {
-      if (idx.hasAt(g.write, i)) writes++
-      else if (idx.hasAt(g.read, i)) reads++
-    }
-    const role: FrontierRole = writes > 0 ? 'written' : reads > 0 ? 'read' : 'not-needed'
-    return [name, { writes, reads, winners: grants.length, role }]
-  }))
+  return new Map(
+    idx.names.map((name, i) => {
+      let writes = 0
+      let reads = 0
+      for (const g of grants) {
+        if (idx.hasAt(g.write, i)) writes++
+        else if (idx.hasAt(g.read, i)) reads++
+      }
+      const role: FrontierRole = writes > 0 ? 'written' : reads > 0 ? 'read' : 'not-needed'
+      return [name, { writes, reads, winners: grants.length, role }]
+    }),
+  )
 }
 
 /** What a painted tag says, in the lines a tag box has room for and a longer title. */
@@ -151,11 +158,17 @@ const EFFECT_WORDS: Record<TagEffect, string> = {
 export function contrastWords(p: TagPaint): TagPaintWords {
   const w = rateWords(p.with.successes, p.with.completed, { unit: 'task' })
   const wo = rateWords(p.without.successes, p.without.completed, { unit: 'task' })
-  const effect = p.effect !== 'unknown' ? EFFECT_WORDS[p.effect]
-    : p.with.completed === 0 ? 'granted by no model' : 'granted by every model'
-  const diff = p.difference === null ? '' : `; with − without: ${points(Math.round(100 * (w.rate! - wo.rate!)))} points, 95% CI ${points(Math.floor(p.difference.low * 100 + 1e-9))} to ${points(Math.ceil(p.difference.high * 100 - 1e-9))}`
-  const long = p.effect !== 'unknown' ? effect
-    : p.with.completed === 0 ? 'no threat model with results grants it: nothing to compare' : 'every threat model with results grants it: nothing to compare'
+  const effect = p.effect !== 'unknown' ? EFFECT_WORDS[p.effect] : p.with.completed === 0 ? 'granted by no model' : 'granted by every model'
+  const diff =
+    p.difference === null
+      ? ''
+      : `; with − without: ${points(Math.round(100 * (w.rate! - wo.rate!)))} points, 95% CI ${points(Math.floor(p.difference.low * 100 + 1e-9))} to ${points(Math.ceil(p.difference.high * 100 - 1e-9))}`
+  const long =
+    p.effect !== 'unknown'
+      ? effect
+      : p.with.completed === 0
+        ? 'no threat model with results grants it: nothing to compare'
+        : 'every threat model with results grants it: nothing to compare'
   return {
     lines: [`with: ${p.with.completed ? w.short : 'no results'}`, `without: ${p.without.completed ? wo.short : 'no results'}`, effect],
     title: `threat models that grant it: ${p.with.models}, ${w.text}; that do not: ${p.without.models}, ${wo.text}${diff}. ${long[0].toUpperCase()}${long.slice(1)}.`,
@@ -167,9 +180,14 @@ const points = (v: number) => `${v > 0 ? '+' : ''}${v === 0 ? 0 : v}`
 
 export function frontierWords(p: FrontierTagPaint): TagPaintWords {
   const of = `of ${p.winners} minimal winner${p.winners === 1 ? '' : 's'}`
-  const line = p.winners === 0 ? 'no threat model won'
-    : p.role === 'written' ? `written by ${p.writes} ${of}`
-      : p.role === 'read' ? `read only by ${p.reads} ${of}` : 'not needed by any minimal winner'
+  const line =
+    p.winners === 0
+      ? 'no threat model won'
+      : p.role === 'written'
+        ? `written by ${p.writes} ${of}`
+        : p.role === 'read'
+          ? `read only by ${p.reads} ${of}`
+          : 'not needed by any minimal winner'
   const lines = p.role === 'written' && p.reads > 0 ? [line, `read only by ${p.reads} more`] : [line]
   return { lines, title: `${lines.join('; ')}.` }
 }

@@ -85,7 +85,13 @@ export function digestOf(value: unknown, length = 16): string {
  */
 export function sweepIdOf(r: Pick<SweepRecord, 'target' | 'claim' | 'attacker' | 'forest'> & { plan: SweepPlan }): string {
   const p = r.plan
-  const shared = { selection: p.selection, total: p.total, settings: p.settings, claimDigest: p.claimDigest, attackerDigest: p.attackerDigest }
+  const shared = {
+    selection: p.selection,
+    total: p.total,
+    settings: p.settings,
+    claimDigest: p.claimDigest,
+    attackerDigest: p.attackerDigest,
+  }
   return `sweep-${digestOf({ target: r.target, claim: r.claim, attacker: r.attacker, forest: r.forest, plan: shared }, 12)}`
 }
 

@@ -32,9 +32,12 @@ export function rowsFromManifests(record: SweepRecord, manifests: ReadonlyMap<st
     const man = manifests.get(m.dir) ?? null
     if (man === null) return { ...m, state: 'missing', cells: [], nTasks: 0, nSuccess: 0, nCompleted: 0 }
     return {
-      ...m, state: man.status === 'complete' ? 'complete' : 'incomplete',
+      ...m,
+      state: man.status === 'complete' ? 'complete' : 'incomplete',
       cells: man.tasks.map((t) => ({ index: t.index, status: t.status })),
-      nTasks: man.experiment.n_tasks ?? man.tasks.length, nSuccess: man.summary.n_success ?? 0, nCompleted: man.summary.n_completed ?? 0,
+      nTasks: man.experiment.n_tasks ?? man.tasks.length,
+      nSuccess: man.summary.n_success ?? 0,
+      nCompleted: man.summary.n_completed ?? 0,
     }
   })
 }
@@ -49,12 +52,13 @@ export async function readSweepManifests(storage: Storage, record: SweepRecord, 
   // A few at a time: a merged sweep can list tens of thousands of experiments.
   const dirs = record.models.map((m) => m.dir)
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(16, dirs.length) }, async () => {
-    while (next < dirs.length) {
-      const dir = dirs[next++]
-      out.set(dir, await readOptional(storage, joinPath(root, dir, 'manifest.json'), ManifestFile).catch(() => null))
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(16, dirs.length) }, async () => {
+      while (next < dirs.length) {
+        const dir = dirs[next++]
+        out.set(dir, await readOptional(storage, joinPath(root, dir, 'manifest.json'), ManifestFile).catch(() => null))
+      }
+    }),
+  )
   return out
 }
-

@@ -20,8 +20,15 @@ import { isKept } from '../results/summary'
 import type { Forest } from '../tags'
 import { SweepMismatchError } from './mergeRecords'
 import {
-  compareModelEntries, SWEEP_FILE, sweepIdOf, SweepRecordSchema, sweepRecordText,
-  type SweepModelEntry, type SweepPlan, type SweepRecord, type SweepSelection,
+  compareModelEntries,
+  SWEEP_FILE,
+  sweepIdOf,
+  SweepRecordSchema,
+  sweepRecordText,
+  type SweepModelEntry,
+  type SweepPlan,
+  type SweepRecord,
+  type SweepSelection,
 } from './record'
 import type { SelectedModel, Selection } from './select'
 import { shardItems, shardText, type Indexed, type Shard } from './shard'
@@ -38,12 +45,22 @@ export interface SweepDefinition {
   readonly attackerDigest: string
 }
 
-export const modelEntry = (m: SelectedModel, dir: string): SweepModelEntry =>
-  ({ dir, index: m.index === null ? '' : m.index.toString(), scope: [...m.scope], readOnly: [...m.readOnly], ...(m.name ? { name: m.name } : {}) })
+export const modelEntry = (m: SelectedModel, dir: string): SweepModelEntry => ({
+  dir,
+  index: m.index === null ? '' : m.index.toString(),
+  scope: [...m.scope],
+  readOnly: [...m.readOnly],
+  ...(m.name ? { name: m.name } : {}),
+})
 
 /** The record a shard writes before it starts: the sweep's plan and this shard's threat models with their folders. */
-export function shardRecord(def: SweepDefinition, selection: Selection, shard: Shard, dirOf: (m: SelectedModel) => string,
-  createdAt: number): SweepRecord {
+export function shardRecord(
+  def: SweepDefinition,
+  selection: Selection,
+  shard: Shard,
+  dirOf: (m: SelectedModel) => string,
+  createdAt: number,
+): SweepRecord {
   const mine = shardItems(selection, shard)
   const models: SweepModelEntry[] = []
   for (let k = 0n; k < mine.count; k++) {
@@ -52,14 +69,25 @@ export function shardRecord(def: SweepDefinition, selection: Selection, shard: S
   }
   models.sort(compareModelEntries)
   const plan: SweepPlan = {
-    selection: def.selection, total: selection.count.toString(), shards: { count: shard.count, indices: [shard.index] },
-    settings: def.settings, claimDigest: def.claimDigest, attackerDigest: def.attackerDigest,
+    selection: def.selection,
+    total: selection.count.toString(),
+    shards: { count: shard.count, indices: [shard.index] },
+    settings: def.settings,
+    claimDigest: def.claimDigest,
+    attackerDigest: def.attackerDigest,
   }
   const base = { target: def.target, claim: def.claim, attacker: def.attacker, forest: def.forest, plan }
   return {
-    v: 1, id: sweepIdOf(base), createdAt,
+    v: 1,
+    id: sweepIdOf(base),
+    createdAt,
     title: `Sweep of ${selection.count.toLocaleString('en-US')} threat models: ${def.claim} against ${def.target}`,
-    target: def.target, claim: def.claim, attacker: def.attacker, forest: def.forest, models, plan,
+    target: def.target,
+    claim: def.claim,
+    attacker: def.attacker,
+    forest: def.forest,
+    models,
+    plan,
   }
 }
 
@@ -73,14 +101,25 @@ export async function claimSweepFile(storage: Storage, record: SweepRecord, wher
   let out = record
   if (existing !== null) {
     if (existing.id !== record.id) {
-      throw new SweepMismatchError('id', `${where} already holds another sweep's results (${existing.title}): give this sweep its own folder`)
+      throw new SweepMismatchError(
+        'id',
+        `${where} already holds another sweep's results (${existing.title}): give this sweep its own folder`,
+      )
     }
     const was = existing.plan?.shards
     const now = record.plan!.shards
     if (was === undefined || was.count !== now.count || JSON.stringify(was.indices) !== JSON.stringify(now.indices)) {
-      const whose = was === undefined ? 'a whole run of this sweep' : was.indices.length === 1 ? `shard ${was.indices[0]}/${was.count} of this sweep` : `a merge of this sweep's shards`
-      throw new SweepMismatchError('plan.shards', `${where} holds ${whose}, and this is shard ${shardText({ index: now.indices[0], count: now.count })}:` +
-        ` give each shard its own folder (e.g. results/shard-${now.indices[0]}), then merge them with redscope merge`)
+      const whose =
+        was === undefined
+          ? 'a whole run of this sweep'
+          : was.indices.length === 1
+            ? `shard ${was.indices[0]}/${was.count} of this sweep`
+            : `a merge of this sweep's shards`
+      throw new SweepMismatchError(
+        'plan.shards',
+        `${where} holds ${whose}, and this is shard ${shardText({ index: now.indices[0], count: now.count })}:` +
+          ` give each shard its own folder (e.g. results/shard-${now.indices[0]}), then merge them with redscope merge`,
+      )
     }
     out = { ...record, createdAt: existing.createdAt }
   }
@@ -166,7 +205,13 @@ function outcomeOf(result: ThreatModelResult): ModelRunOutcome {
 
 async function keptOutcome(storage: Storage, dir: string): Promise<ModelRunOutcome> {
   const m = (await readOptional(storage, joinPath(dir, 'manifest.json'), ManifestFile))!
-  return { kind: 'kept', nTasks: m.tasks.length, nSuccess: m.summary.n_success, nCompleted: m.summary.n_completed, nError: m.summary.n_error }
+  return {
+    kind: 'kept',
+    nTasks: m.tasks.length,
+    nSuccess: m.summary.n_success,
+    nCompleted: m.summary.n_completed,
+    nError: m.summary.n_error,
+  }
 }
 
 export async function runSweep(o: RunSweepOptions): Promise<SweepRunSummary> {
@@ -190,7 +235,8 @@ export async function runSweep(o: RunSweepOptions): Promise<SweepRunSummary> {
     } else {
       const controller = o.controllerFor(model)
       // The record named this folder before anything ran: a Controller that disagrees would write results the record cannot find.
-      if (controller.label !== dir) throw new Error(`internal: threat model #${model.index ?? model.rank} runs as ${controller.label}, but the sweep recorded ${dir}`)
+      if (controller.label !== dir)
+        throw new Error(`internal: threat model #${model.index ?? model.rank} runs as ${controller.label}, but the sweep recorded ${dir}`)
       outcome = outcomeOf(await controller.run({ reporter: o.reporter, signal }))
       if (outcome.kind === 'cancelled') unfinished += 1
       else ran += 1
@@ -201,15 +247,17 @@ export async function runSweep(o: RunSweepOptions): Promise<SweepRunSummary> {
     tasks.error += outcome.nError
     o.progress?.modelEnd?.(model, dir, outcome)
   }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.parallel, total)) }, async () => {
-    while (next < total) {
-      if (signal.aborted) {
-        unfinished += total - next
-        next = total
-        return
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(o.parallel, total)) }, async () => {
+      while (next < total) {
+        if (signal.aborted) {
+          unfinished += total - next
+          next = total
+          return
+        }
+        await one(next++)
       }
-      await one(next++)
-    }
-  }))
+    }),
+  )
   return { models: total, kept, ran, unfinished, brokeClaim, tasks, indexRepaired }
 }

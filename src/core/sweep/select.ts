@@ -91,11 +91,19 @@ function listSelection(domain: SecurityDomain, models: readonly NamedThreatModel
     }
     const scope = [...new Set(m.scope)]
     const readOnly = [...new Set(m.readOnly)]
-    if (scope.length === 0 && readOnly.length === 0) throw new SweepPickError(`threat model [${i}]: scope and read_only cannot both be empty`)
+    if (scope.length === 0 && readOnly.length === 0)
+      throw new SweepPickError(`threat model [${i}]: scope and read_only cannot both be empty`)
     const key = threatModelKey(scope, readOnly)
     if (seen.has(key)) return
     seen.add(key)
-    const index = readOnly.length === 0 ? combinationIndex(domain, scope.map((n) => domain.get(n)!), counts) : null
+    const index =
+      readOnly.length === 0
+        ? combinationIndex(
+            domain,
+            scope.map((n) => domain.get(n)!),
+            counts,
+          )
+        : null
     kept.push({ rank: BigInt(kept.length), index, scope, readOnly, ...(m.name ? { name: m.name } : {}) })
   })
   return {
@@ -111,8 +119,12 @@ function listSelection(domain: SecurityDomain, models: readonly NamedThreatModel
 export function selectionOf(domain: SecurityDomain, pick: SweepPick): Selection {
   const counts = subtreeCounts(domain)
   const total = countCombinations(domain)
-  const combination = (rank: bigint, index: bigint): SelectedModel =>
-    ({ rank, index, scope: names(combinationAt(domain, index, counts)), readOnly: [] })
+  const combination = (rank: bigint, index: bigint): SelectedModel => ({
+    rank,
+    index,
+    scope: names(combinationAt(domain, index, counts)),
+    readOnly: [],
+  })
   switch (pick.kind) {
     case 'all': {
       const count = total - 1n

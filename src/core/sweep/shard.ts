@@ -69,7 +69,9 @@ export function parseShard(text: string, where = '--shard'): Shard {
 export function shardFromEnv(variable: string, value: string | undefined, count: number): Shard {
   checkCount(count, '--shards')
   if (value === undefined || value.trim() === '') {
-    throw new ShardError(`${variable} is not set: it should hold this worker's index, 0 to ${count - 1} (an Indexed Job sets JOB_COMPLETION_INDEX)`)
+    throw new ShardError(
+      `${variable} is not set: it should hold this worker's index, 0 to ${count - 1} (an Indexed Job sets JOB_COMPLETION_INDEX)`,
+    )
   }
   const m = WHOLE_NUMBER.exec(value)
   if (!m) throw new ShardError(`${variable}=${value}: not a whole number; it should hold this worker's index, 0 to ${count - 1}`)

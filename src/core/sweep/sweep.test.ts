@@ -3,8 +3,13 @@ import { buildDomain, CHATBOT_FOREST, distinctCombinations } from '../tags'
 import { widerDidWorse, worstPerWider, type ModelOutcome } from './analysis'
 import { countPick, expandPick, SweepPickError } from './select'
 
-const m = (key: string, scope: string[], nSuccess: number, nCompleted: number, readOnly: string[] = []): ModelOutcome =>
-  ({ key, scope, readOnly, nSuccess, nCompleted })
+const m = (key: string, scope: string[], nSuccess: number, nCompleted: number, readOnly: string[] = []): ModelOutcome => ({
+  key,
+  scope,
+  readOnly,
+  nSuccess,
+  nCompleted,
+})
 
 describe('sweep selection', () => {
   const domain = buildDomain(CHATBOT_FOREST)
@@ -52,10 +57,17 @@ describe('wider did worse', () => {
   })
 
   it('never compares models without completed tasks, equal coverage, or unrelated scopes', () => {
-    expect(widerDidWorse(CHATBOT_FOREST, [
-      m('a', ['user'], 1, 1), m('b', ['user', 'model'], 0, 0),
-      m('c', ['system'], 0, 1), m('d', ['system_prompt', 'model', 'model_identity'], 1, 1), // same coverage? no: d lacks `system` itself
-      m('e', ['model'], 1, 1), m('f', ['user'], 0, 1),
-    ]).map((p) => `${p.wider}<${p.narrower}`).sort()).toEqual(['c<d', 'c<e'])
+    expect(
+      widerDidWorse(CHATBOT_FOREST, [
+        m('a', ['user'], 1, 1),
+        m('b', ['user', 'model'], 0, 0),
+        m('c', ['system'], 0, 1),
+        m('d', ['system_prompt', 'model', 'model_identity'], 1, 1), // same coverage? no: d lacks `system` itself
+        m('e', ['model'], 1, 1),
+        m('f', ['user'], 0, 1),
+      ])
+        .map((p) => `${p.wider}<${p.narrower}`)
+        .sort(),
+    ).toEqual(['c<d', 'c<e'])
   })
 })

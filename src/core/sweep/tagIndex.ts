@@ -58,4 +58,3 @@ export function union(a: Uint32Array, b: Uint32Array): Uint32Array {
   for (let i = 0; i < a.length; i++) out[i] = a[i] | b[i]
   return out
 }
-

@@ -47,13 +47,16 @@ describe('distinctCombinations: the reference order', () => {
 })
 
 /** Random forests: each tag's parent is an earlier tag or none, then the list is shuffled. */
-const arbForest = fc
-  .array(fc.option(fc.nat(), { nil: null, freq: 3 }), { minLength: 0, maxLength: 11 })
-  .chain((parents) =>
-    fc.shuffledSubarray(parents.map((_, i) => i), { minLength: parents.length, maxLength: parents.length }).map((order) =>
+const arbForest = fc.array(fc.option(fc.nat(), { nil: null, freq: 3 }), { minLength: 0, maxLength: 11 }).chain((parents) =>
+  fc
+    .shuffledSubarray(
+      parents.map((_, i) => i),
+      { minLength: parents.length, maxLength: parents.length },
+    )
+    .map((order) =>
       forest(...order.map((i): [string, string | null] => [`t${i}`, parents[i] === null || i === 0 ? null : `t${parents[i]! % i}`])),
     ),
-  )
+)
 
 const isAncestor = (a: { parent: unknown }, b: { parent: unknown }) => {
   for (let n = b.parent as typeof b | null; n; n = n.parent as typeof b | null) if (n === a) return true
@@ -62,7 +65,10 @@ const isAncestor = (a: { parent: unknown }, b: { parent: unknown }) => {
 
 describe('distinctCombinations: properties on random forests', () => {
   const withDomain = (run: (d: SecurityDomain) => void) =>
-    fc.assert(fc.property(arbForest, (f) => run(buildDomain(f))), { numRuns: 150 })
+    fc.assert(
+      fc.property(arbForest, (f) => run(buildDomain(f))),
+      { numRuns: 150 },
+    )
 
   it('every combination is an antichain', () =>
     withDomain((d) => {
@@ -83,7 +89,11 @@ describe('distinctCombinations: properties on random forests', () => {
       const all = distinctCombinations(d)
       expect(countCombinations(d)).toBe(BigInt(all.length))
       all.forEach((combo, i) => {
-        expect(combinationAt(d, BigInt(i)).map((t) => t.name).sort()).toEqual(combo.map((t) => t.name).sort())
+        expect(
+          combinationAt(d, BigInt(i))
+            .map((t) => t.name)
+            .sort(),
+        ).toEqual(combo.map((t) => t.name).sort())
       })
     }))
 

@@ -15,7 +15,11 @@ export function* combinationsJsonChunks(domain: SecurityDomain, chunkChars = 1 <
   // Per pre-order position: the name as JSON, and its rank in name order.
   const quoted = preorder.map((t) => JSON.stringify(t.name))
   const rank = new Int32Array(preorder.length)
-  ;[...preorder.keys()].sort((a, b) => compareNames(preorder[a].name, preorder[b].name)).forEach((v, r) => { rank[v] = r })
+  ;[...preorder.keys()]
+    .sort((a, b) => compareNames(preorder[a].name, preorder[b].name))
+    .forEach((v, r) => {
+      rank[v] = r
+    })
   const sorted = new Int32Array(preorder.length)
   let chunk = '['
   let first = true

@@ -45,20 +45,26 @@ const walk = (domain: SecurityDomain) => {
   return out
 }
 
-const arbForest = fc
-  .array(fc.option(fc.nat(), { nil: null, freq: 3 }), { minLength: 0, maxLength: 12 })
-  .chain((parents) =>
-    fc.shuffledSubarray(parents.map((_, i) => i), { minLength: parents.length, maxLength: parents.length }).map((order) =>
+const arbForest = fc.array(fc.option(fc.nat(), { nil: null, freq: 3 }), { minLength: 0, maxLength: 12 }).chain((parents) =>
+  fc
+    .shuffledSubarray(
+      parents.map((_, i) => i),
+      { minLength: parents.length, maxLength: parents.length },
+    )
+    .map((order) =>
       forest(...order.map((i): [string, string | null] => [`t${i}`, parents[i] === null || i === 0 ? null : `t${parents[i]! % i}`])),
     ),
-  )
+)
 
 describe('CombinationCursor', () => {
-  it('walks exactly superred\'s list, in its order, on random forests', () => {
-    fc.assert(fc.property(arbForest, (f) => {
-      const d = buildDomain(f)
-      expect(walk(d)).toEqual(referenceCombinations(d))
-    }), { numRuns: 300 })
+  it("walks exactly superred's list, in its order, on random forests", () => {
+    fc.assert(
+      fc.property(arbForest, (f) => {
+        const d = buildDomain(f)
+        expect(walk(d)).toEqual(referenceCombinations(d))
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('walks the guide forests as superred does (chatbot 18, AgentDojo 351,974)', () => {
@@ -78,25 +84,34 @@ describe('CombinationCursor', () => {
     expect(cursor.next()).toBe(false)
   })
 
-  it('lists each combination\'s tags in forest pre-order, as distinctCombinations always has', () => {
+  it("lists each combination's tags in forest pre-order, as distinctCombinations always has", () => {
     const d = buildDomain(forest(['b', null], ['a', null], ['b2', 'b'], ['b1', 'b']))
     const combos = distinctCombinations(d).map((c) => c.map((t) => t.name))
     expect(combos).toContainEqual(['b2', 'b1', 'a'])
-    expect(combos.every((c) => c.every((name, i) => i === 0 || ['b', 'b2', 'b1', 'a'].indexOf(c[i - 1]) < ['b', 'b2', 'b1', 'a'].indexOf(name)))).toBe(true)
+    expect(
+      combos.every((c) => c.every((name, i) => i === 0 || ['b', 'b2', 'b1', 'a'].indexOf(c[i - 1]) < ['b', 'b2', 'b1', 'a'].indexOf(name))),
+    ).toBe(true)
   })
 
   it('seek lands on combinationAt(index) and steps on from there', () => {
-    fc.assert(fc.property(arbForest, fc.nat(), (f, pick) => {
-      const d = buildDomain(f)
-      const all = referenceCombinations(d)
-      const index = pick % all.length
-      const cursor = new CombinationCursor(d).seek(BigInt(index))
-      expect(cursor.next()).toBe(true)
-      expect(cursor.names()).toEqual(combinationAt(d, BigInt(index)).map((t) => t.name).sort())
-      const rest: string[][] = [cursor.names()]
-      while (cursor.next()) rest.push(cursor.names())
-      expect(rest).toEqual(all.slice(index))
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(arbForest, fc.nat(), (f, pick) => {
+        const d = buildDomain(f)
+        const all = referenceCombinations(d)
+        const index = pick % all.length
+        const cursor = new CombinationCursor(d).seek(BigInt(index))
+        expect(cursor.next()).toBe(true)
+        expect(cursor.names()).toEqual(
+          combinationAt(d, BigInt(index))
+            .map((t) => t.name)
+            .sort(),
+        )
+        const rest: string[][] = [cursor.names()]
+        while (cursor.next()) rest.push(cursor.names())
+        expect(rest).toEqual(all.slice(index))
+      }),
+      { numRuns: 200 },
+    )
   })
 
   it('seek refuses an index outside the list, naming the range', () => {
@@ -118,11 +133,14 @@ describe('CombinationCursor', () => {
 
 describe('combinationsJsonChunks', () => {
   it('prints what JSON.stringify of the sorted name lists prints, in small chunks too', () => {
-    fc.assert(fc.property(arbForest, fc.integer({ min: 1, max: 64 }), (f, chunkChars) => {
-      const d = buildDomain(f)
-      const text = [...combinationsJsonChunks(d, chunkChars)].join('')
-      expect(text).toBe(`${JSON.stringify(referenceCombinations(d))}\n`)
-    }), { numRuns: 150 })
+    fc.assert(
+      fc.property(arbForest, fc.integer({ min: 1, max: 64 }), (f, chunkChars) => {
+        const d = buildDomain(f)
+        const text = [...combinationsJsonChunks(d, chunkChars)].join('')
+        expect(text).toBe(`${JSON.stringify(referenceCombinations(d))}\n`)
+      }),
+      { numRuns: 150 },
+    )
   })
 
   it('quotes names JSON needs to escape, and sorts them by code point', () => {

@@ -192,7 +192,9 @@ export class CombinationCursor {
 
   /** The current combination's tag names, sorted as Python sorts str (how superred and the CLI print them). */
   names(): string[] {
-    return this.tags().map((t) => t.name).sort(compareNames)
+    return this.tags()
+      .map((t) => t.name)
+      .sort(compareNames)
   }
 
   /** The current combination's tags, in forest pre-order. A new array each call. */

@@ -50,10 +50,12 @@ describe('SecurityDomain', () => {
 
 describe('buildDomain (plain forest)', () => {
   it('builds tags in any order with shared parent objects', () => {
-    const d = buildDomain({ tags: [
-      { name: 'c', parent: 'p', description: '' },
-      { name: 'p', parent: null, description: '' },
-    ] })
+    const d = buildDomain({
+      tags: [
+        { name: 'c', parent: 'p', description: '' },
+        { name: 'p', parent: null, description: '' },
+      ],
+    })
     expect(d.get('p')!.includes(d.get('c')!)).toBe(true)
     expect(d.roots.map((t) => t.name)).toEqual(['p'])
   })
@@ -67,9 +69,17 @@ describe('buildDomain (plain forest)', () => {
       }
       throw new Error('expected a failure')
     }
-    expect(err([{ name: 'a', parent: null }, { name: 'a', parent: null }]).code).toBe('duplicate_tag')
+    expect(
+      err([
+        { name: 'a', parent: null },
+        { name: 'a', parent: null },
+      ]).code,
+    ).toBe('duplicate_tag')
     expect(err([{ name: 'a', parent: 'zz' }]).message).toBe("Tag 'a' has parent 'zz' which is not in the domain")
-    const cycle = err([{ name: 'a', parent: 'b' }, { name: 'b', parent: 'a' }])
+    const cycle = err([
+      { name: 'a', parent: 'b' },
+      { name: 'b', parent: 'a' },
+    ])
     expect(cycle.code).toBe('parent_cycle')
     expect(cycle.message).toContain('a → b → a')
   })

@@ -37,8 +37,11 @@ export class SecurityDomain {
     // object passes here and then fails to match at run time (identity).
     for (const tag of byName.values()) {
       if (tag.parent !== null && !byName.has(tag.parent.name)) {
-        throw new SecurityDomainError('parent_not_in_domain', tag.name,
-          `Tag '${tag.name}' has parent '${tag.parent.name}' which is not in the domain`)
+        throw new SecurityDomainError(
+          'parent_not_in_domain',
+          tag.name,
+          `Tag '${tag.name}' has parent '${tag.parent.name}' which is not in the domain`,
+        )
       }
     }
     const children = new Map<string, SecurityDomainTag[]>()

@@ -10,7 +10,11 @@ import { SecurityDomainTag } from './tag'
 export const ForestTagSchema = z.object({
   name: z.string().min(1, 'a tag name may not be empty'),
   // An omitted parent means a root: unambiguous, and kinder to hand-written files.
-  parent: z.string().nullable().optional().transform((p) => p ?? null),
+  parent: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((p) => p ?? null),
   description: z.string().optional().default(''),
   /** Framework references (`LLM01`, `AML.T0051`, ...): optional, so a forest without them reads as before. */
   references: LooseReferencesSchema.optional(),
@@ -25,11 +29,17 @@ export const ForestSchema = z.object({ tags: z.array(ForestTagSchema) })
 export const CheckedForestSchema = ForestSchema.superRefine((forest, ctx) => checkForestReferences(forest.tags, ctx, ['tags']))
 
 /** Adds an issue per unknown reference of a list of tags, at `path[i].references[j]`. */
-export function checkForestReferences(tags: ReadonlyArray<{ references?: readonly string[] }>, ctx: z.RefinementCtx, path: PropertyKey[]): void {
-  tags.forEach((t, i) => t.references?.forEach((id, j) => {
-    const problem = referenceProblem(id)
-    if (problem !== null) ctx.addIssue({ code: 'custom', path: [...path, i, 'references', j], message: problem })
-  }))
+export function checkForestReferences(
+  tags: ReadonlyArray<{ references?: readonly string[] }>,
+  ctx: z.RefinementCtx,
+  path: PropertyKey[],
+): void {
+  tags.forEach((t, i) =>
+    t.references?.forEach((id, j) => {
+      const problem = referenceProblem(id)
+      if (problem !== null) ctx.addIssue({ code: 'custom', path: [...path, i, 'references', j], message: problem })
+    }),
+  )
 }
 
 export type ForestTag = z.infer<typeof ForestTagSchema>
@@ -49,8 +59,7 @@ export function buildDomain(forest: Forest): SecurityDomain {
   }
   for (const t of forest.tags) {
     if (t.parent !== null && !byName.has(t.parent)) {
-      throw new SecurityDomainError('parent_not_in_domain', t.name,
-        `Tag '${t.name}' has parent '${t.parent}' which is not in the domain`)
+      throw new SecurityDomainError('parent_not_in_domain', t.name, `Tag '${t.name}' has parent '${t.parent}' which is not in the domain`)
     }
   }
   const built = new Map<string, SecurityDomainTag>()
@@ -63,8 +72,7 @@ export function buildDomain(forest: Forest): SecurityDomain {
     while (cur && !built.has(cur.name)) {
       if (onChain.has(cur.name)) {
         const loop = [...chain.slice(chain.findIndex((c) => c.name === cur!.name)).map((c) => c.name), cur.name]
-        throw new SecurityDomainError('parent_cycle', cur.name,
-          `Tag '${cur.name}' is its own ancestor: ${loop.join(' → ')}`)
+        throw new SecurityDomainError('parent_cycle', cur.name, `Tag '${cur.name}' is its own ancestor: ${loop.join(' → ')}`)
       }
       onChain.add(cur.name)
       chain.push(cur)
@@ -79,26 +87,34 @@ export function buildDomain(forest: Forest): SecurityDomain {
 }
 
 /** The plain forest of a domain, descriptions and references looked up by name (a tag without references has no field). */
-export function forestOf(domain: SecurityDomain, descriptions: ReadonlyMap<string, string> = new Map(),
-  references: ReadonlyMap<string, readonly string[]> = new Map()): Forest {
+export function forestOf(
+  domain: SecurityDomain,
+  descriptions: ReadonlyMap<string, string> = new Map(),
+  references: ReadonlyMap<string, readonly string[]> = new Map(),
+): Forest {
   return {
     tags: domain.tags.map((t) => {
       const refs = references.get(t.name)
-      return { name: t.name, parent: t.parent?.name ?? null, description: descriptions.get(t.name) ?? '', ...(refs && refs.length > 0 ? { references: [...refs] } : {}) }
+      return {
+        name: t.name,
+        parent: t.parent?.name ?? null,
+        description: descriptions.get(t.name) ?? '',
+        ...(refs && refs.length > 0 ? { references: [...refs] } : {}),
+      }
     }),
   }
 }
 
 /** Each tag's references by name (tags without any left out). */
-export function referencesByTag(forest: { tags: ReadonlyArray<{ name: string; references?: readonly string[] }> }): Map<string, readonly string[]> {
+export function referencesByTag(forest: {
+  tags: ReadonlyArray<{ name: string; references?: readonly string[] }>
+}): Map<string, readonly string[]> {
   return new Map(forest.tags.flatMap((t) => (t.references && t.references.length > 0 ? [[t.name, t.references] as const] : [])))
 }
 
 /** Why a value is not a forest, as `path: problem` lines (zod issues made readable). */
 export function describeForestIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
-    .join('; ')
+  return error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ')
 }
 
 /** `tags[3].name`, the way a person points at a field of a JSON file. */

@@ -1,13 +1,15 @@
 import { buildDomain } from './forest'
 import { hasErrors, validateScope } from './scopeValidation'
 
-const domain = buildDomain({ tags: [
-  { name: 'system', parent: null, description: '' },
-  { name: 'external', parent: 'system', description: '' },
-  { name: 'user', parent: 'external', description: '' },
-  { name: 'api', parent: 'external', description: '' },
-  { name: 'other', parent: null, description: '' },
-] })
+const domain = buildDomain({
+  tags: [
+    { name: 'system', parent: null, description: '' },
+    { name: 'external', parent: 'system', description: '' },
+    { name: 'user', parent: 'external', description: '' },
+    { name: 'api', parent: 'external', description: '' },
+    { name: 'other', parent: null, description: '' },
+  ],
+})
 const codes = (scope: string[], ro: string[]) => validateScope(domain, scope, ro).map((f) => f.code)
 
 describe('validateScope', () => {

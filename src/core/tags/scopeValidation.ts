@@ -4,12 +4,7 @@ import type { SecurityDomainTag } from './tag'
 export type Severity = 'error' | 'warning' | 'info'
 
 export type FindingCode =
-  | 'unknown_tag'
-  | 'empty_scope'
-  | 'scope_not_antichain'
-  | 'read_only_not_antichain'
-  | 'read_only_covered_by_scope'
-  | 'scope_under_read_only'
+  'unknown_tag' | 'empty_scope' | 'scope_not_antichain' | 'read_only_not_antichain' | 'read_only_covered_by_scope' | 'scope_under_read_only'
 
 export interface ScopeFinding {
   code: FindingCode
@@ -48,11 +43,7 @@ const LABEL = { scope: 'read & write', read_only: 'read-only' } as const
  * whatever it is given; the designer and the CLI use these findings to warn
  * before a run means something other than what the user thought.
  */
-export function validateScope(
-  domain: SecurityDomain,
-  scope: readonly string[],
-  readOnly: readonly string[],
-): ScopeFinding[] {
+export function validateScope(domain: SecurityDomain, scope: readonly string[], readOnly: readonly string[]): ScopeFinding[] {
   const findings: ScopeFinding[] = []
   const add = (code: FindingCode, set: ScopeFinding['set'], tags: string[], message: string) =>
     findings.push({ code, severity: SEVERITY[code], message, tags, set })
@@ -62,7 +53,13 @@ export function validateScope(
     for (const name of dedupe(names)) {
       const tag = domain.get(name)
       if (tag) tags.add(tag)
-      else add('unknown_tag', set, [name], `"${name}" (in ${set === 'scope' ? 'scope' : 'read_only'}) is not a tag of this forest, so it grants nothing.`)
+      else
+        add(
+          'unknown_tag',
+          set,
+          [name],
+          `"${name}" (in ${set === 'scope' ? 'scope' : 'read_only'}) is not a tag of this forest, so it grants nothing.`,
+        )
     }
     return tags
   }
@@ -73,12 +70,19 @@ export function validateScope(
     add('empty_scope', 'both', [], 'scope and read_only cannot both be empty: grant at least one tag, read & write or read-only.')
   }
 
-  for (const [set, tags] of [['scope', write], ['read_only', read]] as const) {
+  for (const [set, tags] of [
+    ['scope', write],
+    ['read_only', read],
+  ] as const) {
     for (const tag of tags) {
       const ancestor = grantedAncestor(tag, tags)
       if (ancestor) {
-        add(set === 'scope' ? 'scope_not_antichain' : 'read_only_not_antichain', set, [tag.name, ancestor.name],
-          `${tag.name} and its ancestor ${ancestor.name} are both granted ${LABEL[set]}: ${ancestor.name} already covers ${tag.name}. Keep only one of them.`)
+        add(
+          set === 'scope' ? 'scope_not_antichain' : 'read_only_not_antichain',
+          set,
+          [tag.name, ancestor.name],
+          `${tag.name} and its ancestor ${ancestor.name} are both granted ${LABEL[set]}: ${ancestor.name} already covers ${tag.name}. Keep only one of them.`,
+        )
       }
     }
   }
@@ -86,19 +90,31 @@ export function validateScope(
   for (const tag of read) {
     const cover = write.has(tag) ? tag : grantedAncestor(tag, write)
     if (cover === tag) {
-      add('read_only_covered_by_scope', 'both', [tag.name],
-        `${tag.name} is granted both read & write and read-only: read & write overrules read-only, so the read-only grant has no effect.`)
+      add(
+        'read_only_covered_by_scope',
+        'both',
+        [tag.name],
+        `${tag.name} is granted both read & write and read-only: read & write overrules read-only, so the read-only grant has no effect.`,
+      )
     } else if (cover) {
-      add('read_only_covered_by_scope', 'both', [tag.name, cover.name],
-        `${tag.name} is read-only, but ${cover.name} already grants read & write over it: read & write overrules read-only, so this has no effect.`)
+      add(
+        'read_only_covered_by_scope',
+        'both',
+        [tag.name, cover.name],
+        `${tag.name} is read-only, but ${cover.name} already grants read & write over it: read & write overrules read-only, so this has no effect.`,
+      )
     }
   }
 
   for (const tag of write) {
     const ancestor = grantedAncestor(tag, read)
     if (ancestor) {
-      add('scope_under_read_only', 'both', [tag.name, ancestor.name],
-        `${tag.name} is writable inside the read-only ${ancestor.name}: the attacker sees all of ${ancestor.name} and can change only ${tag.name}.`)
+      add(
+        'scope_under_read_only',
+        'both',
+        [tag.name, ancestor.name],
+        `${tag.name} is writable inside the read-only ${ancestor.name}: the attacker sees all of ${ancestor.name} and can change only ${tag.name}.`,
+      )
     }
   }
   return findings

@@ -12,12 +12,21 @@ export const CHATBOT_FOREST: Forest = {
     { name: 'system_prompt', parent: 'system', description: 'override the system prompt', references: ['LLM07', 'AML.T0056'] },
     { name: 'model', parent: 'system', description: "rewrite the model's responses", references: ['LLM04', 'AML.T0018'] },
     { name: 'model_identity', parent: 'system', description: 'know which model is in use' },
-    { name: 'user', parent: null, description: 'send the user message and see the reply', references: ['LLM01', 'AML.T0051.000', 'AML.T0054'] },
+    {
+      name: 'user',
+      parent: null,
+      description: 'send the user message and see the reply',
+      references: ['LLM01', 'AML.T0051.000', 'AML.T0054'],
+    },
   ],
 }
 
-const t = (name: string, parent: string | null, description: string, references?: string[]) =>
-  ({ name, parent, description, ...(references ? { references } : {}) })
+const t = (name: string, parent: string | null, description: string, references?: string[]) => ({
+  name,
+  parent,
+  description,
+  ...(references ? { references } : {}),
+})
 
 /**
  * The AgentDojo forest of the guide, with `travel` as a leaf (351,974 distinct combinations). Mapped: tool outputs

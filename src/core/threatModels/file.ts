@@ -49,7 +49,9 @@ export function parseThreatModelsFile(text: string): NamedGrants[] {
   const parsed = ThreatModelsFileSchema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw new Error(`${issue.path.length ? formatPath(issue.path) : '(root)'}: ${issue.message} (expected {"v": 1, "threat_models": [{"name", "scope", "read_only", "notes"}]})`)
+    throw new Error(
+      `${issue.path.length ? formatPath(issue.path) : '(root)'}: ${issue.message} (expected {"v": 1, "threat_models": [{"name", "scope", "read_only", "notes"}]})`,
+    )
   }
   return parsed.data.threat_models.map((m) => ({ name: m.name, scope: m.scope, readOnly: m.read_only, notes: m.notes }))
 }

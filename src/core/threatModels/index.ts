@@ -1,4 +1,9 @@
 export {
-  parseThreatModelsFile, THREAT_MODELS_FILE, ThreatModelEntrySchema, ThreatModelsFileSchema, threatModelsFileText,
-  type NamedGrants, type ThreatModelEntry,
+  parseThreatModelsFile,
+  THREAT_MODELS_FILE,
+  ThreatModelEntrySchema,
+  ThreatModelsFileSchema,
+  threatModelsFileText,
+  type NamedGrants,
+  type ThreatModelEntry,
 } from './file'

@@ -1,6 +1,4 @@
-import {
-  Background, Controls, MiniMap, Panel, ReactFlow, type NodeChange, type NodeMouseHandler,
-} from '@xyflow/react'
+import { Background, Controls, MiniMap, Panel, ReactFlow, type NodeChange, type NodeMouseHandler } from '@xyflow/react'
 import { useMemo, useState } from 'react'
 import type { TagId } from '../../core/model'
 import { designerStore, useDesigner } from '../../stores/designerStore'
@@ -48,15 +46,23 @@ export function ForestCanvas() {
   // Tags under a folded tag are left off the canvas altogether (layout, nodes and edges).
   const visible = visibleTagsOf(tags, folded)
   // Only an overview on screen needs the coverage here (it colours every tag).
-  const mapCoverage = useDesigner((s) => (showMap ? coverageOf(s.history.present.tags, s.history.present.scope, s.history.present.readOnly) : null))
+  const mapCoverage = useDesigner((s) =>
+    showMap ? coverageOf(s.history.present.tags, s.history.present.scope, s.history.present.readOnly) : null,
+  )
   const layout = layoutOf(visible, direction, density)
   const selectedSet = useMemo(() => new Set(selected), [selected])
   const edges = edgesFor(visible)
   const nodes = useMemo(
-    () => build({
-      tags: visible, layout, selected: selectedSet, draggable: mode === 'design',
-      dragPositions: drag?.positions ?? null, drop: drag?.drop?.over ?? null, direction,
-    }),
+    () =>
+      build({
+        tags: visible,
+        layout,
+        selected: selectedSet,
+        draggable: mode === 'design',
+        dragPositions: drag?.positions ?? null,
+        drop: drag?.drop?.over ?? null,
+        direction,
+      }),
     [build, visible, layout, selectedSet, mode, drag, direction],
   )
 
@@ -84,12 +90,17 @@ export function ForestCanvas() {
   }
 
   const onPaneClick = () => {
-    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.toolbar, .tag-node')) document.activeElement.blur()
+    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.toolbar, .tag-node'))
+      document.activeElement.blur()
   }
 
   return (
-    <div className={`forest-canvas forest-canvas--${mode} forest-canvas--${direction} forest-canvas--${density}`} aria-label="Security domain forest"
-      data-direction={direction} data-density={density}>
+    <div
+      className={`forest-canvas forest-canvas--${mode} forest-canvas--${direction} forest-canvas--${density}`}
+      aria-label="Security domain forest"
+      data-direction={direction}
+      data-density={density}
+    >
       <ReactFlow
         nodes={nodes}
         edges={edges}
@@ -119,18 +130,34 @@ export function ForestCanvas() {
         <KeepSelectionInView />
         <Background gap={24} />
         {showMap ? (
-          <MiniMap pannable zoomable ariaLabel="Overview of the forest"
-            nodeColor={(n) => MINIMAP_COLOUR[mapCoverage?.get(n.id as TagId)?.effective ?? 'none']} />
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Overview of the forest"
+            nodeColor={(n) => MINIMAP_COLOUR[mapCoverage?.get(n.id as TagId)?.effective ?? 'none']}
+          />
         ) : null}
-        {tags.length > 0 ? <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
-          <button type="button" className="btn btn--small" onClick={() => setMapWanted(!showMap)}
-            title={tags.length > MINIMAP_UP_TO ? `Off by default past ${MINIMAP_UP_TO.toLocaleString('en-US')} tags: it redraws every tag on each change` : undefined}>
-            {showMap ? 'Hide overview' : 'Show overview'}
-          </button>
-        </Panel> : null}
+        {tags.length > 0 ? (
+          <Panel position="bottom-right" className="map-toggle" style={showMap ? { marginBottom: 170 } : undefined}>
+            <button
+              type="button"
+              className="btn btn--small"
+              onClick={() => setMapWanted(!showMap)}
+              title={
+                tags.length > MINIMAP_UP_TO
+                  ? `Off by default past ${MINIMAP_UP_TO.toLocaleString('en-US')} tags: it redraws every tag on each change`
+                  : undefined
+              }
+            >
+              {showMap ? 'Hide overview' : 'Show overview'}
+            </button>
+          </Panel>
+        ) : null}
         <Controls showInteractive={false} />
         {drag?.drop ? (
-          <Panel position="top-center" className="drop-hint" role="status">{drag.drop.hint}</Panel>
+          <Panel position="top-center" className="drop-hint" role="status">
+            {drag.drop.hint}
+          </Panel>
         ) : null}
         {tags.length === 0 ? <EmptyForest /> : null}
       </ReactFlow>

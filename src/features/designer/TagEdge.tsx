@@ -16,8 +16,12 @@ function TagEdgeView(props: EdgeProps) {
     return a === b ? a : 'none'
   })
   const [path] = getSmoothStepPath({
-    sourceX: props.sourceX, sourceY: props.sourceY, sourcePosition: props.sourcePosition,
-    targetX: props.targetX, targetY: props.targetY, targetPosition: props.targetPosition,
+    sourceX: props.sourceX,
+    sourceY: props.sourceY,
+    sourcePosition: props.sourcePosition,
+    targetX: props.targetX,
+    targetY: props.targetY,
+    targetPosition: props.targetPosition,
   })
   return <BaseEdge path={path} className={`tag-edge-path eff-${eff}`} interactionWidth={0} />
 }

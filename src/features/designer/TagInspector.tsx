@@ -3,9 +3,7 @@ import { lookupReference, parseReferenceList } from '../../core/compliance'
 import { accessIn, placeOf, subtreeIds, type Access, type TagId } from '../../core/model'
 import { designerStore, useDesigner } from '../../stores/designerStore'
 import { coverageFor, forestFindingsOf, selectDoc, tagIndex } from '../../stores/selectors'
-import {
-  addChild, deleteCount, deleteTags, describeTag, moveAmongSiblings, renameTag, reparent, setTagReferences,
-} from './designerActions'
+import { addChild, deleteCount, deleteTags, describeTag, moveAmongSiblings, renameTag, reparent, setTagReferences } from './designerActions'
 import { ACCESS_LABEL, COVERAGE_LABEL } from './labels'
 import { ForestOverview } from './ForestOverview'
 import { plural } from '../../lib/plural'
@@ -13,7 +11,19 @@ import { plural } from '../../lib/plural'
 const ACCESSES: Access[] = ['none', 'scope', 'read_only']
 
 /** Text that commits on blur or Enter (Ctrl+Enter in a textarea), like a form field in a property panel. */
-function CommitField({ label, value, onCommit, multiline = false, id }: { label: string; value: string; onCommit: (v: string) => void; multiline?: boolean; id: string }) {
+function CommitField({
+  label,
+  value,
+  onCommit,
+  multiline = false,
+  id,
+}: {
+  label: string
+  value: string
+  onCommit: (v: string) => void
+  multiline?: boolean
+  id: string
+}) {
   const [draft, setDraft] = useState<string | null>(null)
   const shown = draft ?? value
   const commit = () => {
@@ -21,16 +31,36 @@ function CommitField({ label, value, onCommit, multiline = false, id }: { label:
     setDraft(null)
   }
   const props = {
-    id, className: 'input', value: shown, spellCheck: false,
+    id,
+    className: 'input',
+    value: shown,
+    spellCheck: false,
     onChange: (e: { target: { value: string } }) => setDraft(e.target.value),
     onBlur: commit,
   }
   return (
     <div className="field">
-      <label className="field__label" htmlFor={id}>{label}</label>
-      {multiline
-        ? <textarea {...props} rows={3} onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) commit(); if (e.key === 'Escape') setDraft(null) }} />
-        : <input {...props} onKeyDown={(e) => { if (e.key === 'Enter') commit(); if (e.key === 'Escape') setDraft(null) }} />}
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {multiline ? (
+        <textarea
+          {...props}
+          rows={3}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) commit()
+            if (e.key === 'Escape') setDraft(null)
+          }}
+        />
+      ) : (
+        <input
+          {...props}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit()
+            if (e.key === 'Escape') setDraft(null)
+          }}
+        />
+      )}
     </div>
   )
 }
@@ -56,15 +86,42 @@ function ReferencesField({ id, value }: { id: TagId; value: readonly string[] })
   }
   return (
     <div className="field">
-      <label className="field__label" htmlFor="inspector-references">Framework references (OWASP LLM01..10, Agentic T1..T15, ATLAS AML.Txxxx, NIST AI RMF)</label>
-      <input id="inspector-references" className="input" spellCheck={false} value={draft ?? text} placeholder="e.g. LLM01, AML.T0051"
-        aria-invalid={error !== null} aria-describedby={error !== null ? 'inspector-references-error' : undefined}
-        onChange={(e) => { setDraft(e.target.value); setError(null) }} onBlur={commit}
-        onKeyDown={(e) => { if (e.key === 'Enter') commit(); if (e.key === 'Escape') { setDraft(null); setError(null) } }} />
-      {error !== null ? <p id="inspector-references-error" className="finding finding--error" role="alert">{error}</p> : null}
+      <label className="field__label" htmlFor="inspector-references">
+        Framework references (OWASP LLM01..10, Agentic T1..T15, ATLAS AML.Txxxx, NIST AI RMF)
+      </label>
+      <input
+        id="inspector-references"
+        className="input"
+        spellCheck={false}
+        value={draft ?? text}
+        placeholder="e.g. LLM01, AML.T0051"
+        aria-invalid={error !== null}
+        aria-describedby={error !== null ? 'inspector-references-error' : undefined}
+        onChange={(e) => {
+          setDraft(e.target.value)
+          setError(null)
+        }}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit()
+          if (e.key === 'Escape') {
+            setDraft(null)
+            setError(null)
+          }
+        }}
+      />
+      {error !== null ? (
+        <p id="inspector-references-error" className="finding finding--error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {value.length > 0 ? (
         <ul className="muted" aria-label="References of this tag">
-          {value.map((r) => <li key={r}><code>{r}</code> {lookupReference(r)?.title ?? '(not in this version\'s list)'}</li>)}
+          {value.map((r) => (
+            <li key={r}>
+              <code>{r}</code> {lookupReference(r)?.title ?? "(not in this version's list)"}
+            </li>
+          ))}
         </ul>
       ) : null}
     </div>
@@ -84,43 +141,90 @@ function OneTag({ id }: { id: TagId }) {
   return (
     <section className="inspector" aria-label={`Tag ${tag.name}`}>
       {/* Remount the fields when another tag is selected. */}
-      <CommitField key={`n-${id}`} id="inspector-name" label="Name (the capability, not a persona)" value={tag.name} onCommit={(v) => v.trim() && renameTag(id, v.trim())} />
-      <CommitField key={`d-${id}`} id="inspector-description" label="Description (what holding it lets an attacker do)" value={tag.description}
-        onCommit={(v) => describeTag(id, v)} multiline />
+      <CommitField
+        key={`n-${id}`}
+        id="inspector-name"
+        label="Name (the capability, not a persona)"
+        value={tag.name}
+        onCommit={(v) => v.trim() && renameTag(id, v.trim())}
+      />
+      <CommitField
+        key={`d-${id}`}
+        id="inspector-description"
+        label="Description (what holding it lets an attacker do)"
+        value={tag.description}
+        onCommit={(v) => describeTag(id, v)}
+        multiline
+      />
       <ReferencesField key={`r-${id}`} id={id} value={tag.references ?? []} />
       <div className="field">
-        <label className="field__label" htmlFor="inspector-parent">Parent (a parent includes its children)</label>
-        <select id="inspector-parent" className="input" value={tag.parent ?? ''}
-          onChange={(e) => reparent([id], e.target.value === '' ? null : (e.target.value as TagId))}>
+        <label className="field__label" htmlFor="inspector-parent">
+          Parent (a parent includes its children)
+        </label>
+        <select
+          id="inspector-parent"
+          className="input"
+          value={tag.parent ?? ''}
+          onChange={(e) => reparent([id], e.target.value === '' ? null : (e.target.value as TagId))}
+        >
           <option value="">(none: a root, an independent channel)</option>
-          {parentOptions.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+          {parentOptions.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
-        <span className="field__label">Order among siblings ({place.index + 1} of {place.siblings.length}; order fixes the order of threat models)</span>
+        <span className="field__label">
+          Order among siblings ({place.index + 1} of {place.siblings.length}; order fixes the order of threat models)
+        </span>
         <span className="row">
-          <button type="button" className="btn" disabled={place.index === 0} onClick={() => moveAmongSiblings(id, -1)}>← Move left</button>
-          <button type="button" className="btn" disabled={place.index === place.siblings.length - 1} onClick={() => moveAmongSiblings(id, 1)}>Move right →</button>
+          <button type="button" className="btn" disabled={place.index === 0} onClick={() => moveAmongSiblings(id, -1)}>
+            ← Move left
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={place.index === place.siblings.length - 1}
+            onClick={() => moveAmongSiblings(id, 1)}
+          >
+            Move right →
+          </button>
         </span>
       </div>
       <fieldset className="field access-choice">
         <legend className="field__label">Access in the current threat model</legend>
         {ACCESSES.map((a) => (
           <label key={a} className={`access-choice__item access-choice__item--${a}`}>
-            <input type="radio" name={`access-${id}`} checked={access === a}
-              onChange={() => designerStore.getState().dispatch({ type: 'setAccess', ids: [id], access: a })} />
+            <input
+              type="radio"
+              name={`access-${id}`}
+              checked={access === a}
+              onChange={() => designerStore.getState().dispatch({ type: 'setAccess', ids: [id], access: a })}
+            />
             {ACCESS_LABEL[a]}
           </label>
         ))}
-        <p className="muted">Effective: {COVERAGE_LABEL[cov?.effective ?? 'none']}{viaName ? ` (via ${viaName})` : ''}.</p>
+        <p className="muted">
+          Effective: {COVERAGE_LABEL[cov?.effective ?? 'none']}
+          {viaName ? ` (via ${viaName})` : ''}.
+        </p>
       </fieldset>
       {findings.length > 0 ? (
         <ul className="finding-list" aria-label="Advice for this tag">
-          {findings.map((f, i) => <li key={i} className={`finding finding--${f.severity}`}>{f.principle ? <strong>Principle {f.principle}. </strong> : null}{f.message}</li>)}
+          {findings.map((f, i) => (
+            <li key={i} className={`finding finding--${f.severity}`}>
+              {f.principle ? <strong>Principle {f.principle}. </strong> : null}
+              {f.message}
+            </li>
+          ))}
         </ul>
       ) : null}
       <div className="row">
-        <button type="button" className="btn" onClick={() => addChild()}>+ Child</button>
+        <button type="button" className="btn" onClick={() => addChild()}>
+          + Child
+        </button>
         <button type="button" className="btn btn--danger" onClick={() => deleteTags([id])}>
           Delete {inside.size > 1 ? `with its ${inside.size - 1} descendant${inside.size > 2 ? 's' : ''}` : 'tag'}
         </button>
@@ -133,24 +237,45 @@ function ManyTags({ ids }: { ids: TagId[] }) {
   const doc = useDesigner(selectDoc)
   return (
     <section className="inspector" aria-label={`${ids.length} tags selected`}>
-      <p><strong>{ids.length} tags selected.</strong> Drag one of them to move them all; Shift-click to add or remove.</p>
+      <p>
+        <strong>{ids.length} tags selected.</strong> Drag one of them to move them all; Shift-click to add or remove.
+      </p>
       <div className="field">
-        <label className="field__label" htmlFor="inspector-many-parent">Move all under</label>
-        <select id="inspector-many-parent" className="input" value="-"
-          onChange={(e) => e.target.value !== '-' && reparent(ids, e.target.value === '' ? null : (e.target.value as TagId))}>
+        <label className="field__label" htmlFor="inspector-many-parent">
+          Move all under
+        </label>
+        <select
+          id="inspector-many-parent"
+          className="input"
+          value="-"
+          onChange={(e) => e.target.value !== '-' && reparent(ids, e.target.value === '' ? null : (e.target.value as TagId))}
+        >
           <option value="-">choose a parent…</option>
           <option value="">(none: make them roots)</option>
-          {doc.tags.filter((t) => !ids.includes(t.id)).map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+          {doc.tags
+            .filter((t) => !ids.includes(t.id))
+            .map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
         </select>
       </div>
       <div className="row">
         {ACCESSES.map((a) => (
-          <button key={a} type="button" className="btn" onClick={() => designerStore.getState().dispatch({ type: 'setAccess', ids, access: a })}>
+          <button
+            key={a}
+            type="button"
+            className="btn"
+            onClick={() => designerStore.getState().dispatch({ type: 'setAccess', ids, access: a })}
+          >
             All {ACCESS_LABEL[a]}
           </button>
         ))}
       </div>
-      <button type="button" className="btn btn--danger" onClick={() => deleteTags(ids)}>Delete {plural(deleteCount(ids), 'tag')}</button>
+      <button type="button" className="btn btn--danger" onClick={() => deleteTags(ids)}>
+        Delete {plural(deleteCount(ids), 'tag')}
+      </button>
     </section>
   )
 }

@@ -14,7 +14,12 @@ export function TagNameEditor({ id, name }: { id: TagId; name: string }) {
     if (el) revealTag(flow, id)
   })
   const taken = useDesigner((s) => s.history.present.tags.some((t) => t.id !== id && t.name === draft.trim()))
-  const problem = draft.trim() === '' ? 'A tag needs a name.' : taken ? `Another tag is already named ${draft.trim()}: superred refuses duplicates.` : null
+  const problem =
+    draft.trim() === ''
+      ? 'A tag needs a name.'
+      : taken
+        ? `Another tag is already named ${draft.trim()}: superred refuses duplicates.`
+        : null
   const finish = (keep: boolean, input: HTMLInputElement) => {
     const s = designerStore.getState()
     if (s.editing !== id) return
@@ -43,7 +48,11 @@ export function TagNameEditor({ id, name }: { id: TagId; name: string }) {
         }}
         onBlur={(e) => finish(true, e.currentTarget)}
       />
-      {problem ? <span className="tag-name-editor__problem" role="alert">{problem}</span> : null}
+      {problem ? (
+        <span className="tag-name-editor__problem" role="alert">
+          {problem}
+        </span>
+      ) : null}
     </span>
   )
 }

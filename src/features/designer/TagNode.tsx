@@ -46,31 +46,43 @@ function TagNodeView({ id }: NodeProps<TagFlowNode>) {
   // A covered tag shows where its coverage comes from instead of "not granted"; a click still cycles it.
   const showPill = access !== 'none' || (mode === 'scope' && via === null)
   const viaText = via ? `${COVERAGE_LABEL[effective]} via ${via}` : ''
-  const pill = showPill || compact ? (
-    <button
-      type="button"
-      className={`tag-node__access tag-node__access--${access} nodrag`}
-      title="Change what the attacker may do here: not granted → read & write → read only"
-      aria-label={`${tag.name}: ${ACCESS_LABEL[access]}. Change access`}
-      onClick={(e) => {
-        e.stopPropagation()
-        cycleAccess([tagId])
-      }}
-    >
-      {compact ? null : ACCESS_LABEL[access]}
-    </button>
-  ) : null
+  const pill =
+    showPill || compact ? (
+      <button
+        type="button"
+        className={`tag-node__access tag-node__access--${access} nodrag`}
+        title="Change what the attacker may do here: not granted → read & write → read only"
+        aria-label={`${tag.name}: ${ACCESS_LABEL[access]}. Change access`}
+        onClick={(e) => {
+          e.stopPropagation()
+          cycleAccess([tagId])
+        }}
+      >
+        {compact ? null : ACCESS_LABEL[access]}
+      </button>
+    ) : null
   // Compact: the name and a grant icon on one line; description, coverage and notes go to the tooltip (plain
   // text, the browser draws it) and the inspector, so a wide forest fits at a zoom where names can be read.
   const tooltip = compact
     ? [tag.name, tag.description, viaText, ...notes.map((n) => `${n.severity}: ${n.text}`)].filter(Boolean).join('\n')
     : undefined
   return (
-    <div ref={root} title={tooltip}
-      className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}${folded ? ' tag-node--folded' : ''}${compact ? ' tag-node--compact' : ''}`}>
+    <div
+      ref={root}
+      title={tooltip}
+      className={`tag-node tag-node--${effective} tag-node--${access}${via ? ' tag-node--covered' : ''}${folded ? ' tag-node--folded' : ''}${compact ? ' tag-node--compact' : ''}`}
+    >
       <Handle type="target" position={sides.target} isConnectable={false} />
-      {editing ? <TagNameEditor id={tagId} name={tag.name} /> : <span className="tag-node__name" title={compact ? undefined : tag.name}>{tag.name}</span>}
-      {compact ? pill : (
+      {editing ? (
+        <TagNameEditor id={tagId} name={tag.name} />
+      ) : (
+        <span className="tag-node__name" title={compact ? undefined : tag.name}>
+          {tag.name}
+        </span>
+      )}
+      {compact ? (
+        pill
+      ) : (
         <>
           <span className="tag-node__description">{tag.description || (mode === 'design' ? 'no description yet' : '')}</span>
           <div className="tag-node__foot">
@@ -81,13 +93,17 @@ function TagNodeView({ id }: NodeProps<TagFlowNode>) {
         </>
       )}
       {under > 0 ? (
-        <button type="button" className={`tag-node__fold tag-node__fold--${sides.source} nodrag`} aria-expanded={!folded}
+        <button
+          type="button"
+          className={`tag-node__fold tag-node__fold--${sides.source} nodrag`}
+          aria-expanded={!folded}
           aria-label={`${folded ? 'Unfold' : 'Fold'} the ${plural(under, 'tag')} under ${tag.name}`}
           title={folded ? `Show the ${plural(under, 'tag')} under this one` : `Fold the ${plural(under, 'tag')} under this one into it`}
           onClick={(e) => {
             e.stopPropagation()
             canvasViewStore.getState().toggleFold(tagId)
-          }}>
+          }}
+        >
           {folded ? `+${under}` : '−'}
         </button>
       ) : null}

@@ -14,12 +14,17 @@ export function TagNotes({ notes }: { notes: readonly TagNote[] }) {
     <ul className="tag-notes" aria-label="Findings">
       {primary.map((n) => (
         <li key={n.key} className={`tag-note tag-note--${n.severity}`} title={n.text}>
-          <span className="tag-note__text"><span className="sr-only">{SEVERITY_WORD[n.severity]}: </span>{n.text}</span>
+          <span className="tag-note__text">
+            <span className="sr-only">{SEVERITY_WORD[n.severity]}: </span>
+            {n.text}
+          </span>
         </li>
       ))}
       {others.length > 0 ? (
-        <li className={`tag-note tag-note--secondary tag-note--${others.some((n) => n.severity === 'error') ? 'error' : others[0].severity}`}
-          title={others.map((n) => n.text).join('\n')}>
+        <li
+          className={`tag-note tag-note--secondary tag-note--${others.some((n) => n.severity === 'error') ? 'error' : others[0].severity}`}
+          title={others.map((n) => n.text).join('\n')}
+        >
           <span className="tag-note__text">↳ involved: see {[...new Set(others.map((n) => n.about))].join(', ')}</span>
         </li>
       ) : null}

@@ -1,30 +1,61 @@
 import type { Forest } from '../../core/tags'
 import { CHATBOT_FOREST } from '../../core/tags'
-import { COMPACT_HEIGHT, layoutForest, nameWidth, NAME_FONT_PX, tagSize, TAG_NODE_HEIGHT, TAG_NODE_WIDTH, type TagBox } from '../../core/layout/forestLayout'
+import {
+  COMPACT_HEIGHT,
+  layoutForest,
+  nameWidth,
+  NAME_FONT_PX,
+  tagSize,
+  TAG_NODE_HEIGHT,
+  TAG_NODE_WIDTH,
+  type TagBox,
+} from '../../core/layout/forestLayout'
 import { chooseDensity, fitViewport, LEGIBLE_FONT_PX, LEGIBLE_ZOOM } from './densityChoice'
 
 const t = (name: string, parent: string | null) => ({ name, parent, description: `what ${name} grants` })
 /** The 32 tags of superred-target-agentdojo 0.1.0 (agentdojo_target/security_tags.py), in its order. */
-const AGENTDOJO_32: Forest = { tags: [
-  t('system', null), t('system_prompt', 'system'), t('tool_catalogue', 'system'), t('tool_catalogue_add', 'tool_catalogue'),
-  t('tool_catalogue_edit', 'tool_catalogue'), t('tool_catalogue_remove', 'tool_catalogue'), t('model_identity', 'system'),
-  t('detailed_system_specification', 'system'), t('agent_trace', 'system'), t('agent_trace_messages', 'agent_trace'),
-  t('user', null), t('tools', null),
-  t('banking', 'tools'), t('banking_bank_account', 'banking'), t('banking_filesystem', 'banking'), t('banking_user_account', 'banking'),
-  t('workspace', 'tools'), t('workspace_inbox', 'workspace'), t('workspace_calendar', 'workspace'), t('workspace_cloud_drive', 'workspace'),
-  t('slack', 'tools'), t('slack_slack', 'slack'), t('slack_web', 'slack'),
-  t('travel', 'tools'), ...['hotels', 'restaurants', 'car_rental', 'flights', 'user', 'calendar', 'reservation', 'inbox'].map((s) => t(`travel_${s}`, 'travel')),
-] }
+const AGENTDOJO_32: Forest = {
+  tags: [
+    t('system', null),
+    t('system_prompt', 'system'),
+    t('tool_catalogue', 'system'),
+    t('tool_catalogue_add', 'tool_catalogue'),
+    t('tool_catalogue_edit', 'tool_catalogue'),
+    t('tool_catalogue_remove', 'tool_catalogue'),
+    t('model_identity', 'system'),
+    t('detailed_system_specification', 'system'),
+    t('agent_trace', 'system'),
+    t('agent_trace_messages', 'agent_trace'),
+    t('user', null),
+    t('tools', null),
+    t('banking', 'tools'),
+    t('banking_bank_account', 'banking'),
+    t('banking_filesystem', 'banking'),
+    t('banking_user_account', 'banking'),
+    t('workspace', 'tools'),
+    t('workspace_inbox', 'workspace'),
+    t('workspace_calendar', 'workspace'),
+    t('workspace_cloud_drive', 'workspace'),
+    t('slack', 'tools'),
+    t('slack_slack', 'slack'),
+    t('slack_web', 'slack'),
+    t('travel', 'tools'),
+    ...['hotels', 'restaurants', 'car_rental', 'flights', 'user', 'calendar', 'reservation', 'inbox'].map((s) =>
+      t(`travel_${s}`, 'travel'),
+    ),
+  ],
+}
 /** The designer's canvas at 1280x720. */
 const PANE = { width: 759, height: 608 }
 const itemsOf = (f: Forest) => f.tags.map((tag) => ({ id: tag.name, parent: tag.parent, name: tag.name }))
 
 function expectNoOverlap(boxes: TagBox[]) {
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-    const [a, b] = [boxes[i], boxes[j]]
-    const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y
-    expect(apart, `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`).toBe(true)
-  }
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]]
+      const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y
+      expect(apart, `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`).toBe(true)
+    }
 }
 
 describe('the compact density', () => {
@@ -42,13 +73,22 @@ describe('the compact density', () => {
   })
 
   it('never overlaps two tags, in either direction and density, for the AgentDojo forest and a deep random one', () => {
-    const random: Forest = { tags: Array.from({ length: 80 }, (_, i) => t(`${'x'.repeat(1 + ((i * 7) % 23))}${i}`, i ? `${'x'.repeat(1 + ((Math.floor((i - 1) / 3) * 7) % 23))}${Math.floor((i - 1) / 3)}` : null)) }
-    for (const f of [AGENTDOJO_32, random]) for (const dir of ['down', 'right'] as const) for (const density of ['compact', 'normal'] as const) {
-      const pos = layoutForest(f, dir, density)
-      expect(pos.size).toBe(f.tags.length)
-      for (const [name, p] of pos) expect(p.width).toBe(tagSize(name, density).width)
-      expectNoOverlap([...pos.values()])
+    const random: Forest = {
+      tags: Array.from({ length: 80 }, (_, i) =>
+        t(
+          `${'x'.repeat(1 + ((i * 7) % 23))}${i}`,
+          i ? `${'x'.repeat(1 + ((Math.floor((i - 1) / 3) * 7) % 23))}${Math.floor((i - 1) / 3)}` : null,
+        ),
+      ),
     }
+    for (const f of [AGENTDOJO_32, random])
+      for (const dir of ['down', 'right'] as const)
+        for (const density of ['compact', 'normal'] as const) {
+          const pos = layoutForest(f, dir, density)
+          expect(pos.size).toBe(f.tags.length)
+          for (const [name, p] of pos) expect(p.width).toBe(tagSize(name, density).width)
+          expectNoOverlap([...pos.values()])
+        }
   })
 
   it('left to right, each column starts past the widest tag of the column before it', () => {

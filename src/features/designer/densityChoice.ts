@@ -46,6 +46,7 @@ export function chooseDensity(
   const zoomOf = (dir: LayoutDirection, density: Density) => fitViewport(layoutTree(items, dir, density), density, pane, 0).zoom
   if (items.length === 0 || zoomOf(direction, 'normal') >= LEGIBLE_ZOOM) return { density: 'normal', direction }
   const other: LayoutDirection = direction === 'down' ? 'right' : 'down'
-  for (const dir of mayTurn ? [direction, other] : [direction]) if (zoomOf(dir, 'compact') >= LEGIBLE_ZOOM) return { density: 'compact', direction: dir }
+  for (const dir of mayTurn ? [direction, other] : [direction])
+    if (zoomOf(dir, 'compact') >= LEGIBLE_ZOOM) return { density: 'compact', direction: dir }
   return { density: 'normal', direction }
 }

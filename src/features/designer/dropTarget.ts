@@ -33,10 +33,17 @@ export function tagAt(point: { x: number; y: number }, layout: Layout, exclude: 
   return null
 }
 
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`
 
 /** In the left-to-right layout siblings are stacked, so "beside" is above or below a tag rather than left or right of it. */
-export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: number; y: number }, layout: Layout, direction: LayoutDirection = 'down'): Drop {
+export function dropAt(
+  doc: DesignDoc,
+  dragged: readonly TagId[],
+  point: { x: number; y: number },
+  layout: Layout,
+  direction: LayoutDirection = 'down',
+): Drop {
   const across = direction === 'down' ? 'x' : 'y'
   const extent = (p: TagBox) => (direction === 'down' ? p.width : p.height)
   const moving = subtreeIds(doc.tags, dragged)
@@ -69,10 +76,11 @@ export function dropAt(doc: DesignDoc, dragged: readonly TagId[], point: { x: nu
   }
   const place = `${ordinal(index + 1)} of ${siblingsOf(parent).length + dragged.length}`
   const parentName = parent === null ? null : byId.get(parent)?.name
-  const hint = overId === null
-    ? `Release on empty canvas: ${what} becomes a root (${place})`
-    : side === 'into'
-      ? `Release: ${what} becomes a child of ${parentName} (${place})`
-      : `Release: ${what} goes ${side} ${byId.get(overId)!.name} (${parentName ? `${place} under ${parentName}` : `root, ${place}`})`
+  const hint =
+    overId === null
+      ? `Release on empty canvas: ${what} becomes a root (${place})`
+      : side === 'into'
+        ? `Release: ${what} becomes a child of ${parentName} (${place})`
+        : `Release: ${what} goes ${side} ${byId.get(overId)!.name} (${parentName ? `${place} under ${parentName}` : `root, ${place}`})`
   return { parent, index, over: overId === null ? null : { id: overId, side }, hint }
 }

@@ -25,5 +25,7 @@ export async function renderDiagram(kind: 'svg' | 'png', viewportEl: HTMLElement
     // Interactive bits (the access buttons' focus rings, handles, fold buttons) stay out of the picture.
     filter: (el: HTMLElement) => !(el.classList?.contains('react-flow__handle') || el.classList?.contains('tag-node__fold')),
   }
-  return kind === 'svg' ? toSvg(viewportEl, options) : toPng(viewportEl, { ...options, pixelRatio: Math.min(2, MAX_SIDE / Math.max(width, height)) })
+  return kind === 'svg'
+    ? toSvg(viewportEl, options)
+    : toPng(viewportEl, { ...options, pixelRatio: Math.min(2, MAX_SIDE / Math.max(width, height)) })
 }

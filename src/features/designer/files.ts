@@ -37,7 +37,10 @@ export async function importForestFile(file: File, kind: ImportKind, into: Impor
       const outcome = await importForest({ forest, name: workspaceNameFor(imported, file.name) }, into)
       // The name itself shows in the sidebar; the notice says where it came from (and stays short).
       const namedAfter = `its ${imported.title ? 'docstring' : 'file name'}`
-      notify('info', [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}${whereItWent(outcome, namedAfter)}`, ...notes].join(' '))
+      notify(
+        'info',
+        [`Imported ${plural(forest.tags.length, 'tag')} from ${file.name}${whereItWent(outcome, namedAfter)}`, ...notes].join(' '),
+      )
     }
     return true
   } catch (e) {

@@ -4,8 +4,12 @@ import { createNodeBuilder, edgesOf } from './forestNodes'
 import { layoutOf } from './layoutCache'
 
 const inputs = (doc: ReturnType<typeof chatbotDoc>) => ({
-  tags: doc.tags, layout: layoutOf(doc.tags),
-  selected: new Set<TagId>(), draggable: true, dragPositions: null, drop: null,
+  tags: doc.tags,
+  layout: layoutOf(doc.tags),
+  selected: new Set<TagId>(),
+  draggable: true,
+  dragPositions: null,
+  drop: null,
 })
 
 describe('node builder', () => {
@@ -14,7 +18,11 @@ describe('node builder', () => {
     const nodes = createNodeBuilder()(inputs(doc))
     expect(nodes.map((n) => n.ariaLabel)).toEqual(['system', 'system_prompt', 'model', 'model_identity', 'user'])
     const byId = new Map<string, string>(doc.tags.map((t) => [t.id, t.name]))
-    expect(edgesOf(doc.tags).map((e) => `${byId.get(e.source)}->${byId.get(e.target)}`)).toEqual(['system->system_prompt', 'system->model', 'system->model_identity'])
+    expect(edgesOf(doc.tags).map((e) => `${byId.get(e.source)}->${byId.get(e.target)}`)).toEqual([
+      'system->system_prompt',
+      'system->model',
+      'system->model_identity',
+    ])
   })
 
   it('a scope click hands React Flow the same array (grants are not in the nodes); a selection rebuilds only the tags it touches', () => {

@@ -87,10 +87,28 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
       const isSelected = selected.has(tag.id)
       const drop = dropMark?.id === tag.id ? dropMark.side : ''
       let e = cache.get(tag.id)
-      if (!e || e.x !== pos.x || e.y !== pos.y || e.width !== box.width || e.height !== box.height || e.name !== tag.name ||
-        e.selected !== isSelected || e.draggable !== draggable || e.drop !== drop || e.direction !== direction) {
+      if (
+        !e ||
+        e.x !== pos.x ||
+        e.y !== pos.y ||
+        e.width !== box.width ||
+        e.height !== box.height ||
+        e.name !== tag.name ||
+        e.selected !== isSelected ||
+        e.draggable !== draggable ||
+        e.drop !== drop ||
+        e.direction !== direction
+      ) {
         e = {
-          x: pos.x, y: pos.y, width: box.width, height: box.height, name: tag.name, selected: isSelected, draggable, drop, direction,
+          x: pos.x,
+          y: pos.y,
+          width: box.width,
+          height: box.height,
+          name: tag.name,
+          selected: isSelected,
+          draggable,
+          drop,
+          direction,
           node: {
             id: tag.id,
             type: 'tag',
@@ -123,7 +141,9 @@ export function createNodeBuilder(): (inputs: GraphInputs) => TagFlowNode[] {
 /** Parent → child edges; they depend on the tree only (each edge reads its own colour). */
 export function edgesOf(tags: DesignDoc['tags']): Edge[] {
   const ids = new Set(tags.map((t) => t.id))
-  return tags.flatMap((t) => (t.parent !== null && ids.has(t.parent)
-    ? [{ id: `${t.parent}->${t.id}`, source: t.parent, target: t.id, type: 'tag', focusable: false, selectable: false }]
-    : []))
+  return tags.flatMap((t) =>
+    t.parent !== null && ids.has(t.parent)
+      ? [{ id: `${t.parent}->${t.id}`, source: t.parent, target: t.id, type: 'tag', focusable: false, selectable: false }]
+      : [],
+  )
 }

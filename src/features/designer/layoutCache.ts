@@ -11,7 +11,8 @@ export const visibleTagsOf = memoizeOne((tags: readonly DesignTag[], folded: Rea
 
 /** The tidy-tree layout of the tags on the canvas, recomputed only when they or the direction change (not on a scope click). */
 export const layoutOf = memoizeOne((tags: readonly DesignTag[], direction: LayoutDirection = 'down', density: Density = 'normal') =>
-  layoutTree(tags, direction, density))
+  layoutTree(tags, direction, density),
+)
 
 /** The edges of the tags on the canvas: the same array until the tree itself changes. */
 export const edgesFor = memoizeOne((tags: readonly DesignTag[]) => edgesOf(tags))

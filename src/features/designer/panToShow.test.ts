@@ -9,7 +9,8 @@ const zoom: Rect = { left: 15, top: 480, right: 45, bottom: 585 }
 const rect = (left: number, top: number, width = 120, height = 40): Rect => ({ left, top, right: left + width, bottom: top + height })
 const moved = (r: Rect, p: { dx: number; dy: number }) => rect(r.left + p.dx, r.top + p.dy, r.right - r.left, r.bottom - r.top)
 const apart = (a: Rect, b: Rect) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top
-const inside = (r: Rect) => r.left >= EDGE_MARGIN && r.top >= EDGE_MARGIN && r.right <= size.width - EDGE_MARGIN && r.bottom <= size.height - EDGE_MARGIN
+const inside = (r: Rect) =>
+  r.left >= EDGE_MARGIN && r.top >= EDGE_MARGIN && r.right <= size.width - EDGE_MARGIN && r.bottom <= size.height - EDGE_MARGIN
 
 describe('panToShow', () => {
   it('leaves a tag that is on screen and clear where it is', () => {
@@ -44,17 +45,29 @@ describe('panToShow', () => {
   })
 
   it('whatever it returns other than the least pan shows the box inside the edges and clear of every overlay', () => {
-    const box = fc.record({ left: fc.integer({ min: -2000, max: 2000 }), top: fc.integer({ min: -2000, max: 2000 }), w: fc.integer({ min: 1, max: 700 }), h: fc.integer({ min: 1, max: 300 }) })
-    const overlay = fc.record({ left: fc.integer({ min: 0, max: 900 }), top: fc.integer({ min: 0, max: 500 }), w: fc.integer({ min: 10, max: 300 }), h: fc.integer({ min: 10, max: 200 }) })
-    fc.assert(fc.property(box, fc.array(overlay, { maxLength: 4 }), (b, os) => {
-      const r = rect(b.left, b.top, b.w, b.h)
-      const overlays = os.map((o) => rect(o.left, o.top, o.w, o.h))
-      const pan = panToShow(r, size, overlays)
-      const least = panToShow(r, size, [])
-      if (pan.dx === least.dx && pan.dy === least.dy) return
-      const there = moved(r, pan)
-      expect(inside(there)).toBe(true)
-      for (const o of overlays) expect(apart(there, o)).toBe(true)
-    }))
+    const box = fc.record({
+      left: fc.integer({ min: -2000, max: 2000 }),
+      top: fc.integer({ min: -2000, max: 2000 }),
+      w: fc.integer({ min: 1, max: 700 }),
+      h: fc.integer({ min: 1, max: 300 }),
+    })
+    const overlay = fc.record({
+      left: fc.integer({ min: 0, max: 900 }),
+      top: fc.integer({ min: 0, max: 500 }),
+      w: fc.integer({ min: 10, max: 300 }),
+      h: fc.integer({ min: 10, max: 200 }),
+    })
+    fc.assert(
+      fc.property(box, fc.array(overlay, { maxLength: 4 }), (b, os) => {
+        const r = rect(b.left, b.top, b.w, b.h)
+        const overlays = os.map((o) => rect(o.left, o.top, o.w, o.h))
+        const pan = panToShow(r, size, overlays)
+        const least = panToShow(r, size, [])
+        if (pan.dx === least.dx && pan.dy === least.dy) return
+        const there = moved(r, pan)
+        expect(inside(there)).toBe(true)
+        for (const o of overlays) expect(apart(there, o)).toBe(true)
+      }),
+    )
   })
 })

@@ -18,7 +18,12 @@ function nudge(a: number, b: number, lo: number, hi: number): number {
   return 0
 }
 
-const shifted = (r: Rect, dx: number, dy: number): Rect => ({ left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy })
+const shifted = (r: Rect, dx: number, dy: number): Rect => ({
+  left: r.left + dx,
+  top: r.top + dy,
+  right: r.right + dx,
+  bottom: r.bottom + dy,
+})
 
 const overlaps = (a: Rect, b: Rect): boolean =>
   a.left < b.right + OVERLAY_GAP && b.left - OVERLAY_GAP < a.right && a.top < b.bottom + OVERLAY_GAP && b.top - OVERLAY_GAP < a.bottom
@@ -29,17 +34,27 @@ const overlaps = (a: Rect, b: Rect): boolean =>
  * the pans that do both, the shortest (by |dx| + |dy|); when none does (a box too large to fit beside them), the
  * least pan that brings it inside the edges.
  */
-export function panToShow(box: Rect, size: { readonly width: number; readonly height: number }, overlays: readonly Rect[]): { dx: number; dy: number } {
-  const least = { dx: nudge(box.left, box.right, EDGE_MARGIN, size.width - EDGE_MARGIN), dy: nudge(box.top, box.bottom, EDGE_MARGIN, size.height - EDGE_MARGIN) }
+export function panToShow(
+  box: Rect,
+  size: { readonly width: number; readonly height: number },
+  overlays: readonly Rect[],
+): { dx: number; dy: number } {
+  const least = {
+    dx: nudge(box.left, box.right, EDGE_MARGIN, size.width - EDGE_MARGIN),
+    dy: nudge(box.top, box.bottom, EDGE_MARGIN, size.height - EDGE_MARGIN),
+  }
   const there = shifted(box, least.dx, least.dy)
   if (!overlays.some((o) => overlaps(there, o))) return least
-  const inside = (r: Rect) => r.left >= EDGE_MARGIN && r.top >= EDGE_MARGIN && r.right <= size.width - EDGE_MARGIN && r.bottom <= size.height - EDGE_MARGIN
+  const inside = (r: Rect) =>
+    r.left >= EDGE_MARGIN && r.top >= EDGE_MARGIN && r.right <= size.width - EDGE_MARGIN && r.bottom <= size.height - EDGE_MARGIN
   let best: { dx: number; dy: number } | null = null
   // Past each overlay's side, from where the least pan put the box: past one can land on another, which then fails.
   for (const o of overlays) {
     const away = [
-      { dx: 0, dy: o.top - OVERLAY_GAP - there.bottom }, { dx: 0, dy: o.bottom + OVERLAY_GAP - there.top },
-      { dx: o.left - OVERLAY_GAP - there.right, dy: 0 }, { dx: o.right + OVERLAY_GAP - there.left, dy: 0 },
+      { dx: 0, dy: o.top - OVERLAY_GAP - there.bottom },
+      { dx: 0, dy: o.bottom + OVERLAY_GAP - there.top },
+      { dx: o.left - OVERLAY_GAP - there.right, dy: 0 },
+      { dx: o.right + OVERLAY_GAP - there.left, dy: 0 },
     ]
     for (const a of away) {
       const pan = { dx: least.dx + a.dx, dy: least.dy + a.dy }

@@ -16,7 +16,8 @@ function around(boxes: readonly TagBox[]): TagBox {
  * the drop hint: it is gone once the drop that moved the tags has landed.
  */
 function overlaysOf(canvas: Element, pane: DOMRect): Rect[] {
-  return [...canvas.querySelectorAll('.react-flow__minimap, .react-flow__controls, .map-toggle')].map((el) => el.getBoundingClientRect())
+  return [...canvas.querySelectorAll('.react-flow__minimap, .react-flow__controls, .map-toggle')]
+    .map((el) => el.getBoundingClientRect())
     .filter((r) => r.width > 0 && r.height > 0)
     .map((r) => ({ left: r.left - pane.left, top: r.top - pane.top, right: r.right - pane.left, bottom: r.bottom - pane.top }))
 }
@@ -39,7 +40,11 @@ export function revealTags(flow: ReactFlowInstance, ids: readonly TagId[]): void
     const box = fits ? all : boxes[0]
     const left = box.x * zoom + x
     const top = box.y * zoom + y
-    const { dx, dy } = panToShow({ left, top, right: left + box.width * zoom, bottom: top + box.height * zoom }, pane, overlaysOf(canvas, pane))
+    const { dx, dy } = panToShow(
+      { left, top, right: left + box.width * zoom, bottom: top + box.height * zoom },
+      pane,
+      overlaysOf(canvas, pane),
+    )
     if (dx !== 0 || dy !== 0) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 })
   })
 }

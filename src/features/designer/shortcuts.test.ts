@@ -17,7 +17,8 @@ describe('keyboard shortcuts', () => {
   let canvas: HTMLElement
   let button: HTMLElement
   beforeEach(() => {
-    document.body.innerHTML = '<div class="forest-canvas"><div class="react-flow__node" tabindex="0"></div></div><div class="toolbar"><button>x</button></div>'
+    document.body.innerHTML =
+      '<div class="forest-canvas"><div class="react-flow__node" tabindex="0"></div></div><div class="toolbar"><button>x</button></div>'
     canvas = document.querySelector('.react-flow__node')!
     button = document.querySelector('button')!
     s().load(docFromForest(CHATBOT_FOREST, newTagId))

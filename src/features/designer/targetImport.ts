@@ -11,7 +11,10 @@ import { plural } from '../../lib/plural'
 /** The target's forest into a new workspace named after it (or into this one: 'replace'), connected to the target. */
 async function takeForest(manifest: Manifest, target: TargetRef, from: string, into: ImportInto): Promise<void> {
   const outcome = await importForest({ forest: forestFromManifest(manifest), name: manifest.name, target }, into)
-  notify('info', `Connected to ${manifest.name} ${from} and took its forest of ${plural(manifest.security_domain.length, 'tag')}${whereItWent(outcome)}`)
+  notify(
+    'info',
+    `Connected to ${manifest.name} ${from} and took its forest of ${plural(manifest.security_domain.length, 'tag')}${whereItWent(outcome)}`,
+  )
 }
 
 /** A manifest file: connects the workspace to it (its surfaces) and takes its forest. */

@@ -11,7 +11,9 @@ const typing = (el: EventTarget | null) =>
 
 function contextFor(flow: ReactFlowInstance): ShortcutContext {
   return {
-    fitView: () => { fitAndTell(flow) },
+    fitView: () => {
+      fitAndTell(flow)
+    },
     zoomIn: () => void flow.zoomIn({ duration: 150 }),
     zoomOut: () => void flow.zoomOut({ duration: 150 }),
     focusTag: (id: TagId) => {

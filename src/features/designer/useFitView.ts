@@ -29,12 +29,17 @@ export type FitOutcome = 'all' | 'corner' | 'empty' | 'no-pane'
  * density, the fit picks it first: compact when the normal one would draw the
  * names too small to read (see chooseDensity).
  */
-export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration = 0, size?: { width: number; height: number }): FitOutcome {
+export function fitForest(
+  flow: Pick<ReactFlowInstance, 'setViewport'>,
+  duration = 0,
+  size?: { width: number; height: number },
+): FitOutcome {
   const pane = size ?? document.querySelector('.forest-canvas')?.getBoundingClientRect()
   if (!pane || pane.width === 0 || pane.height === 0) return 'no-pane'
   const view = canvasViewStore.getState()
   const visible = visibleTagsOf(selectDoc(designerStore.getState()).tags, view.folded)
-  if (!view.densityPinned && visible.length <= CHOOSE_DENSITY_UP_TO) view.autoView(chooseDensity(visible, view.direction, pane, !view.directionPinned))
+  if (!view.densityPinned && visible.length <= CHOOSE_DENSITY_UP_TO)
+    view.autoView(chooseDensity(visible, view.direction, pane, !view.directionPinned))
   const layout = currentLayout()
   if (layout.size === 0) {
     void flow.setViewport({ x: pane.width / 2, y: 80, zoom: 1 }, { duration })
@@ -47,7 +52,10 @@ export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration
   }
   let minX = Infinity
   let minY = Infinity
-  for (const p of layout.values()) { minX = Math.min(minX, p.x); minY = Math.min(minY, p.y) }
+  for (const p of layout.values()) {
+    minX = Math.min(minX, p.x)
+    minY = Math.min(minY, p.y)
+  }
   void flow.setViewport({ x: PAD - minX * CORNER_ZOOM, y: PAD - minY * CORNER_ZOOM, zoom: CORNER_ZOOM }, { duration })
   return 'corner'
 }
@@ -56,12 +64,17 @@ export function fitForest(flow: Pick<ReactFlowInstance, 'setViewport'>, duration
 export function fitAndTell(flow: Pick<ReactFlowInstance, 'setViewport'>, duration = 250): FitOutcome {
   const outcome = fitForest(flow, duration)
   if (outcome === 'corner') {
-    notify('info', `The forest is too large to show whole at a readable size: showing its top-left corner. Fold subtrees (the ▾ on a tag) or switch to the left-to-right layout, then fit again.`)
+    notify(
+      'info',
+      `The forest is too large to show whole at a readable size: showing its top-left corner. Fold subtrees (the ▾ on a tag) or switch to the left-to-right layout, then fit again.`,
+    )
   }
   return outcome
 }
 
 export function useFitView(): () => void {
   const flow = useReactFlow()
-  return () => { fitAndTell(flow) }
+  return () => {
+    fitAndTell(flow)
+  }
 }

@@ -28,7 +28,8 @@ export function useTagDrag() {
   const track = (event: MouseEvent | TouchEvent, nodes: TagFlowNode[]): DragState => {
     const doc = selectDoc(designerStore.getState())
     const ids = nodes.map((n) => n.id as TagId)
-    const pt = 'clientX' in event ? { x: event.clientX, y: event.clientY } : { x: event.touches[0]?.clientX ?? 0, y: event.touches[0]?.clientY ?? 0 }
+    const pt =
+      'clientX' in event ? { x: event.clientX, y: event.clientY } : { x: event.touches[0]?.clientX ?? 0, y: event.touches[0]?.clientY ?? 0 }
     const drop = dropAt(doc, ids, flow.screenToFlowPosition(pt), currentLayout(), canvasViewStore.getState().direction)
     return { ids, positions: new Map(nodes.map((n) => [n.id, n.position])), drop }
   }

@@ -31,11 +31,13 @@ export function SourceGate({ children }: Props) {
   }
   return (
     <div className="results-page">
-      {src === null
-        ? <p className="results-note">No results source in this address.</p>
-        : parsed === null
-          ? <p className="results-error" role="alert">This address names an unknown results source.</p>
-          : null}
+      {src === null ? (
+        <p className="results-note">No results source in this address.</p>
+      ) : parsed === null ? (
+        <p className="results-error" role="alert">
+          This address names an unknown results source.
+        </p>
+      ) : null}
       <SourcePicker onOpened={onOpened} expected={parsed && parsed.kind !== 'url' ? `the ${parsed.kind} "${parsed.name}"` : undefined} />
     </div>
   )

@@ -30,11 +30,12 @@ export const useSourcesStore = create<SourcesState>()((set) => ({
   sources: {},
   actions: {
     add: (source) => set((s) => ({ sources: { ...s.sources, [source.key]: source } })),
-    remove: (key) => set((s) => {
-      const next = { ...s.sources }
-      delete next[key]
-      return { sources: next }
-    }),
+    remove: (key) =>
+      set((s) => {
+        const next = { ...s.sources }
+        delete next[key]
+        return { sources: next }
+      }),
   },
 }))
 

@@ -16,7 +16,9 @@ function Nav() {
   const state = useLiveStore((s) => s.session?.state)
   const tab = location.startsWith('/sweep') ? 'sweep' : 'run'
   const link = (href: string, id: string, label: string) => (
-    <Link href={href} className="rc-nav__link" aria-current={tab === id ? 'page' : undefined}>{label}</Link>
+    <Link href={href} className="rc-nav__link" aria-current={tab === id ? 'page' : undefined}>
+      {label}
+    </Link>
   )
   return (
     <nav className="rc-nav" aria-label="Run console">
@@ -40,12 +42,20 @@ function WithSetup({ children }: { children: ReactNode }) {
 
 function Console() {
   const view = useDesignerView()
-  return <WithSetup><ConsolePage view={view} /></WithSetup>
+  return (
+    <WithSetup>
+      <ConsolePage view={view} />
+    </WithSetup>
+  )
 }
 
 function Sweep() {
   const view = useDesignerView()
-  return <WithSetup><SweepRunPage view={view} /></WithSetup>
+  return (
+    <WithSetup>
+      <SweepRunPage view={view} />
+    </WithSetup>
+  )
 }
 
 /** The run console, mounted under /run: set up, run, watch and sweep; the results are listed on the Results tab. */
@@ -55,7 +65,9 @@ export function RunSection() {
       <Nav />
       <Switch>
         {/* This browser's runs are listed on the Results tab now; an old bookmark of /run/results lands there. */}
-        <Route path="/results"><Redirect to={`~${browserRunsHref()}`} replace /></Route>
+        <Route path="/results">
+          <Redirect to={`~${browserRunsHref()}`} replace />
+        </Route>
         <Route path="/sweep/:id?" component={Sweep} />
         <Route component={Console} />
       </Switch>

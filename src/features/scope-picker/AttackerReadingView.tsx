@@ -14,12 +14,20 @@ export function AttackerReadingView() {
         <dl className="reading__list">
           {r.writes.map((w) => (
             <div key={w.id} className="reading__row reading__row--write">
-              <dt>{w.name}</dt><dd>{w.text}{w.covers > 0 ? ` (and the ${w.covers} tag${w.covers === 1 ? '' : 's'} under it)` : ''}</dd>
+              <dt>{w.name}</dt>
+              <dd>
+                {w.text}
+                {w.covers > 0 ? ` (and the ${w.covers} tag${w.covers === 1 ? '' : 's'} under it)` : ''}
+              </dd>
             </div>
           ))}
           {r.reads.map((w) => (
             <div key={w.id} className="reading__row reading__row--read">
-              <dt>{w.name}</dt><dd>sees it, cannot change it{w.text !== w.name ? ` (“${w.text}”)` : ''}{w.covers > 0 ? `, nor the ${w.covers} tag${w.covers === 1 ? '' : 's'} under it` : ''}</dd>
+              <dt>{w.name}</dt>
+              <dd>
+                sees it, cannot change it{w.text !== w.name ? ` (“${w.text}”)` : ''}
+                {w.covers > 0 ? `, nor the ${w.covers} tag${w.covers === 1 ? '' : 's'} under it` : ''}
+              </dd>
             </div>
           ))}
         </dl>

@@ -17,13 +17,20 @@ export function CompareView() {
   const { manifest } = useTargetManifest()
   const [aId, setA] = useState(CURRENT)
   const [bId, setB] = useState(models[0]?.id ?? CURRENT)
-  const options = [{ id: CURRENT, name: 'Current scope', pair: doc as ScopePair }, ...models.map((m) => ({ id: m.id, name: m.name, pair: m as ScopePair }))]
+  const options = [
+    { id: CURRENT, name: 'Current scope', pair: doc as ScopePair },
+    ...models.map((m) => ({ id: m.id, name: m.name, pair: m as ScopePair })),
+  ]
   const a = options.find((o) => o.id === aId) ?? options[0]
   const b = options.find((o) => o.id === bId) ?? options[0]
   const diff = compareThreatModels(doc.tags, a.pair, b.pair)
   const pick = (value: string, set: (v: string) => void, label: string) => (
     <select className="input" aria-label={label} value={value} onChange={(e) => set(e.target.value)}>
-      {options.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+      {options.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.name}
+        </option>
+      ))}
     </select>
   )
   const side = (o: typeof a) => {
@@ -38,26 +45,57 @@ export function CompareView() {
   return (
     <section className="compare" aria-label="Compare threat models">
       <div className="compare__cols">
-        {[[sa, aId, setA, 'A'], [sb, bId, setB, 'B']].map(([s, v, set, label]) => {
+        {[
+          [sa, aId, setA, 'A'],
+          [sb, bId, setB, 'B'],
+        ].map(([s, v, set, label]) => {
           const sd = s as typeof sa
           return (
             <div key={label as string} className="compare__col">
               {pick(v as string, set as (v: string) => void, `Threat model ${label as string}`)}
               <p className="compare__grants">
-                {sd.names.scope.map((n) => <span key={n} className="chip chip--scope">{n}</span>)}
-                {sd.names.readOnly.map((n) => <span key={n} className="chip chip--read_only">{n}</span>)}
+                {sd.names.scope.map((n) => (
+                  <span key={n} className="chip chip--scope">
+                    {n}
+                  </span>
+                ))}
+                {sd.names.readOnly.map((n) => (
+                  <span key={n} className="chip chip--read_only">
+                    {n}
+                  </span>
+                ))}
               </p>
               <p className="reading__summary">{sd.reading}</p>
-              {sd.offered ? <p className="muted">{sd.offered.controllables.length} controllables, {sd.offered.observables.length} observables offered.</p> : null}
+              {sd.offered ? (
+                <p className="muted">
+                  {sd.offered.controllables.length} controllables, {sd.offered.observables.length} observables offered.
+                </p>
+              ) : null}
             </div>
           )
         })}
       </div>
-      {diff.grants.length === 0 ? <p className="ok">These two threat models grant the same tags.</p> : (
+      {diff.grants.length === 0 ? (
+        <p className="ok">These two threat models grant the same tags.</p>
+      ) : (
         <table className="diff-table" aria-label="Differences">
-          <thead><tr><th>tag</th><th>A</th><th>B</th></tr></thead>
+          <thead>
+            <tr>
+              <th>tag</th>
+              <th>A</th>
+              <th>B</th>
+            </tr>
+          </thead>
           <tbody>
-            {diff.grants.map((g) => <tr key={g.id}><td><code>{g.name}</code></td><td>{ACCESS_LABEL[g.a]}</td><td>{ACCESS_LABEL[g.b]}</td></tr>)}
+            {diff.grants.map((g) => (
+              <tr key={g.id}>
+                <td>
+                  <code>{g.name}</code>
+                </td>
+                <td>{ACCESS_LABEL[g.a]}</td>
+                <td>{ACCESS_LABEL[g.b]}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}
@@ -66,10 +104,38 @@ export function CompareView() {
       ) : null}
       {sa.offered && sb.offered ? (
         <ul className="compare__offered" aria-label="What changes for the optimizer">
-          {setDiff(sb.offered.controllables.map((c) => c.name), sa.offered.controllables.map((c) => c.name)).map((n) => <li key={`+c${n}`}>B can inject into <code>{n}</code>; A cannot.</li>)}
-          {setDiff(sa.offered.controllables.map((c) => c.name), sb.offered.controllables.map((c) => c.name)).map((n) => <li key={`-c${n}`}>A can inject into <code>{n}</code>; B cannot.</li>)}
-          {setDiff(sb.offered.observables.map((c) => c.name), sa.offered.observables.map((c) => c.name)).map((n) => <li key={`+o${n}`}>B sees <code>{n}</code>; A does not.</li>)}
-          {setDiff(sa.offered.observables.map((c) => c.name), sb.offered.observables.map((c) => c.name)).map((n) => <li key={`-o${n}`}>A sees <code>{n}</code>; B does not.</li>)}
+          {setDiff(
+            sb.offered.controllables.map((c) => c.name),
+            sa.offered.controllables.map((c) => c.name),
+          ).map((n) => (
+            <li key={`+c${n}`}>
+              B can inject into <code>{n}</code>; A cannot.
+            </li>
+          ))}
+          {setDiff(
+            sa.offered.controllables.map((c) => c.name),
+            sb.offered.controllables.map((c) => c.name),
+          ).map((n) => (
+            <li key={`-c${n}`}>
+              A can inject into <code>{n}</code>; B cannot.
+            </li>
+          ))}
+          {setDiff(
+            sb.offered.observables.map((c) => c.name),
+            sa.offered.observables.map((c) => c.name),
+          ).map((n) => (
+            <li key={`+o${n}`}>
+              B sees <code>{n}</code>; A does not.
+            </li>
+          ))}
+          {setDiff(
+            sa.offered.observables.map((c) => c.name),
+            sb.offered.observables.map((c) => c.name),
+          ).map((n) => (
+            <li key={`-o${n}`}>
+              A sees <code>{n}</code>; B does not.
+            </li>
+          ))}
         </ul>
       ) : null}
     </section>

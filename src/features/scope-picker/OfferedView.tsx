@@ -5,13 +5,24 @@ import { offeredFor, type OfferedSurface } from './offered'
 function Surfaces({ title, list, empty }: { title: string; list: OfferedSurface[]; empty: string }) {
   return (
     <div className="offered__group">
-      <h4 className="offered__title">{title} <span className="count">{list.length}</span></h4>
-      {list.length === 0 ? <p className="muted">{empty}</p> : (
+      <h4 className="offered__title">
+        {title} <span className="count">{list.length}</span>
+      </h4>
+      {list.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
         <ul className="offered__list">
           {list.map((s) => (
             <li key={`${s.name}-${s.tag}-${s.readOnlyControllable}`} className="offered__item">
               <code>{s.name}</code> <span className="chip">{s.tag}</span>
-              {s.readOnlyControllable ? <span className="badge" title="A controllable under read_only: the optimizer reads it, the Controller declines every injection">read-only controllable</span> : null}
+              {s.readOnlyControllable ? (
+                <span
+                  className="badge"
+                  title="A controllable under read_only: the optimizer reads it, the Controller declines every injection"
+                >
+                  read-only controllable
+                </span>
+              ) : null}
               {s.description ? <span className="muted"> {s.description}</span> : null}
             </li>
           ))}

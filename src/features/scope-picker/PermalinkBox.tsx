@@ -23,13 +23,19 @@ export function PermalinkBox() {
   }
   return (
     <div className="permalink">
-      <button type="button" className="btn btn--primary" onClick={() => void make()}>Copy link to this threat model</button>
+      <button type="button" className="btn btn--primary" onClick={() => void make()}>
+        Copy link to this threat model
+      </button>
       {link ? (
         <>
-          <label className="field__label" htmlFor="permalink">{copied ? 'Copied. The link holds the forest and the scope:' : 'Select and copy the link:'}</label>
+          <label className="field__label" htmlFor="permalink">
+            {copied ? 'Copied. The link holds the forest and the scope:' : 'Select and copy the link:'}
+          </label>
           <input id="permalink" className="input" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
         </>
-      ) : <p className="muted">The link holds the whole forest and the scope in its #fragment, which never reaches a server.</p>}
+      ) : (
+        <p className="muted">The link holds the whole forest and the scope in its #fragment, which never reaches a server.</p>
+      )}
     </div>
   )
 }

@@ -11,18 +11,36 @@ export function SaveModelForm() {
   const [notes, setNotes] = useState('')
   const empty = doc.scope.length + doc.readOnly.length === 0
   return (
-    <form className="save-model" onSubmit={(e) => {
-      e.preventDefault()
-      const m = workspaceStore.getState().saveModel(name.trim() || `Threat model ${workspaceStore.getState().models.length + 1}`, doc, notes)
-      notify('info', `Saved “${m.name}”.`)
-      setName('')
-      setNotes('')
-    }}>
-      <label className="field__label" htmlFor="save-model-name">Save this threat model</label>
+    <form
+      className="save-model"
+      onSubmit={(e) => {
+        e.preventDefault()
+        const m = workspaceStore
+          .getState()
+          .saveModel(name.trim() || `Threat model ${workspaceStore.getState().models.length + 1}`, doc, notes)
+        notify('info', `Saved “${m.name}”.`)
+        setName('')
+        setNotes('')
+      }}
+    >
+      <label className="field__label" htmlFor="save-model-name">
+        Save this threat model
+      </label>
       <input id="save-model-name" className="input" placeholder="e.g. Blind user" value={name} onChange={(e) => setName(e.target.value)} />
-      <label className="sr-only" htmlFor="save-model-notes">Notes</label>
-      <textarea id="save-model-notes" className="input" rows={2} placeholder="Notes (why this attacker matters)" value={notes} onChange={(e) => setNotes(e.target.value)} />
-      <button type="submit" className="btn btn--primary" disabled={empty} title={empty ? 'Grant at least one tag first' : undefined}>Save threat model</button>
+      <label className="sr-only" htmlFor="save-model-notes">
+        Notes
+      </label>
+      <textarea
+        id="save-model-notes"
+        className="input"
+        rows={2}
+        placeholder="Notes (why this attacker matters)"
+        value={notes}
+        onChange={(e) => setNotes(e.target.value)}
+      />
+      <button type="submit" className="btn btn--primary" disabled={empty} title={empty ? 'Grant at least one tag first' : undefined}>
+        Save threat model
+      </button>
     </form>
   )
 }

@@ -5,19 +5,24 @@ const input: ManifestInput = {
   protocol: 'superred-target-http/1',
   name: 'demo',
   security_domain: [
-    { name: 'system', parent: null }, { name: 'system_prompt', parent: 'system' }, { name: 'model_identity', parent: 'system' },
+    { name: 'system', parent: null },
+    { name: 'system_prompt', parent: 'system' },
+    { name: 'model_identity', parent: 'system' },
     { name: 'user', parent: null },
   ],
   controllables: [
     { name: 'user_message', security_domain: 'user', description: "the user's message" },
     { name: 'prompt_override', security_domain: 'system_prompt' },
   ],
-  observables: [{ name: 'model_name', security_domain: 'model_identity', content: 'gpt' }, { name: 'reply', security_domain: 'user' }],
+  observables: [
+    { name: 'model_name', security_domain: 'model_identity', content: 'gpt' },
+    { name: 'reply', security_domain: 'user' },
+  ],
 }
 const manifest = ManifestSchema.parse(input)
 const names = (l: Array<{ name: string }>) => l.map((x) => x.name)
 
-describe('offeredFor (the engine\'s fronts 1 and 2 over a manifest)', () => {
+describe("offeredFor (the engine's fronts 1 and 2 over a manifest)", () => {
   it('offers the writable controllables and the visible observables', () => {
     const o = offeredFor(manifest, ['user'], [])
     expect(names(o.controllables)).toEqual(['user_message'])
@@ -28,7 +33,11 @@ describe('offeredFor (the engine\'s fronts 1 and 2 over a manifest)', () => {
   it('lists a read-only controllable as an observable, never as a controllable', () => {
     const o = offeredFor(manifest, ['user'], ['system'])
     expect(names(o.controllables)).toEqual(['user_message'])
-    expect(o.observables.map((x) => [x.name, x.readOnlyControllable])).toEqual([['model_name', false], ['reply', false], ['prompt_override', true]])
+    expect(o.observables.map((x) => [x.name, x.readOnlyControllable])).toEqual([
+      ['model_name', false],
+      ['reply', false],
+      ['prompt_override', true],
+    ])
   })
 
   it('a scope tag inside a read-only ancestor is writable (read & write overrules read-only)', () => {

@@ -13,8 +13,15 @@ describe('saved threat models as threat-models.json', () => {
       { id: 'm2', name: 'Drive, reads calendar', scope: [id('drive')], readOnly: [id('calendar')], notes: '', savedAt: 2 },
     ]
     const text = exportThreatModels(doc, saved)
-    expect(JSON.parse(text).threat_models[1]).toEqual({ name: 'Drive, reads calendar', scope: ['drive'], read_only: ['calendar'], notes: '' })
-    expect(importThreatModels(doc, text, 'threat-models.json')).toEqual(saved.map(({ name, scope, readOnly, notes }) => ({ name, scope, readOnly, notes })))
+    expect(JSON.parse(text).threat_models[1]).toEqual({
+      name: 'Drive, reads calendar',
+      scope: ['drive'],
+      read_only: ['calendar'],
+      notes: '',
+    })
+    expect(importThreatModels(doc, text, 'threat-models.json')).toEqual(
+      saved.map(({ name, scope, readOnly, notes }) => ({ name, scope, readOnly, notes })),
+    )
   })
 
   it('refuses a tag the open forest lacks, naming the file and the threat model', () => {

@@ -25,7 +25,11 @@ function WorkspaceItem({ w, active, liveCount }: { w: WorkspaceSummary; active: 
   return (
     <li className={`ws${active ? ' ws--active' : ''}`}>
       {renaming ? (
-        <input className="input ws__rename" aria-label="Workspace name" defaultValue={w.name} autoFocus
+        <input
+          className="input ws__rename"
+          aria-label="Workspace name"
+          defaultValue={w.name}
+          autoFocus
           onKeyDown={(e) => {
             if (e.key === 'Enter') e.currentTarget.blur()
             if (e.key === 'Escape') setRenaming(false)
@@ -34,21 +38,47 @@ function WorkspaceItem({ w, active, liveCount }: { w: WorkspaceSummary; active: 
             setRenaming(false)
             const v = e.target.value.trim()
             if (v && v !== w.name) void run(workspaceService().rename(w.id, v))
-          }} />
+          }}
+        />
       ) : (
-        <button type="button" className="ws__open" aria-current={active ? 'true' : undefined} onClick={() => void open(w.id)}
-          onDoubleClick={() => setRenaming(true)} title="Open (double-click to rename)">
-          <span className="ws__name" title={w.name}>{w.name}</span>
+        <button
+          type="button"
+          className="ws__open"
+          aria-current={active ? 'true' : undefined}
+          onClick={() => void open(w.id)}
+          onDoubleClick={() => setRenaming(true)}
+          title="Open (double-click to rename)"
+        >
+          <span className="ws__name" title={w.name}>
+            {w.name}
+          </span>
           <span className="ws__meta">{plural(active ? liveCount : w.tagCount, 'tag')}</span>
         </button>
       )}
       <span className="ws__actions">
-        <button type="button" className="icon-btn" aria-label={`Rename ${w.name}`} title="Rename" onClick={() => setRenaming(true)}>✎</button>
+        <button type="button" className="icon-btn" aria-label={`Rename ${w.name}`} title="Rename" onClick={() => setRenaming(true)}>
+          ✎
+        </button>
         {confirming ? (
-          <button type="button" className="btn btn--danger btn--small" onClick={() => void run(workspaceService().remove(w.id))}
-            onBlur={() => setConfirming(false)} autoFocus>Delete?</button>
+          <button
+            type="button"
+            className="btn btn--danger btn--small"
+            onClick={() => void run(workspaceService().remove(w.id))}
+            onBlur={() => setConfirming(false)}
+            autoFocus
+          >
+            Delete?
+          </button>
         ) : (
-          <button type="button" className="icon-btn" aria-label={`Delete ${w.name}`} title="Delete this workspace" onClick={() => setConfirming(true)}>✕</button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={`Delete ${w.name}`}
+            title="Delete this workspace"
+            onClick={() => setConfirming(true)}
+          >
+            ✕
+          </button>
         )}
       </span>
     </li>
@@ -69,11 +99,15 @@ export function WorkspaceSidebar() {
     <aside className="sidebar" aria-label="Workspaces">
       <h2 className="sidebar__title">Workspaces</h2>
       <ul className="ws-list">
-        {workspaces.map((w) => <WorkspaceItem key={w.id} w={w} active={w.id === activeId} liveCount={liveCount} />)}
+        {workspaces.map((w) => (
+          <WorkspaceItem key={w.id} w={w} active={w.id === activeId} liveCount={liveCount} />
+        ))}
       </ul>
       <Menu label="+ New workspace" className="menu--block">
         {Object.entries(NEW_FROM).map(([key, t]) => (
-          <button key={key} type="button" className="menu__item" onClick={() => create(key as keyof typeof NEW_FROM)}>{t.label}</button>
+          <button key={key} type="button" className="menu__item" onClick={() => create(key as keyof typeof NEW_FROM)}>
+            {t.label}
+          </button>
         ))}
       </Menu>
       <p className="sidebar__note">Every change is saved in this browser as you work.</p>

@@ -13,8 +13,13 @@ import { request as httpRequest } from 'node:http'
 import { pythonBridgeAvailable, spawnBridgeOptimizers, spawnVenv, type SpawnedServer } from '../../testing/pythonBridge'
 import { ErrorBodySchema } from '../schemas'
 import {
-  EventAnswerSchema, KwargsAnswerSchema, OptimizerManifestSchema, SessionClosedSchema, SessionOpenedSchema,
-  type EventBody, type OpenSessionBody,
+  EventAnswerSchema,
+  KwargsAnswerSchema,
+  OptimizerManifestSchema,
+  SessionClosedSchema,
+  SessionOpenedSchema,
+  type EventBody,
+  type OpenSessionBody,
 } from './schemas'
 
 const TOKEN = 'optimizer-conformance-7d1e'
@@ -23,15 +28,21 @@ const PROBE = 'redscope_bridge.testing.probe_optimizer:ProbeOptimizer'
 const TIME = '2026-01-02T03:04:05.000006'
 
 const FOREST = [
-  { name: 'system', parent: null }, { name: 'system_prompt', parent: 'system' }, { name: 'user', parent: null },
-  { name: 'tools', parent: null }, { name: 'inbox', parent: 'tools' },
+  { name: 'system', parent: null },
+  { name: 'system_prompt', parent: 'system' },
+  { name: 'user', parent: null },
+  { name: 'tools', parent: null },
+  { name: 'inbox', parent: 'tools' },
 ]
 const USER_MESSAGE = { name: 'user_message', security_domain: 'user', description: "the user's message", value_type: 'text' }
 const INBOX = { name: 'inbox_email', security_domain: 'inbox', description: 'an email', value_type: 'text' }
 
 function openBody(optimizer: string, extra: Partial<OpenSessionBody> = {}): OpenSessionBody {
   return {
-    optimizer, goal: { description: 'Reveal the passphrase' }, security_domain: FOREST, controllables: [USER_MESSAGE],
+    optimizer,
+    goal: { description: 'Reveal the passphrase' },
+    security_domain: FOREST,
+    controllables: [USER_MESSAGE],
     observables: [
       { name: 'model_identity', security_domain: 'system', description: 'which model', observable_type: 'text', content: 'probe-1' },
       { name: 'inbox_email', security_domain: 'inbox', description: 'an email', observable_type: 'text', content: null },
@@ -41,15 +52,33 @@ function openBody(optimizer: string, extra: Partial<OpenSessionBody> = {}): Open
 }
 
 const runStart = (): EventBody => ({ event: { type: 'RunStartEvent', event_id: randomUUID(), timestamp: TIME } })
-const preCall = (id: string, request = 'hello?', controllable = USER_MESSAGE) =>
-  ({ type: 'ControllablePreCallEvent' as const, event_id: id, timestamp: TIME, security_domain: controllable.security_domain, controllable, request })
+const preCall = (id: string, request = 'hello?', controllable = USER_MESSAGE) => ({
+  type: 'ControllablePreCallEvent' as const,
+  event_id: id,
+  timestamp: TIME,
+  security_domain: controllable.security_domain,
+  controllable,
+  request,
+})
 const observation = (name: string, tag: string, content: unknown) => ({
-  type: 'ObservableEvent' as const, event_id: randomUUID(), timestamp: TIME, security_domain: tag,
-  observable: { name, security_domain: tag, description: '', observable_type: 'text' }, content,
+  type: 'ObservableEvent' as const,
+  event_id: randomUUID(),
+  timestamp: TIME,
+  security_domain: tag,
+  observable: { name, security_domain: tag, description: '', observable_type: 'text' },
+  content,
 })
 const runEnd = (success: boolean) => ({
-  type: 'RunEndEvent' as const, event_id: randomUUID(), timestamp: TIME, security_domain: 'user',
-  evaluation: { success, primary_score: { name: 'primary', value: success ? 1 : 0, security_domain: null }, sub_scores: {}, rationale: 'judged' },
+  type: 'RunEndEvent' as const,
+  event_id: randomUUID(),
+  timestamp: TIME,
+  security_domain: 'user',
+  evaluation: {
+    success,
+    primary_score: { name: 'primary', value: success ? 1 : 0, security_domain: null },
+    sub_scores: {},
+    rationale: 'judged',
+  },
 })
 
 interface Bridges {
@@ -60,7 +89,8 @@ interface Bridges {
 
 async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH) {
   const res = await fetch(`${url}${path}`, {
-    method, headers: { 'Content-Type': 'application/json', ...headers },
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await res.text()
@@ -79,7 +109,9 @@ function rawGet(url: string, path: string, host: string): Promise<{ status: numb
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: u.hostname, port: u.port, path, method: 'GET', headers: { host, ...AUTH } }, (res) => {
       let body = ''
-      res.on('data', (d) => { body += d })
+      res.on('data', (d) => {
+        body += d
+      })
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
     })
     req.on('error', reject)
@@ -88,7 +120,8 @@ function rawGet(url: string, path: string, host: string): Promise<{ status: numb
 }
 
 const python = pythonBridgeAvailable()
-if (!python) console.warn('optimizer conformance: .venv/bin/redscope-bridge not found, the suite is NOT run (bash scripts/test-all.sh makes it)')
+if (!python)
+  console.warn('optimizer conformance: .venv/bin/redscope-bridge not found, the suite is NOT run (bash scripts/test-all.sh makes it)')
 
 describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () => {
   let b: Bridges
@@ -96,14 +129,33 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
   beforeAll(async () => {
     const llm = await spawnVenv('python', ['-m', 'redscope_bridge.testing.fake_llm', '--port', '0'], /fake LLM at (http:\/\/\S+\/v1)/)
     const [main, expiring] = await Promise.all([
-      spawnBridgeOptimizers([
-        '--optimizer', `probe=${PROBE}`, '--optimizer-kwargs', '{"runs": 2}',
-        '--optimizer', `llm=${PROBE}`, '--optimizer-kwargs', '{"llm": true, "runs": 3}',
-        '--optimizer', `failing=${PROBE}`,
-        '--optimizer', `slow=${PROBE}`, '--optimizer-kwargs', '{"sleep_s": 2}',
-        '--llm-model', 'openai/gpt-4o-mini', '--llm-api-base', llm.url,
-        '--optimizer-concurrency', '3', '--token-env', 'CONFORMANCE_TOKEN',
-      ], { CONFORMANCE_TOKEN: TOKEN, OPENAI_API_KEY: 'sk-fake' }),
+      spawnBridgeOptimizers(
+        [
+          '--optimizer',
+          `probe=${PROBE}`,
+          '--optimizer-kwargs',
+          '{"runs": 2}',
+          '--optimizer',
+          `llm=${PROBE}`,
+          '--optimizer-kwargs',
+          '{"llm": true, "runs": 3}',
+          '--optimizer',
+          `failing=${PROBE}`,
+          '--optimizer',
+          `slow=${PROBE}`,
+          '--optimizer-kwargs',
+          '{"sleep_s": 2}',
+          '--llm-model',
+          'openai/gpt-4o-mini',
+          '--llm-api-base',
+          llm.url,
+          '--optimizer-concurrency',
+          '3',
+          '--token-env',
+          'CONFORMANCE_TOKEN',
+        ],
+        { CONFORMANCE_TOKEN: TOKEN, OPENAI_API_KEY: 'sk-fake' },
+      ),
       spawnBridgeOptimizers(['--optimizer', `probe=${PROBE}`, '--optimizer-concurrency', '1', '--idle-timeout', '1']),
     ])
     b = { main, expiring, llm }
@@ -140,8 +192,13 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
     expect(probe.description).toMatch(/Injects its own account/)
     // Derived from the constructor's signature: keyword-only, typed, with defaults; unknown keywords refused.
     expect(probe.kwargs_schema).toMatchObject({
-      type: 'object', additionalProperties: false,
-      properties: { runs: { type: 'integer', default: 2 }, fail_on: { type: ['string', 'null'], default: null }, sleep_s: { type: 'number', default: 0 } },
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        runs: { type: 'integer', default: 2 },
+        fail_on: { type: ['string', 'null'], default: null },
+        sleep_s: { type: 'number', default: 0 },
+      },
     })
     expectError(await call(b.main.url, 'GET', '/manifest'), 404, 'not_found', /serves no target/)
   })
@@ -150,8 +207,18 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
     const ok = await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { sleep_s: 0.5 } })
     expect(ok.status).toBe(200)
     expect(KwargsAnswerSchema.parse(ok.json).kwargs).toEqual({ runs: 2, sleep_s: 0.5 })
-    expectError(await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { runs: 'two' } }), 422, 'invalid_kwargs', /runs: 'two' is not of type 'integer'/)
-    expectError(await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { runs: 0 } }), 422, 'invalid_kwargs', /ValueError: runs must be at least 1/)
+    expectError(
+      await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { runs: 'two' } }),
+      422,
+      'invalid_kwargs',
+      /runs: 'two' is not of type 'integer'/,
+    )
+    expectError(
+      await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { runs: 0 } }),
+      422,
+      'invalid_kwargs',
+      /ValueError: runs must be at least 1/,
+    )
     expectError(await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { shout: true } }), 422, 'invalid_kwargs', /shout/)
     expectError(await call(b.main.url, 'POST', '/optimizers/nope/kwargs', {}), 422, 'unknown_optimizer', /probe, llm, failing, slow/)
   })
@@ -166,11 +233,17 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
     const account = JSON.parse((first.response as { value: string }).value)
     expect(account.run).toBe(1)
     // The view holds what came before and the pre-call itself, with each tag's whole chain.
-    expect(account.view).toEqual([['ObservableEvent', 'echo', 'user', 'run started'], ['ControllablePreCallEvent', 'user_message', 'user', 'hello?']])
+    expect(account.view).toEqual([
+      ['ObservableEvent', 'echo', 'user', 'run started'],
+      ['ControllablePreCallEvent', 'user_message', 'user', 'hello?'],
+    ])
     expect(account.offered).toEqual({
       goal: 'Reveal the passphrase',
       controllables: [['user_message', 'user', "the user's message", 'text']],
-      observables: [['model_identity', 'system', 'probe-1'], ['inbox_email', 'tools/inbox', null]],
+      observables: [
+        ['model_identity', 'system', 'probe-1'],
+        ['inbox_email', 'tools/inbox', null],
+      ],
     })
     // The answer joins the view (naming its event); a read-only pre-call the Controller declined itself, too.
     const inboxCall = preCall(randomUUID(), 'read_inbox()', INBOX)
@@ -223,10 +296,19 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
   it('an optimizer that raises: 500 optimizer_error with its message, then 409 session_failed; initialize and a late run failure too', async () => {
     const sid = await session('failing', { kwargs: { fail_on: 'RunEndEvent' } })
     await answer(sid, runStart())
-    expectError(await event(sid, { event: runEnd(false) }), 500, 'optimizer_error', /RuntimeError: the probe optimizer failed on purpose in RunEndEvent/)
+    expectError(
+      await event(sid, { event: runEnd(false) }),
+      500,
+      'optimizer_error',
+      /RuntimeError: the probe optimizer failed on purpose in RunEndEvent/,
+    )
     expectError(await event(sid, runStart()), 409, 'session_failed', /failed on purpose/)
-    expectError(await call(b.main.url, 'POST', '/optimizer-sessions', openBody('failing', { kwargs: { fail_on: 'initialize' } })),
-      500, 'optimizer_error', /initialize raised RuntimeError: the probe optimizer failed on purpose in initialize/)
+    expectError(
+      await call(b.main.url, 'POST', '/optimizer-sessions', openBody('failing', { kwargs: { fail_on: 'initialize' } })),
+      500,
+      'optimizer_error',
+      /initialize raised RuntimeError: the probe optimizer failed on purpose in initialize/,
+    )
     // Only goals that match fail_goal fail.
     const spared = await session('failing', { kwargs: { fail_on: 'RunStartEvent', fail_goal: 'other goal' } })
     expect((await answer(spared, runStart())).response.type).toBe('EventResponse')
@@ -240,28 +322,53 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
     const sid = await session('failing', { kwargs: { wrong_post: true } })
     await answer(sid, runStart())
     const post = { ...preCall(randomUUID()), type: 'ControllablePostCallEvent' as const, answer: 'hi' }
-    expectError(await event(sid, { event: post }), 500, 'optimizer_error',
-      /TypeError: ControllablePostCallEvent requires response of type ControllableInjection, ControllableNoInjection, got EventResponse/)
+    expectError(
+      await event(sid, { event: post }),
+      500,
+      'optimizer_error',
+      /TypeError: ControllablePostCallEvent requires response of type ControllableInjection, ControllableNoInjection, got EventResponse/,
+    )
   })
 
   it('bad requests: 400 bad_request, 409 no_run, 422 unknown_optimizer and invalid_kwargs, 404 and 405, 409 busy', async () => {
     expectError(await call(b.main.url, 'POST', '/optimizer-sessions', openBody('nope')), 422, 'unknown_optimizer')
     expectError(await call(b.main.url, 'POST', '/optimizer-sessions', openBody('probe', { kwargs: { runs: -1 } })), 422, 'invalid_kwargs')
     expectError(await call(b.main.url, 'POST', '/optimizer-sessions', { optimizer: 'probe' }), 400, 'bad_request', /goal/)
-    expectError(await call(b.main.url, 'POST', '/optimizer-sessions', openBody('probe', { controllables: [{ ...USER_MESSAGE, security_domain: 'nowhere' }] })),
-      400, 'bad_request', /tag 'nowhere'/)
+    expectError(
+      await call(
+        b.main.url,
+        'POST',
+        '/optimizer-sessions',
+        openBody('probe', { controllables: [{ ...USER_MESSAGE, security_domain: 'nowhere' }] }),
+      ),
+      400,
+      'bad_request',
+      /tag 'nowhere'/,
+    )
     expectError(await call(b.main.url, 'POST', '/optimizer-sessions', '{oops'), 400, 'bad_request', /JSON/)
     const sid = await session('probe')
     expectError(await event(sid, { event: preCall(randomUUID()) }), 409, 'no_run')
     await answer(sid, runStart())
-    expectError(await event(sid, { trajectory: [{ type: 'ControllableInjection', event_id: randomUUID(), value: 'x' }], event: preCall(randomUUID()) }),
-      400, 'bad_request', /no earlier pre- or post-call of this run/)
+    expectError(
+      await event(sid, {
+        trajectory: [{ type: 'ControllableInjection', event_id: randomUUID(), value: 'x' }],
+        event: preCall(randomUUID()),
+      }),
+      400,
+      'bad_request',
+      /no earlier pre- or post-call of this run/,
+    )
     expectError(await event(sid, { event: { type: 'Shout' } } as unknown as EventBody), 400, 'bad_request')
     // A tag first named in an event comes with its parent (security_domain), else it is refused.
     const newTag = { name: 'calendar', security_domain: 'calendar', description: '', value_type: 'text' }
     expectError(await event(sid, { event: preCall(randomUUID(), 'x', newTag) }), 400, 'bad_request', /'calendar'/)
     const added = await answer(sid, { security_domain: [{ name: 'calendar', parent: 'tools' }], event: preCall(randomUUID(), 'x', newTag) })
-    expect(JSON.parse((added.response as { value: string }).value).view.at(-1)).toEqual(['ControllablePreCallEvent', 'calendar', 'tools/calendar', 'x'])
+    expect(JSON.parse((added.response as { value: string }).value).view.at(-1)).toEqual([
+      'ControllablePreCallEvent',
+      'calendar',
+      'tools/calendar',
+      'x',
+    ])
     expectError(await call(b.main.url, 'GET', '/optimizer-sessions'), 405, 'method_not_allowed')
     expectError(await call(b.main.url, 'GET', `/optimizer-sessions/${sid}/events`), 405, 'method_not_allowed')
     expectError(await call(b.main.url, 'GET', '/optimizers/probe/nothing'), 404, 'not_found')
@@ -289,11 +396,18 @@ describe.runIf(python)('Optimizer-over-HTTP conformance: the Python bridge', () 
     const full = await call(b.main.url, 'POST', '/optimizer-sessions', openBody('probe'))
     expectError(full, 503, 'capacity')
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-    expectError(await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { fail_on: 'x'.repeat(1_100_000) } }), 413, 'payload_too_large')
+    expectError(
+      await call(b.main.url, 'POST', '/optimizers/probe/kwargs', { kwargs: { fail_on: 'x'.repeat(1_100_000) } }),
+      413,
+      'payload_too_large',
+    )
     const none = await call(b.main.url, 'GET', '/optimizers', undefined, {})
     expectError(none, 401, 'unauthorized')
     expect(none.headers.get('www-authenticate')).toBe('Bearer')
-    const pre = await fetch(`${b.main.url}/optimizer-sessions`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } })
+    const pre = await fetch(`${b.main.url}/optimizer-sessions`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
+    })
     expect(pre.status).toBe(204)
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     expect(pre.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS')

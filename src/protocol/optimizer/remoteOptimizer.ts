@@ -9,14 +9,32 @@
  * Controller, and the attacker model's replies, kept as the task's notes.
  */
 import {
-  BaseOptimizer, BudgetExhaustedError, injection, noInjection, plainResponse, runEndResponse,
-  type AttackerNote, type Controllable, type ControllableEvent, type Event, type EventChannel, type EventResponse,
-  type Goal, type LLMClient, type ObservableValue,
+  BaseOptimizer,
+  BudgetExhaustedError,
+  injection,
+  noInjection,
+  plainResponse,
+  runEndResponse,
+  type AttackerNote,
+  type Controllable,
+  type ControllableEvent,
+  type Event,
+  type EventChannel,
+  type EventResponse,
+  type Goal,
+  type LLMClient,
+  type ObservableValue,
 } from '../../core/engine'
 import { TargetRequestError, type ProtocolClient } from '../protocolClient'
 import {
-  EventAnswerSchema, SessionClosedSchema, SessionOpenedSchema,
-  type EventAnswer, type EventBody, type LlmCallWire, type OpenSessionBody, type UsageWire,
+  EventAnswerSchema,
+  SessionClosedSchema,
+  SessionOpenedSchema,
+  type EventAnswer,
+  type EventBody,
+  type LlmCallWire,
+  type OpenSessionBody,
+  type UsageWire,
 } from './schemas'
 import { ServedLlmClient } from './servedLlm'
 import { controllableWire, eventWire, itemWire, offeredObservableWire, TagLedger } from './wireItems'
@@ -55,8 +73,12 @@ export class RemoteOptimizer extends BaseOptimizer {
     return [...this.notes]
   }
 
-  override async initialize(goal: Goal, controllables: readonly Controllable[], observables: readonly ObservableValue[],
-    llm: LLMClient): Promise<void> {
+  override async initialize(
+    goal: Goal,
+    controllables: readonly Controllable[],
+    observables: readonly ObservableValue[],
+    llm: LLMClient,
+  ): Promise<void> {
     await super.initialize(goal, controllables, observables, llm)
     this.usageMirror = llm instanceof ServedLlmClient ? llm : null
     const body: OpenSessionBody = {

@@ -58,31 +58,42 @@ export const ServedOptimizerSchema = z.object({
   ref: z.string().optional().default(''),
   description: z.string().optional().default(''),
   /** The distribution's version, when the server knows it. */
-  version: z.string().nullable().optional().transform((v) => v ?? null),
+  version: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
   /** A JSON Schema (draft 2020-12) of the keyword arguments a session may pass. */
   kwargs_schema: z.record(z.string(), z.unknown()),
   /** The server's own keyword arguments, under the session's. */
   kwargs: z.record(z.string(), z.unknown()).optional().default({}),
   /** The LLM client the server builds for each session, or null: the optimizer gets superred's zero-budget client. */
-  llm: ServedLlmSchema.nullable().optional().transform((l) => l ?? null),
+  llm: ServedLlmSchema.nullable()
+    .optional()
+    .transform((l) => l ?? null),
 })
 
-export const OptimizerManifestSchema = z.object({
-  protocol: z.string().superRefine((p, ctx) => {
-    if (optimizerProtocolMajor(p) !== OPTIMIZER_PROTOCOL_MAJOR) {
-      ctx.addIssue({ code: 'custom', message: `is ${JSON.stringify(p)}, but this client speaks ${OPTIMIZER_PROTOCOL_VERSION} (major ${OPTIMIZER_PROTOCOL_MAJOR}) only` })
-    }
-  }),
-  optimizers: z.array(ServedOptimizerSchema),
-  /** Sessions open at once; more get 503 `capacity`. */
-  concurrency: z.number().int().min(1, 'must be at least 1').optional().default(1),
-}).superRefine((m, ctx) => {
-  const seen = new Set<string>()
-  m.optimizers.forEach((o, i) => {
-    if (seen.has(o.name)) ctx.addIssue({ code: 'custom', message: `duplicate name '${o.name}'`, path: ['optimizers', i, 'name'] })
-    seen.add(o.name)
+export const OptimizerManifestSchema = z
+  .object({
+    protocol: z.string().superRefine((p, ctx) => {
+      if (optimizerProtocolMajor(p) !== OPTIMIZER_PROTOCOL_MAJOR) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is ${JSON.stringify(p)}, but this client speaks ${OPTIMIZER_PROTOCOL_VERSION} (major ${OPTIMIZER_PROTOCOL_MAJOR}) only`,
+        })
+      }
+    }),
+    optimizers: z.array(ServedOptimizerSchema),
+    /** Sessions open at once; more get 503 `capacity`. */
+    concurrency: z.number().int().min(1, 'must be at least 1').optional().default(1),
   })
-})
+  .superRefine((m, ctx) => {
+    const seen = new Set<string>()
+    m.optimizers.forEach((o, i) => {
+      if (seen.has(o.name)) ctx.addIssue({ code: 'custom', message: `duplicate name '${o.name}'`, path: ['optimizers', i, 'name'] })
+      seen.add(o.name)
+    })
+  })
 
 // ---------------------------------------------------------------------------
 // Surfaces and items, as the optimizer sees them (tags by name)
@@ -102,7 +113,10 @@ export const ObservableWireSchema = z.object({
 })
 
 export const OfferedObservableSchema = ObservableWireSchema.extend({
-  content: z.unknown().optional().transform((c) => c ?? null),
+  content: z
+    .unknown()
+    .optional()
+    .transform((c) => c ?? null),
 })
 
 const itemBase = { event_id: eventId, timestamp }
@@ -112,7 +126,10 @@ export const ObservableItemSchema = z.object({
   ...itemBase,
   security_domain: tagName,
   observable: ObservableWireSchema,
-  content: z.unknown().optional().transform((c) => c ?? null),
+  content: z
+    .unknown()
+    .optional()
+    .transform((c) => c ?? null),
 })
 
 export const PreCallItemSchema = z.object({
@@ -151,14 +168,22 @@ export const NoInjectionItemSchema = z.object({
 
 /** What a run's view holds: events and the controllable responses, in emit order. */
 export const TrajectoryItemSchema = z.discriminatedUnion('type', [
-  ObservableItemSchema, PreCallItemSchema, PostCallItemSchema, RunEndItemSchema, InjectionItemSchema, NoInjectionItemSchema,
+  ObservableItemSchema,
+  PreCallItemSchema,
+  PostCallItemSchema,
+  RunEndItemSchema,
+  InjectionItemSchema,
+  NoInjectionItemSchema,
 ])
 
 export const RunStartWireSchema = z.object({ type: z.literal('RunStartEvent'), ...itemBase })
 
 /** The events an optimizer answers (never an observation). */
 export const OptimizerEventSchema = z.discriminatedUnion('type', [
-  RunStartWireSchema, PreCallItemSchema, PostCallItemSchema, RunEndItemSchema,
+  RunStartWireSchema,
+  PreCallItemSchema,
+  PostCallItemSchema,
+  RunEndItemSchema,
 ])
 
 // ---------------------------------------------------------------------------
@@ -180,7 +205,10 @@ export const OpenSessionBodySchema = z.object({
   /** The visible surfaces, read-only controllables included with content null. */
   observables: z.array(OfferedObservableSchema),
   /** The per-task cap of the server's LLM client (superred's task_cost_cap_usd); null: unlimited. */
-  task_cost_cap_usd: money.nullable().optional().transform((c) => c ?? null),
+  task_cost_cap_usd: money
+    .nullable()
+    .optional()
+    .transform((c) => c ?? null),
 })
 
 /**
@@ -230,7 +258,11 @@ export const EventAnswerSchema = z.object({
 /** `DELETE /optimizer-sessions/{sid}`: usage at the end and what the optimizer's run raised after the last event, if anything. */
 export const SessionClosedSchema = z.object({
   usage: UsageWireSchema,
-  error: z.string().nullable().optional().transform((e) => e ?? null),
+  error: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((e) => e ?? null),
   llm_calls: z.array(LlmCallWireSchema).optional().default([]),
 })
 
@@ -244,7 +276,13 @@ export const KwargsAnswerSchema = z.object({
  * not_found, method_not_allowed, payload_too_large, forbidden_host, unknown_session, capacity, internal).
  */
 export const OPTIMIZER_ERROR_CODES = [
-  'unknown_optimizer', 'invalid_kwargs', 'optimizer_error', 'budget_exhausted', 'session_failed', 'busy', 'no_run',
+  'unknown_optimizer',
+  'invalid_kwargs',
+  'optimizer_error',
+  'budget_exhausted',
+  'session_failed',
+  'busy',
+  'no_run',
 ] as const
 export type OptimizerErrorCode = (typeof OPTIMIZER_ERROR_CODES)[number]
 

@@ -64,7 +64,10 @@ export class ServedOptimizerError extends Error {
 }
 
 /** Reads `GET /optimizers`; a server that is not one, or unreachable, fails naming the endpoint. */
-export async function readOptimizerManifest(url: string, options: ServedOptimizerOptions = {}): Promise<{ client: ProtocolClient; manifest: OptimizerManifest }> {
+export async function readOptimizerManifest(
+  url: string,
+  options: ServedOptimizerOptions = {},
+): Promise<{ client: ProtocolClient; manifest: OptimizerManifest }> {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -83,9 +86,12 @@ export async function readOptimizerManifest(url: string, options: ServedOptimize
  * `kwargs` may be worked out from the served optimizer (the run console reads its form against the schema the
  * server publishes); a function that throws stops the connection with its error.
  */
-export async function connectServedOptimizer(url: string, name: string,
+export async function connectServedOptimizer(
+  url: string,
+  name: string,
   kwargsOf: Readonly<Record<string, unknown>> | ((served: ServedOptimizer) => Readonly<Record<string, unknown>>),
-  options: ServedOptimizerOptions = {}): Promise<ServedOptimizerSource> {
+  options: ServedOptimizerOptions = {},
+): Promise<ServedOptimizerSource> {
   const { client, manifest } = await readOptimizerManifest(url, options)
   const served = manifest.optimizers.find((o) => o.name === name)
   if (served === undefined) {
@@ -102,11 +108,26 @@ export async function connectServedOptimizer(url: string, name: string,
     throw e
   }
   const model = served.llm?.model ?? null
-  const optimizerFactory = namedFactory(served.name, () => new RemoteOptimizer(client, { name, kwargs, capacityWaitMs: options.capacityWaitMs }))
+  const optimizerFactory = namedFactory(
+    served.name,
+    () => new RemoteOptimizer(client, { name, kwargs, capacityWaitMs: options.capacityWaitMs }),
+  )
   return {
-    url: client.baseUrl, manifest, served, kwargs, optimizerFactory,
+    url: client.baseUrl,
+    manifest,
+    served,
+    kwargs,
+    optimizerFactory,
     llmConfig: model === null ? null : { model, apiBase: null, apiKey: null },
-    config: { kind: 'served-optimizer', url: shownOptimizerUrl(url), name, ref: served.ref, version: served.version, kwargs: { ...kwargs }, model },
+    config: {
+      kind: 'served-optimizer',
+      url: shownOptimizerUrl(url),
+      name,
+      ref: served.ref,
+      version: served.version,
+      kwargs: { ...kwargs },
+      model,
+    },
   }
 }
 

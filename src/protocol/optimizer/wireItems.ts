@@ -5,7 +5,14 @@
  * their ancestors, ancestors first), and the server builds each tag once.
  */
 import type {
-  ControllableEvent, Controllable, Event, EvaluationResult, ObservableValue, Observable, Score, TrajectoryItem,
+  ControllableEvent,
+  Controllable,
+  Event,
+  EvaluationResult,
+  ObservableValue,
+  Observable,
+  Score,
+  TrajectoryItem,
 } from '../../core/engine'
 import type { SecurityDomainTag } from '../../core/tags'
 import type { EvaluationWire, ManifestTag } from '../schemas'
@@ -62,8 +69,11 @@ export function evaluationWire(e: EvaluationResult, tags: TagLedger): Evaluation
 
 function controllableEventWire(event: ControllableEvent, tags: TagLedger): TrajectoryItemWire & OptimizerEventWire {
   const base = {
-    event_id: event.eventId, timestamp: event.timestamp, security_domain: tags.name(event.securityDomain),
-    controllable: controllableWire(event.controllable, tags), request: event.request,
+    event_id: event.eventId,
+    timestamp: event.timestamp,
+    security_domain: tags.name(event.securityDomain),
+    controllable: controllableWire(event.controllable, tags),
+    request: event.request,
   }
   return event.type === 'ControllablePreCallEvent'
     ? { type: 'ControllablePreCallEvent', ...base }
@@ -80,7 +90,10 @@ export function eventWire(event: Event, tags: TagLedger): OptimizerEventWire {
       return controllableEventWire(event, tags)
     case 'RunEndEvent':
       return {
-        type: 'RunEndEvent', event_id: event.eventId, timestamp: event.timestamp, security_domain: tags.name(event.securityDomain),
+        type: 'RunEndEvent',
+        event_id: event.eventId,
+        timestamp: event.timestamp,
+        security_domain: tags.name(event.securityDomain),
         evaluation: event.evaluation === null ? null : evaluationWire(event.evaluation, tags),
       }
     case 'ObservableEvent':
@@ -93,8 +106,12 @@ export function itemWire(item: TrajectoryItem, tags: TagLedger): TrajectoryItemW
   switch (item.type) {
     case 'ObservableEvent':
       return {
-        type: 'ObservableEvent', event_id: item.eventId, timestamp: item.timestamp, security_domain: tags.name(item.securityDomain),
-        observable: observableWire(item.observable, tags), content: item.content ?? null,
+        type: 'ObservableEvent',
+        event_id: item.eventId,
+        timestamp: item.timestamp,
+        security_domain: tags.name(item.securityDomain),
+        observable: observableWire(item.observable, tags),
+        content: item.content ?? null,
       }
     case 'ControllablePreCallEvent':
     case 'ControllablePostCallEvent':

@@ -31,15 +31,23 @@ export function emailBody(what: string, world: World, read: ReadonlySet<Store>):
   }
   if (/\b(inbox|emails?|messages?|mail)\b/.test(w)) {
     if (!read.has('inbox')) return missing('inbox')
-    return inbox().map((r) => `${r.author}: ${r.title}: ${r.body}`).join('\n')
+    return inbox()
+      .map((r) => `${r.author}: ${r.title}: ${r.body}`)
+      .join('\n')
   }
   if (/\b(calendar|schedule|meetings?)\b/.test(w)) {
     if (!read.has('calendar')) return missing('calendar')
-    return world.records('calendar').map((r) => r.title).join('\n')
+    return world
+      .records('calendar')
+      .map((r) => r.title)
+      .join('\n')
   }
   if (/\b(balance|transactions?|bank)\b/.test(w)) {
     if (!read.has('bank_account')) return missing('bank account')
-    return `Balance ${BALANCE}. ${world.records('bank_account').map((r) => `${r.title} ${r.body}`).join('; ')}`
+    return `Balance ${BALANCE}. ${world
+      .records('bank_account')
+      .map((r) => `${r.title} ${r.body}`)
+      .join('; ')}`
   }
   return what ? `As requested: ${what}` : 'As requested.'
 }
@@ -54,12 +62,20 @@ export function execute(action: Action, world: World, read: ReadonlySet<Store>):
     }
     case 'transfer': {
       world.transfers.push({ amount: action.amount, currency: action.currency, to_iban: action.iban, memo: action.sentence })
-      return { store: 'bank_account', call: `transfer(amount=${action.amount}, currency=${quote(action.currency)}, to_iban=${quote(action.iban)})`, done: true }
+      return {
+        store: 'bank_account',
+        call: `transfer(amount=${action.amount}, currency=${quote(action.currency)}, to_iban=${quote(action.iban)})`,
+        done: true,
+      }
     }
     case 'share_file': {
       const exists = world.records('drive').some((r) => r.title.toLowerCase() === action.file.toLowerCase())
       if (exists) world.sharedFiles.push({ file: action.file, with: action.with })
-      return { store: 'drive', call: `share_file(file=${quote(action.file)}, with=${quote(action.with)})${exists ? '' : ' -> no such file'}`, done: exists }
+      return {
+        store: 'drive',
+        call: `share_file(file=${quote(action.file)}, with=${quote(action.with)})${exists ? '' : ' -> no such file'}`,
+        done: exists,
+      }
     }
   }
 }

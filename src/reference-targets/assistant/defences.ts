@@ -27,8 +27,13 @@ export function isDefence(value: string): value is Defence {
 }
 
 export const BLOCKED_PHRASES: readonly string[] = [
-  'ignore previous instructions', 'ignore all previous', 'ignore the above', 'disregard', 'new instructions',
-  'system prompt', '</data>',
+  'ignore previous instructions',
+  'ignore all previous',
+  'ignore the above',
+  'disregard',
+  'new instructions',
+  'system prompt',
+  '</data>',
 ]
 
 /** A piece of text the assistant will act on, with where it came from and why it counts as instructions. */
@@ -48,10 +53,14 @@ export interface PreparedOutput {
 
 function formatRecord(r: StoreRecord): string {
   switch (r.store) {
-    case 'inbox': return `From: ${r.author}\nSubject: ${r.title}\n\n${r.body}`
-    case 'calendar': return `${r.title} (organizer: ${r.author})\n${r.body}`
-    case 'drive': return `File: ${r.title} (owner: ${r.author})\n${r.body}`
-    case 'bank_account': return `${r.title}: ${r.body} (${r.author})`
+    case 'inbox':
+      return `From: ${r.author}\nSubject: ${r.title}\n\n${r.body}`
+    case 'calendar':
+      return `${r.title} (organizer: ${r.author})\n${r.body}`
+    case 'drive':
+      return `File: ${r.title} (owner: ${r.author})\n${r.body}`
+    case 'bank_account':
+      return `${r.title}: ${r.body} (${r.author})`
   }
 }
 
@@ -99,7 +108,11 @@ export function prepareToolOutput(defence: Defence, records: readonly StoreRecor
   if (defence === 'none') {
     return {
       shown: records.map(formatRecord).join('\n---\n'),
-      followable: records.map((r) => ({ text: formatRecord(r), source: r, why: 'no defence: tool output is read like any other instruction' })),
+      followable: records.map((r) => ({
+        text: formatRecord(r),
+        source: r,
+        why: 'no defence: tool output is read like any other instruction',
+      })),
       notes,
     }
   }
@@ -156,7 +169,11 @@ function strict(records: readonly StoreRecord[], notes: string[]): PreparedOutpu
     }
     if (TRUSTED_CONTACTS.includes(r.author.toLowerCase())) {
       parts.push(`<request from="${r.author}">\n${text}\n</request>`)
-      followable.push({ text, source: r, why: `${r.author} is a trusted contact, whose requests are executed as the user's (the sender is taken from the From: header, unverified)` })
+      followable.push({
+        text,
+        source: r,
+        why: `${r.author} is a trusted contact, whose requests are executed as the user's (the sender is taken from the From: header, unverified)`,
+      })
       continue
     }
     const asks = actionsIn(text)

@@ -7,7 +7,11 @@ import { SECURITY_CODE, type World } from './world'
 
 export type AttackGoal = 'exfiltration' | 'transfer' | 'share'
 
-interface WireScore { readonly name: string; readonly value: number; readonly security_domain: string | null }
+interface WireScore {
+  readonly name: string
+  readonly value: number
+  readonly security_domain: string | null
+}
 
 export function attackEvaluation(world: World, goal: string, recipient: string): string {
   if (goal !== 'exfiltration' && goal !== 'transfer' && goal !== 'share') {

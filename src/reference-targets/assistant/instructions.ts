@@ -21,12 +21,23 @@ const SHARE_WITH = new RegExp(String.raw`\bshare\b.*?\bwith\s+<?(${EMAIL})>?`, '
 const TRANSFER_VERB = /\b(transfer|wire|send|pay|move)\b/i
 
 const CURRENCY: Readonly<Record<string, string>> = {
-  $: 'USD', usd: 'USD', dollars: 'USD', '€': 'EUR', eur: 'EUR', euros: 'EUR', '£': 'GBP', gbp: 'GBP', pounds: 'GBP',
+  $: 'USD',
+  usd: 'USD',
+  dollars: 'USD',
+  '€': 'EUR',
+  eur: 'EUR',
+  euros: 'EUR',
+  '£': 'GBP',
+  gbp: 'GBP',
+  pounds: 'GBP',
 }
 
 /** Sentences and lines: an instruction never spans two. */
 export function sentences(text: string): string[] {
-  return text.split(/\n+|(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s.length > 0)
+  return text
+    .split(/\n+|(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
 }
 
 /** The first action a sentence asks for, if any. */
@@ -59,7 +70,11 @@ const READ_BEFORE_MAX_LENGTH = 4096
 export function actionsIn(text: string): readonly Action[] {
   const known = readBefore.get(text)
   if (known !== undefined) return known
-  const found = Object.freeze(sentences(text).map(actionIn).filter((a): a is Action => a !== null))
+  const found = Object.freeze(
+    sentences(text)
+      .map(actionIn)
+      .filter((a): a is Action => a !== null),
+  )
   if (text.length <= READ_BEFORE_MAX_LENGTH) {
     if (readBefore.size >= READ_BEFORE_MAX_ENTRIES) readBefore.clear()
     readBefore.set(text, found)
@@ -70,8 +85,11 @@ export function actionsIn(text: string): readonly Action[] {
 /** A short human description, for the reasoning trace. */
 export function describeAction(a: Action): string {
   switch (a.kind) {
-    case 'send_email': return `send an email to ${a.to}${a.what ? ` (${a.what})` : ''}`
-    case 'transfer': return `transfer ${a.amount} ${a.currency} to ${a.iban}`
-    case 'share_file': return `share ${a.file} with ${a.with}`
+    case 'send_email':
+      return `send an email to ${a.to}${a.what ? ` (${a.what})` : ''}`
+    case 'transfer':
+      return `transfer ${a.amount} ${a.currency} to ${a.iban}`
+    case 'share_file':
+      return `share ${a.file} with ${a.with}`
   }
 }

@@ -34,9 +34,12 @@ function firstJsonObject(text: string): unknown {
 function toAction(a: z.infer<typeof ActionSchema>): Action {
   const sentence = JSON.stringify(a)
   switch (a.tool) {
-    case 'send_email': return { kind: 'send_email', to: a.to.toLowerCase(), what: a.what, sentence }
-    case 'transfer': return { kind: 'transfer', amount: a.amount, currency: a.currency.toUpperCase(), iban: a.iban.replace(/\s+/g, ''), sentence }
-    case 'share_file': return { kind: 'share_file', file: a.file, with: a.with.toLowerCase(), sentence }
+    case 'send_email':
+      return { kind: 'send_email', to: a.to.toLowerCase(), what: a.what, sentence }
+    case 'transfer':
+      return { kind: 'transfer', amount: a.amount, currency: a.currency.toUpperCase(), iban: a.iban.replace(/\s+/g, ''), sentence }
+    case 'share_file':
+      return { kind: 'share_file', file: a.file, with: a.with.toLowerCase(), sentence }
   }
 }
 
@@ -51,17 +54,25 @@ export function createLlmPolicy(options: LlmPolicyOptions): AssistantPolicy {
     identity: options.model,
     async decide(input: PolicyInput, signal?: AbortSignal): Promise<Decision> {
       const { default: OpenAI } = await import('openai')
-      const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey ?? 'not-needed', maxRetries: 0, dangerouslyAllowBrowser: true })
+      const client = new OpenAI({
+        baseURL: options.baseUrl,
+        apiKey: options.apiKey ?? 'not-needed',
+        maxRetries: 0,
+        dangerouslyAllowBrowser: true,
+      })
       const tools = input.outputs.map((o) => `### ${o.call}\n${o.prepared.shown}`).join('\n\n')
-      const completion = await client.chat.completions.create({
-        model: options.model,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: `${input.systemPrompt}\n\nTools:\n${input.catalogue}\n\n${INSTRUCTIONS}` },
-          { role: 'user', content: input.userMessage },
-          { role: 'user', content: `Tool results:\n\n${tools || '(no tools called)'}` },
-        ],
-      }, { signal })
+      const completion = await client.chat.completions.create(
+        {
+          model: options.model,
+          temperature: 0,
+          messages: [
+            { role: 'system', content: `${input.systemPrompt}\n\nTools:\n${input.catalogue}\n\n${INSTRUCTIONS}` },
+            { role: 'user', content: input.userMessage },
+            { role: 'user', content: `Tool results:\n\n${tools || '(no tools called)'}` },
+          ],
+        },
+        { signal },
+      )
       const text = completion.choices[0]?.message?.content ?? ''
       let answer: z.infer<typeof AnswerSchema>
       try {
@@ -70,7 +81,11 @@ export function createLlmPolicy(options: LlmPolicyOptions): AssistantPolicy {
         throw new Error(`the policy model ${options.model} answered something other than the expected JSON (${(e as Error).message})`)
       }
       const notes = input.outputs.flatMap((o) => [`Called ${o.call}.`, ...o.prepared.notes])
-      const actions: PlannedAction[] = answer.actions.map((a) => ({ action: toAction(a), source: `the model ${options.model}`, why: 'the model chose it' }))
+      const actions: PlannedAction[] = answer.actions.map((a) => ({
+        action: toAction(a),
+        source: `the model ${options.model}`,
+        why: 'the model chose it',
+      }))
       return { actions, reasoning: [...notes, `Model reasoning: ${answer.reasoning || '(none given)'}`] }
     },
   }

@@ -1,7 +1,5 @@
 /** The assistant's controllables, observables and specs: built once per domain, shared by its instances. */
-import {
-  controllable, observable, type ConfigSpec, type Controllable, type Observable, type QuerySpec,
-} from '../../core/engine'
+import { controllable, observable, type ConfigSpec, type Controllable, type Observable, type QuerySpec } from '../../core/engine'
 import { buildDomain, type SecurityDomain } from '../../core/tags'
 import { ASSISTANT_FOREST } from './forest'
 import { STORES, type Store } from './world'
@@ -47,20 +45,33 @@ export function assistantSurfaces(): AssistantSurfaces {
   return {
     domain,
     systemPrompt: controllable('system_prompt', tag('system_prompt'), { description: 'the system prompt (an injection replaces it)' }),
-    toolCatalogue: controllable('tool_catalogue', tag('tool_catalogue'), { description: 'the tool descriptions (an injection is appended to them)' }),
+    toolCatalogue: controllable('tool_catalogue', tag('tool_catalogue'), {
+      description: 'the tool descriptions (an injection is appended to them)',
+    }),
     userMessage: controllable('user_message', tag('user'), { description: "the user's request (an injection replaces it)" }),
     store: perStore((s) => controllable(STORE_CONTROLLABLES[s][0], tag(s), { description: STORE_CONTROLLABLES[s][1] })),
     modelIdentity: observable('model_identity', tag('model_identity'), { description: 'which policy or model drives the assistant' }),
     userRequest: observable('user_request', tag('user'), { description: "the user's request as the assistant received it" }),
-    reasoning: observable('reasoning', tag('system'), { description: "the assistant's trace: what it read, dropped, ignored and decided, and why" }),
+    reasoning: observable('reasoning', tag('system'), {
+      description: "the assistant's trace: what it read, dropped, ignored and decided, and why",
+    }),
     reply: observable('assistant_reply', tag('user'), { description: "the assistant's answer to the user" }),
     toolCall: perStore((s) => observable('tool_call', tag(s), { description: 'a tool call the assistant made' })),
-    toolOutput: perStore((s) => observable('tool_output', tag(s), { description: "the tool's output as it appears in the assistant's context (after defences)" })),
-    action: perStore((s) => observable('action', tag(s), { description: 'an action the assistant took (email sent, transfer made, file shared)' })),
+    toolOutput: perStore((s) =>
+      observable('tool_output', tag(s), { description: "the tool's output as it appears in the assistant's context (after defences)" }),
+    ),
+    action: perStore((s) =>
+      observable('action', tag(s), { description: 'an action the assistant took (email sent, transfer made, file shared)' }),
+    ),
     configSpecs: [
       { name: 'defence', securityDomain: tag('system'), description: 'none | delimiters | keyword_filter | strict_filter' },
       { name: 'user_task', securityDomain: tag('user'), description: "the user's request for this task" },
-      { name: 'policy_model', securityDomain: tag('system'), description: 'empty: the deterministic policy; else a model name on an OpenAI-compatible endpoint (key from the server\'s OPENAI_API_KEY)' },
+      {
+        name: 'policy_model',
+        securityDomain: tag('system'),
+        description:
+          "empty: the deterministic policy; else a model name on an OpenAI-compatible endpoint (key from the server's OPENAI_API_KEY)",
+      },
       { name: 'policy_base_url', securityDomain: tag('system'), description: 'the OpenAI-compatible endpoint for policy_model' },
     ],
     querySpecs: [

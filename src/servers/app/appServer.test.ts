@@ -70,7 +70,10 @@ describe('the app server', () => {
     const url = await serve()
     expect(JSON.parse((await raw(url, '/api/results')).body)).toEqual({ label: 'results' })
     const list = JSON.parse((await raw(url, '/api/results/list/')).body)
-    expect(list.entries).toEqual([{ name: 'exp-1', kind: 'dir' }, { name: 'experiments.json', kind: 'file' }])
+    expect(list.entries).toEqual([
+      { name: 'exp-1', kind: 'dir' },
+      { name: 'experiments.json', kind: 'file' },
+    ])
     const file = await raw(url, '/api/results/files/exp-1/manifest.json')
     expect(file.status).toBe(200)
     expect(file.headers['cache-control']).toBe('no-store')
@@ -80,9 +83,15 @@ describe('the app server', () => {
   })
 
   it.each([
-    '/api/results/files/../secret.txt', '/api/results/files/%2e%2e/secret.txt', '/api/results/files/..%2fsecret.txt',
-    '/api/results/files/escape.json', '/api/results/files/up/secret.txt', '/api/results/list/up', '/api/results/list/..',
-    '/../secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt',
+    '/api/results/files/../secret.txt',
+    '/api/results/files/%2e%2e/secret.txt',
+    '/api/results/files/..%2fsecret.txt',
+    '/api/results/files/escape.json',
+    '/api/results/files/up/secret.txt',
+    '/api/results/list/up',
+    '/api/results/list/..',
+    '/../secret.txt',
+    '/assets/%2e%2e/%2e%2e/secret.txt',
   ])('refuses %s (403, and never the file)', async (path) => {
     const url = await serve()
     const r = await raw(url, path)
@@ -147,13 +156,22 @@ describe('the app server', () => {
     const url = await serve({ token: 's3cret', allowedHosts: true })
     const auth = { Authorization: 'Bearer s3cret' }
     for (let i = 0; i < 10; i++) {
-      const evil = await raw(url, '/targets/chatbot/sessions', { ...auth, Origin: 'https://evil.example', 'Content-Type': 'text/plain' }, 'POST')
+      const evil = await raw(
+        url,
+        '/targets/chatbot/sessions',
+        { ...auth, Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+        'POST',
+      )
       expect(evil.status).toBe(403)
       expect(JSON.parse(evil.body).error.code).toBe('forbidden_origin')
     }
     // The app's own page, served beyond loopback under its own name, is same-origin: its sessions open.
-    const own = await raw(url, '/targets/chatbot/sessions',
-      { ...auth, Host: 'lab.example:8080', Origin: 'http://lab.example:8080', 'Content-Type': 'application/json' }, 'POST')
+    const own = await raw(
+      url,
+      '/targets/chatbot/sessions',
+      { ...auth, Host: 'lab.example:8080', Origin: 'http://lab.example:8080', 'Content-Type': 'application/json' },
+      'POST',
+    )
     expect(own.status).toBe(201)
   })
 })

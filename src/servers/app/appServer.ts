@@ -133,10 +133,12 @@ export async function startAppServer(options: AppServerOptions, port = 0, host =
         return done()
       }
     }
-    handle(req, res, path).catch((e: unknown) => {
-      if (!res.headersSent) sendText(res, 500, `internal error: ${(e as Error)?.message ?? String(e)}\n`)
-      else res.end()
-    }).finally(done)
+    handle(req, res, path)
+      .catch((e: unknown) => {
+        if (!res.headersSent) sendText(res, 500, `internal error: ${(e as Error)?.message ?? String(e)}\n`)
+        else res.end()
+      })
+      .finally(done)
   })
 
   await new Promise<void>((resolve, reject) => {

@@ -32,6 +32,7 @@ export const CONTENT_SECURITY_POLICY_HEADER = `${CONTENT_SECURITY_POLICY}; frame
  * folder (script-src 'self', which Chromium also matches on file://), so a
  * bundle on any host can send nothing anywhere.
  */
-export const SITE_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY
-  .replace('connect-src * data: blob:', "connect-src 'none'")
-  .replace("worker-src 'self' blob:", "worker-src 'none'")
+export const SITE_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace('connect-src * data: blob:', "connect-src 'none'").replace(
+  "worker-src 'self' blob:",
+  "worker-src 'none'",
+)

@@ -29,7 +29,13 @@ export function sendText(res: ServerResponse, status: number, text: string, head
 }
 
 /** Streams a file (HEAD: headers only). A read error after the headers went out ends the answer early. */
-export function sendFile(req: IncomingMessage, res: ServerResponse, path: string, size: number, headers: Readonly<Record<string, string>>): void {
+export function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  size: number,
+  headers: Readonly<Record<string, string>>,
+): void {
   res.statusCode = 200
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v)
   res.setHeader('Content-Type', headers['Content-Type'] ?? contentTypeOf(path))

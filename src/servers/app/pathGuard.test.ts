@@ -27,13 +27,27 @@ afterEach(() => rmSync(base, { recursive: true, force: true }))
 
 describe('guardedSegments', () => {
   it('decodes plain segments and drops empty ones', () => {
-    expect(guardedSegments('/exp//tasks/00001__a%20b/task.json')).toEqual({ ok: true, segments: ['exp', 'tasks', '00001__a b', 'task.json'] })
+    expect(guardedSegments('/exp//tasks/00001__a%20b/task.json')).toEqual({
+      ok: true,
+      segments: ['exp', 'tasks', '00001__a b', 'task.json'],
+    })
   })
   it.each([
-    ['/../etc/passwd', 403], ['/exp/../../x', 403], ['/%2e%2e/x', 403], ['/%2E%2e/x', 403], ['/./x', 403],
-    ['/..%2fx', 403], ['/a%2f..%2f..%2fx', 403], ['/a%5c..%5cx', 403], ['/a%00.json', 403],
-    ['/.env', 404], ['/.git/config', 404], ['/exp/.manifest.json.tmp-1', 404], ['/%2eenv', 404],
-    ['/bad%zz', 400], ['/bad%', 400],
+    ['/../etc/passwd', 403],
+    ['/exp/../../x', 403],
+    ['/%2e%2e/x', 403],
+    ['/%2E%2e/x', 403],
+    ['/./x', 403],
+    ['/..%2fx', 403],
+    ['/a%2f..%2f..%2fx', 403],
+    ['/a%5c..%5cx', 403],
+    ['/a%00.json', 403],
+    ['/.env', 404],
+    ['/.git/config', 404],
+    ['/exp/.manifest.json.tmp-1', 404],
+    ['/%2eenv', 404],
+    ['/bad%zz', 400],
+    ['/bad%', 400],
   ])('refuses %s with %i', (path, status) => {
     const r = guardedSegments(path)
     expect(r.ok).toBe(false)

@@ -15,7 +15,9 @@ export type Guarded =
   | { readonly ok: false; readonly status: 400 | 403 | 404; readonly reason: string }
 
 /** The decoded segments of a URL path below a mount point, or why they are refused (nothing touched on disk yet). */
-export function guardedSegments(urlPath: string): { ok: true; segments: string[] } | { ok: false; status: 400 | 403 | 404; reason: string } {
+export function guardedSegments(
+  urlPath: string,
+): { ok: true; segments: string[] } | { ok: false; status: 400 | 403 | 404; reason: string } {
   const segments: string[] = []
   for (const raw of urlPath.split('/')) {
     if (raw === '') continue

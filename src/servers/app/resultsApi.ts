@@ -60,7 +60,10 @@ export function createResultsApi(realRoot: string, label = basename(realRoot)): 
       if (!found.ok) return sendText(res, found.status, found.status === 404 ? 'not found\n' : `refused: ${found.reason}\n`)
       if (files) {
         if (found.kind !== 'file') return sendText(res, 404, 'not a file\n')
-        return sendFile(req, res, found.path, found.size, { ...FILE_HEADERS, 'Content-Type': found.path.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' })
+        return sendFile(req, res, found.path, found.size, {
+          ...FILE_HEADERS,
+          'Content-Type': found.path.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+        })
       }
       if (found.kind !== 'dir') return sendText(res, 404, 'not a folder\n')
       return sendJson(res, 200, { entries: await entriesOf(realRoot, found.path) })

@@ -60,7 +60,12 @@ export type HeaderPolicy = string | ((requested: readonly string[]) => readonly 
  * Sets the CORS headers for an allowed origin (Vary: Origin comes with the answer, see VARY). Returns
  * true when the request was a preflight and has been answered.
  */
-export function applyCors(req: IncomingMessage, res: ServerResponse, policy: OriginPolicy, headers: HeaderPolicy = ALLOWED_HEADERS): boolean {
+export function applyCors(
+  req: IncomingMessage,
+  res: ServerResponse,
+  policy: OriginPolicy,
+  headers: HeaderPolicy = ALLOWED_HEADERS,
+): boolean {
   const origin = req.headers.origin
   // No Origin (every request but a browser's): nothing to allow, nothing to set.
   if (origin === undefined && req.method !== 'OPTIONS') return false
@@ -85,6 +90,9 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, policy: Ori
 function allowedHeaders(req: IncomingMessage, policy: HeaderPolicy): string {
   if (typeof policy === 'string') return policy
   const asked = req.headers['access-control-request-headers']
-  const requested = (typeof asked === 'string' ? asked : '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')
+  const requested = (typeof asked === 'string' ? asked : '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '')
   return policy(requested).join(', ')
 }

@@ -73,7 +73,11 @@ export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema
     if (type === undefined) throw unsupportedType('a body without a Content-Type')
     // Nesting too deep for that takes two brackets a level: a shorter body (every protocol message) is not scanned.
     if (text.length >= 2 * (MAX_JSON_DEPTH + 1) && jsonDeeperThan(text, MAX_JSON_DEPTH)) {
-      throw new ProtocolHttpError(400, 'bad_request', `body is JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`)
+      throw new ProtocolHttpError(
+        400,
+        'bad_request',
+        `body is JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels (refused unparsed)`,
+      )
     }
     try {
       json = JSON.parse(text)
@@ -93,7 +97,11 @@ export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema
 // headers): when nothing was set before, node:http takes them as they are, the cheapest path per step.
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), [VARY]: VARY_ORIGIN })
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    [VARY]: VARY_ORIGIN,
+  })
   res.end(text)
 }
 
@@ -108,7 +116,10 @@ export function sendNoContent(res: ServerResponse): void {
 export function sendError(res: ServerResponse, error: ProtocolHttpError): void {
   const text = JSON.stringify({ error: { code: error.code, message: error.message } })
   res.writeHead(error.status, {
-    ...error.headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), [VARY]: VARY_ORIGIN,
+    ...error.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    [VARY]: VARY_ORIGIN,
   })
   res.end(text)
 }

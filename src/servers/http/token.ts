@@ -44,7 +44,11 @@ export const AUTH_CHALLENGE = 'Basic realm="redscope", charset="UTF-8"'
 export class WrongTokenLimiter {
   private readonly buckets = new Map<string, { left: number; at: number }>()
 
-  constructor(private readonly burst = 10, private readonly perSecond = 1, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly burst = 10,
+    private readonly perSecond = 1,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Whole seconds this address must wait before its next try, 0 when it may try now. */
   waitSeconds(address: string): number {

@@ -7,7 +7,9 @@
 
 export class QueueFullError extends Error {
   constructor(slots: number, maxQueue: number) {
-    super(`${slots} answer${slots === 1 ? ' is' : 's are'} being generated and ${maxQueue} request${maxQueue === 1 ? ' is' : 's are'} queued, the most this server holds: retry later`)
+    super(
+      `${slots} answer${slots === 1 ? ' is' : 's are'} being generated and ${maxQueue} request${maxQueue === 1 ? ' is' : 's are'} queued, the most this server holds: retry later`,
+    )
     this.name = 'QueueFullError'
   }
 }
@@ -29,7 +31,10 @@ export class Admission {
   private readonly waiters: Waiter[] = []
   private closed = false
 
-  constructor(readonly slots: number, readonly maxQueue: number) {
+  constructor(
+    readonly slots: number,
+    readonly maxQueue: number,
+  ) {
     if (!Number.isInteger(slots) || slots < 1) throw new Error('slots must be an integer of at least 1')
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new Error('maxQueue must be an integer of at least 0')
     // Lowest slot first: with one request at a time, always slot 0.

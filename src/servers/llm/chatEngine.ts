@@ -64,7 +64,9 @@ export class PromptTooLongError extends Error {
   readonly promptTokens: number
   readonly contextSize: number
   constructor(promptTokens: number, contextSize: number) {
-    super(`the messages take ${promptTokens} tokens, and this server's context holds ${contextSize} (prompt and completion together): shorten them, or start the server with a larger --context`)
+    super(
+      `the messages take ${promptTokens} tokens, and this server's context holds ${contextSize} (prompt and completion together): shorten them, or start the server with a larger --context`,
+    )
     this.name = 'PromptTooLongError'
     this.promptTokens = promptTokens
     this.contextSize = contextSize

@@ -2,11 +2,19 @@ import { grammarSchema, unsupportedSchemaPart } from './jsonSchemaSubset'
 
 describe('the JSON Schema keywords serve-llm can hold answers to', () => {
   it("accepts the judge's verdict schema and nested arrays, refs and unions", () => {
-    expect(unsupportedSchemaPart({
-      type: 'object', additionalProperties: false, required: ['a'],
-      properties: { a: { type: ['string', 'null'], maxLength: 9 }, b: { type: 'array', items: { $ref: '#/$defs/x' }, maxItems: 3 }, c: { anyOf: [{ const: 1 }, { enum: ['x'] }] } },
-      $defs: { x: { type: 'string', format: 'date' } },
-    })).toBeNull()
+    expect(
+      unsupportedSchemaPart({
+        type: 'object',
+        additionalProperties: false,
+        required: ['a'],
+        properties: {
+          a: { type: ['string', 'null'], maxLength: 9 },
+          b: { type: 'array', items: { $ref: '#/$defs/x' }, maxItems: 3 },
+          c: { anyOf: [{ const: 1 }, { enum: ['x'] }] },
+        },
+        $defs: { x: { type: 'string', format: 'date' } },
+      }),
+    ).toBeNull()
   })
 
   it.each([
@@ -24,7 +32,9 @@ describe('the JSON Schema keywords serve-llm can hold answers to', () => {
 
   it('a property named like a keyword is a name, not a keyword', () => {
     expect(unsupportedSchemaPart({ type: 'object', properties: { minimum: { type: 'number' }, type: { const: 'x' } } })).toBeNull()
-    expect(grammarSchema({ title: 'T', properties: { anyOf: { anyOf: [{ type: 'null' }] } }, enum: [{ anyOf: 1 }] }))
-      .toEqual({ properties: { anyOf: { oneOf: [{ type: 'null' }] } }, enum: [{ anyOf: 1 }] })
+    expect(grammarSchema({ title: 'T', properties: { anyOf: { anyOf: [{ type: 'null' }] } }, enum: [{ anyOf: 1 }] })).toEqual({
+      properties: { anyOf: { oneOf: [{ type: 'null' }] } },
+      enum: [{ anyOf: 1 }],
+    })
   })
 })

@@ -10,8 +10,25 @@ const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object
 const FORMATS = new Set(['date-time', 'time', 'date'])
 /** Held by the grammar. `anyOf` is held as `oneOf`: an answer that matches one alternative matches any of them. */
 const KEYWORDS = new Set([
-  'type', 'const', 'enum', 'oneOf', 'anyOf', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
-  'items', 'prefixItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'format', '$defs', '$ref',
+  'type',
+  'const',
+  'enum',
+  'oneOf',
+  'anyOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'format',
+  '$defs',
+  '$ref',
 ])
 /** Words about the schema that constrain nothing. */
 const ANNOTATIONS = new Set(['description', 'title', '$schema', '$id', '$comment', 'examples', 'default'])
@@ -30,15 +47,23 @@ export function unsupportedSchemaPart(schema: unknown, path: Path = []): { path:
     if (key === 'type') {
       const types = Array.isArray(value) ? value : [value]
       const bad = types.find((t) => typeof t !== 'string' || !TYPES.has(t))
-      if (bad !== undefined || types.length === 0) return { path: [...path, key], problem: `${JSON.stringify(bad ?? value)} is not a JSON Schema type` }
+      if (bad !== undefined || types.length === 0)
+        return { path: [...path, key], problem: `${JSON.stringify(bad ?? value)} is not a JSON Schema type` }
     }
     if (key === 'format' && (typeof value !== 'string' || !FORMATS.has(value))) {
       return { path: [...path, key], problem: `format ${JSON.stringify(value)} cannot be held (only date-time, time, date)` }
     }
     const children: Array<[Path, unknown]> =
-      key === 'properties' || key === '$defs' ? (isObject(value) ? Object.entries(value).map(([k, v]) => [[...path, key, k], v]) : [[[...path, key], null]])
-        : key === 'oneOf' || key === 'anyOf' || key === 'prefixItems' ? (Array.isArray(value) ? value.map((v, i) => [[...path, key, i], v]) : [[[...path, key], null]])
-          : key === 'items' || (key === 'additionalProperties' && typeof value !== 'boolean') ? [[[...path, key], value]]
+      key === 'properties' || key === '$defs'
+        ? isObject(value)
+          ? Object.entries(value).map(([k, v]) => [[...path, key, k], v])
+          : [[[...path, key], null]]
+        : key === 'oneOf' || key === 'anyOf' || key === 'prefixItems'
+          ? Array.isArray(value)
+            ? value.map((v, i) => [[...path, key, i], v])
+            : [[[...path, key], null]]
+          : key === 'items' || (key === 'additionalProperties' && typeof value !== 'boolean')
+            ? [[[...path, key], value]]
             : []
     for (const [childPath, child] of children) {
       const found = unsupportedSchemaPart(child, childPath)
@@ -57,10 +82,12 @@ export function grammarSchema(schema: unknown): unknown {
     if (ANNOTATIONS.has(key) && key !== 'description') continue
     const name = key === 'anyOf' ? 'oneOf' : key
     // const and enum values are data, never schemas: kept as they are.
-    out[name] = key === 'const' || key === 'enum' || key === 'required' ? value
-      : key === 'properties' || key === '$defs'
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, grammarSchema(v)]))
-        : grammarSchema(value)
+    out[name] =
+      key === 'const' || key === 'enum' || key === 'required'
+        ? value
+        : key === 'properties' || key === '$defs'
+          ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, grammarSchema(v)]))
+          : grammarSchema(value)
   }
   return out
 }

@@ -12,7 +12,14 @@
 import { basename } from 'node:path'
 import type { ChatHistoryItem, Llama, LlamaChatResponse, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp'
 import {
-  PromptTooLongError, ResponseFormatError, type ChatEngine, type EngineMessage, type Generation, type GenerateHooks, type GenerateRequest, type JsonConstraint,
+  PromptTooLongError,
+  ResponseFormatError,
+  type ChatEngine,
+  type EngineMessage,
+  type Generation,
+  type GenerateHooks,
+  type GenerateRequest,
+  type JsonConstraint,
 } from './chatEngine'
 
 export const LLAMA_CPP_PACKAGE = 'node-llama-cpp'
@@ -32,8 +39,9 @@ export function explainImportFailure(e: unknown): Error {
   if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
     return new LlamaRuntimeMissingError(
       `serve-llm runs models with ${LLAMA_CPP_PACKAGE}, an optional dependency that is not installed here. ` +
-      `In the redscope folder, run \`npm ci\` (it installs it, about 85 MB, unless optional dependencies are omitted) ` +
-      `or \`npm install --no-save ${LLAMA_CPP_PACKAGE}@${LLAMA_CPP_VERSION}\`; see docs/local-model.md`)
+        `In the redscope folder, run \`npm ci\` (it installs it, about 85 MB, unless optional dependencies are omitted) ` +
+        `or \`npm install --no-save ${LLAMA_CPP_PACKAGE}@${LLAMA_CPP_VERSION}\`; see docs/local-model.md`,
+    )
   }
   return new LlamaRuntimeMissingError(`${LLAMA_CPP_PACKAGE} could not be loaded: ${(e as Error)?.message ?? String(e)}`)
 }
@@ -65,13 +73,20 @@ export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<Chat
   let llama: Llama
   try {
     // gpu: false and build: 'never': the prebuilt CPU binary or nothing; never a download, never a compiler.
-    llama = await cpp.getLlama({ gpu: false, build: 'never', logLevel: cpp.LlamaLogLevel.error, progressLogs: false, maxThreads: options.threads })
+    llama = await cpp.getLlama({
+      gpu: false,
+      build: 'never',
+      logLevel: cpp.LlamaLogLevel.error,
+      progressLogs: false,
+      maxThreads: options.threads,
+    })
   } catch (e) {
     if (e instanceof cpp.NoBinaryFoundError) {
       throw new LlamaRuntimeMissingError(
         `${LLAMA_CPP_PACKAGE} has no prebuilt binary for ${process.platform}-${process.arch} in this install: redscope's lockfile carries ` +
-        `the linux-x64 CPU build only (package.json overrides the others with an empty package). To use another, remove its ` +
-        `@node-llama-cpp/* override from package.json and run \`npm install\`; see docs/local-model.md`)
+          `the linux-x64 CPU build only (package.json overrides the others with an empty package). To use another, remove its ` +
+          `@node-llama-cpp/* override from package.json and run \`npm install\`; see docs/local-model.md`,
+      )
     }
     throw e
   }
@@ -97,8 +112,9 @@ export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<Chat
 }
 
 function toHistory(messages: readonly EngineMessage[]): ChatHistoryItem[] {
-  const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem => (
-    m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content }))
+  const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem =>
+    m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content },
+  )
   // The turn the model completes.
   history.push({ type: 'model', response: [] })
   return history
@@ -133,11 +149,12 @@ class LlamaEngine implements ChatEngine {
     if (grammar === undefined) {
       // The schema came off the wire: node-llama-cpp checks it as it builds the grammar, and its const-generic type cannot.
       const fromSchema = this.llama.createGrammarForJsonSchema.bind(this.llama) as (schema: unknown) => Promise<LlamaGrammar>
-      grammar = (json.kind === 'any' ? this.llama.getGrammarFor('json') : fromSchema(json.schema))
-        .catch((e: unknown) => {
-          this.grammars.delete(key)
-          throw new ResponseFormatError(`response_format: this server cannot hold answers to that JSON Schema (${(e as Error)?.message ?? String(e)})`)
-        })
+      grammar = (json.kind === 'any' ? this.llama.getGrammarFor('json') : fromSchema(json.schema)).catch((e: unknown) => {
+        this.grammars.delete(key)
+        throw new ResponseFormatError(
+          `response_format: this server cannot hold answers to that JSON Schema (${(e as Error)?.message ?? String(e)})`,
+        )
+      })
       if (this.grammars.size >= MAX_GRAMMARS) this.grammars.delete(this.grammars.keys().next().value!)
       this.grammars.set(key, grammar)
     }
@@ -160,9 +177,10 @@ class LlamaEngine implements ChatEngine {
       const maxTokens = Math.min(request.maxTokens ?? room, room)
       hooks.onStart?.(promptTokens)
       let completionTokens = 0
-      const penalties = request.frequencyPenalty !== undefined || request.presencePenalty !== undefined
-        ? { repeatPenalty: { frequencyPenalty: request.frequencyPenalty, presencePenalty: request.presencePenalty } }
-        : {}
+      const penalties =
+        request.frequencyPenalty !== undefined || request.presencePenalty !== undefined
+          ? { repeatPenalty: { frequencyPenalty: request.frequencyPenalty, presencePenalty: request.presencePenalty } }
+          : {}
       const res: LlamaChatResponse = await chat.generateResponse(history, {
         maxTokens,
         temperature: request.temperature,

@@ -22,7 +22,15 @@ import { Admission, AdmissionClosedError, QueueFullError } from './admission'
 import { PromptTooLongError, ResponseFormatError, type ChatEngine, type Generation, type GenerateRequest } from './chatEngine'
 import { ChatCompletionRequestSchema, engineMessages, jsonConstraint, stopStrings } from './openaiRequest'
 import {
-  chunkBody, completionBody, invalidRequest, OpenAiHttpError, sendOpenAiError, sendOpenAiJson, sseData, usageChunkBody, type AnswerIdentity,
+  chunkBody,
+  completionBody,
+  invalidRequest,
+  OpenAiHttpError,
+  sendOpenAiError,
+  sendOpenAiJson,
+  sseData,
+  usageChunkBody,
+  type AnswerIdentity,
 } from './openaiAnswers'
 import { requestSeed } from './requestSeed'
 
@@ -68,12 +76,22 @@ export const SEED_HEADER = 'x-redscope-seed'
  * project) besides the key and the JSON type: allowed by family, so that a newer SDK's new header still passes.
  */
 export function llmRequestHeaderAllowed(name: string): boolean {
-  return name === 'authorization' || name === 'content-type' || name === 'accept' ||
-    /^x-stainless-[a-z0-9-]+$/.test(name) || /^openai-[a-z0-9-]+$/.test(name)
+  return (
+    name === 'authorization' ||
+    name === 'content-type' ||
+    name === 'accept' ||
+    /^x-stainless-[a-z0-9-]+$/.test(name) ||
+    /^openai-[a-z0-9-]+$/.test(name)
+  )
 }
 
 const notFound = (method: string, path: string) =>
-  new OpenAiHttpError(404, 'invalid_request_error', 'unknown_url', `no endpoint ${method} ${path} here (this server answers POST /v1/chat/completions, GET /v1/models and GET /health)`)
+  new OpenAiHttpError(
+    404,
+    'invalid_request_error',
+    'unknown_url',
+    `no endpoint ${method} ${path} here (this server answers POST /v1/chat/completions, GET /v1/models and GET /health)`,
+  )
 
 function capped(asked: number | null | undefined, cap: number | undefined): number | undefined {
   const n = asked ?? undefined
@@ -92,7 +110,7 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
   // A running mean of how long an answer takes, for Retry-After (derived from what was served, never configured).
   let meanSeconds = 2
 
-  const retryAfter = () => String(Math.min(60, Math.max(1, Math.ceil(meanSeconds * (admission.waiting + 1) / admission.slots))))
+  const retryAfter = () => String(Math.min(60, Math.max(1, Math.ceil((meanSeconds * (admission.waiting + 1)) / admission.slots))))
 
   const modelObject = () => ({ id: engine.modelId, object: 'model', created, owned_by: 'redscope' })
 
@@ -100,7 +118,12 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     const type = req.headers['content-type'] ?? ''
     // A browser sends JSON across origins only after a preflight; a form post (text/plain) would skip it.
     if (!/^application\/json\b/i.test(type)) {
-      throw new OpenAiHttpError(415, 'invalid_request_error', 'unsupported_media_type', `the body must be JSON with Content-Type: application/json (got ${JSON.stringify(type)})`)
+      throw new OpenAiHttpError(
+        415,
+        'invalid_request_error',
+        'unsupported_media_type',
+        `the body must be JSON with Content-Type: application/json (got ${JSON.stringify(type)})`,
+      )
     }
     let text: string
     try {
@@ -120,7 +143,10 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     if (!parsed.success) {
       const first = parsed.error.issues[0]
       const param = first.path.length > 0 ? formatPath(first.path) : null
-      const all = parsed.error.issues.slice(0, 5).map((i) => `${i.path.length > 0 ? formatPath(i.path) : 'body'}: ${i.message}`).join('; ')
+      const all = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.length > 0 ? formatPath(i.path) : 'body'}: ${i.message}`)
+        .join('; ')
       throw invalidRequest(`malformed chat completion request: ${all}`, param)
     }
     return parsed.data
@@ -130,8 +156,14 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     const body = await readRequest(req)
     const messages = engineMessages(body)
     const inputs = {
-      messages, temperature: body.temperature ?? defaultTemperature, topP: body.top_p, maxTokens: capped(body.max_completion_tokens ?? body.max_tokens, options.maxTokens),
-      stop: stopStrings(body), frequencyPenalty: body.frequency_penalty, presencePenalty: body.presence_penalty, json: jsonConstraint(body),
+      messages,
+      temperature: body.temperature ?? defaultTemperature,
+      topP: body.top_p,
+      maxTokens: capped(body.max_completion_tokens ?? body.max_tokens, options.maxTokens),
+      stop: stopStrings(body),
+      frequencyPenalty: body.frequency_penalty,
+      presencePenalty: body.presence_penalty,
+      json: jsonConstraint(body),
     }
     const request: GenerateRequest = { ...inputs, seed: requestSeed(body.seed, options.seed, inputs) }
     const stream = body.stream === true
@@ -150,7 +182,8 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
       slot = await admission.acquire(abort.signal)
     } catch (e) {
       res.off('close', gone)
-      if (e instanceof QueueFullError) throw new OpenAiHttpError(503, 'server_error', 'queue_full', e.message, { headers: { 'Retry-After': retryAfter() } })
+      if (e instanceof QueueFullError)
+        throw new OpenAiHttpError(503, 'server_error', 'queue_full', e.message, { headers: { 'Retry-After': retryAfter() } })
       if (e instanceof AdmissionClosedError) throw new OpenAiHttpError(503, 'server_error', 'shutting_down', e.message)
       note('client gone while queued')
       return
@@ -169,8 +202,12 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
             signal: abort.signal,
             onStart: () => {
               res.writeHead(200, {
-                'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive',
-                'X-Accel-Buffering': 'no', [SEED_HEADER]: String(request.seed), Vary: 'Origin',
+                'Content-Type': 'text/event-stream; charset=utf-8',
+                'Cache-Control': 'no-cache',
+                Connection: 'keep-alive',
+                'X-Accel-Buffering': 'no',
+                [SEED_HEADER]: String(request.seed),
+                Vary: 'Origin',
               })
               write(chunkBody(who, { role: 'assistant', content: '' }, null, withUsage))
             },
@@ -203,8 +240,10 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
       const seconds = (performance.now() - startedAt) / 1000
       if (g !== undefined && !g.aborted) meanSeconds = 0.8 * meanSeconds + 0.2 * seconds
       if (g !== undefined) {
-        note(`prompt=${g.promptTokens} completion=${g.completionTokens} finish=${g.aborted ? 'aborted' : g.finishReason} seed=${request.seed}${stream ? ' stream' : ''} ` +
-          `${seconds.toFixed(2)} s (queued ${((startedAt - queuedAt) / 1000).toFixed(2)} s)`)
+        note(
+          `prompt=${g.promptTokens} completion=${g.completionTokens} finish=${g.aborted ? 'aborted' : g.finishReason} seed=${request.seed}${stream ? ' stream' : ''} ` +
+            `${seconds.toFixed(2)} s (queued ${((startedAt - queuedAt) / 1000).toFixed(2)} s)`,
+        )
       }
     }
   }
@@ -219,13 +258,23 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
   async function serve(req: IncomingMessage, res: ServerResponse, method: string, path: string, note: (s: string) => void): Promise<void> {
     try {
       if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
-        throw new OpenAiHttpError(401, 'invalid_request_error', 'invalid_api_key',
-          'this server requires Authorization: Bearer <token> (an OpenAI client sends its API key so: give the server\'s token as the key)',
-          { headers: { 'WWW-Authenticate': 'Bearer' } })
+        throw new OpenAiHttpError(
+          401,
+          'invalid_request_error',
+          'invalid_api_key',
+          "this server requires Authorization: Bearer <token> (an OpenAI client sends its API key so: give the server's token as the key)",
+          { headers: { 'WWW-Authenticate': 'Bearer' } },
+        )
       }
       const route = path.startsWith('/v1/') ? path.slice(3) : path
       if (route === '/chat/completions') {
-        if (method !== 'POST') throw new OpenAiHttpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}: POST a chat completion request`)
+        if (method !== 'POST')
+          throw new OpenAiHttpError(
+            405,
+            'invalid_request_error',
+            'method_not_allowed',
+            `${method} is not allowed on ${path}: POST a chat completion request`,
+          )
         return await completions(req, res, note)
       }
       if (method !== 'GET' && method !== 'HEAD') throw notFound(method, path)
@@ -233,14 +282,27 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
       if (route.startsWith('/models/')) {
         const id = decodeURIComponent(route.slice('/models/'.length))
         if (id === engine.modelId) return sendOpenAiJson(res, 200, modelObject())
-        throw new OpenAiHttpError(404, 'invalid_request_error', 'model_not_found', `this server serves one model, '${engine.modelId}', not '${id}'`)
+        throw new OpenAiHttpError(
+          404,
+          'invalid_request_error',
+          'model_not_found',
+          `this server serves one model, '${engine.modelId}', not '${id}'`,
+        )
       }
       if (route === '/health') {
-        return sendOpenAiJson(res, 200, { status: 'ok', model: engine.modelId, slots: admission.slots, running: admission.running, waiting: admission.waiting, max_queue: admission.maxQueue })
+        return sendOpenAiJson(res, 200, {
+          status: 'ok',
+          model: engine.modelId,
+          slots: admission.slots,
+          running: admission.running,
+          waiting: admission.waiting,
+          max_queue: admission.maxQueue,
+        })
       }
       throw notFound(method, path)
     } catch (e) {
-      const error = e instanceof URIError ? invalidRequest(`the path ${JSON.stringify(path.slice(0, 200))} has a malformed %-escape`) : explain(e)
+      const error =
+        e instanceof URIError ? invalidRequest(`the path ${JSON.stringify(path.slice(0, 200))} has a malformed %-escape`) : explain(e)
       if (!res.headersSent) sendOpenAiError(res, error)
       else res.end()
     }
@@ -252,7 +314,15 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     // Refusals and preflights are logged too: an operator sees a browser's calls that never reached the model.
     const logNow = (detail = '') => options.log?.(`${method} ${path} ${res.statusCode}${detail ? ` ${detail}` : ''}`)
     if (!hostAllowed(req, options.allowedHosts ?? [])) {
-      sendOpenAiError(res, new OpenAiHttpError(403, 'permission_error', 'forbidden_host', `host ${JSON.stringify(req.headers.host ?? '')} is not allowed here`))
+      sendOpenAiError(
+        res,
+        new OpenAiHttpError(
+          403,
+          'permission_error',
+          'forbidden_host',
+          `host ${JSON.stringify(req.headers.host ?? '')} is not allowed here`,
+        ),
+      )
       logNow('forbidden host')
       return
     }
@@ -264,7 +334,15 @@ export function createLlmHandler(options: LlmServerOptions): LlmHandler {
     if (typeof origin === 'string') {
       if (!originAllowed(origins, origin)) {
         // A page of another origin may not even start a generation (its answer would be hidden from it anyway).
-        sendOpenAiError(res, new OpenAiHttpError(403, 'permission_error', 'forbidden_origin', `origin ${JSON.stringify(origin)} is not allowed here (serve-llm --allow-origin)`))
+        sendOpenAiError(
+          res,
+          new OpenAiHttpError(
+            403,
+            'permission_error',
+            'forbidden_origin',
+            `origin ${JSON.stringify(origin)} is not allowed here (serve-llm --allow-origin)`,
+          ),
+        )
         logNow('forbidden origin')
         return
       }

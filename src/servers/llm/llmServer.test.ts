@@ -26,7 +26,9 @@ const user = (content: string) => [{ role: 'user' as const, content }]
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${url}/v1/chat/completions`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await res.text()
   return { status: res.status, headers: res.headers, text, json: text.startsWith('{') ? JSON.parse(text) : null }
@@ -55,7 +57,10 @@ describe('serve-llm HTTP: what OpenAI clients see', () => {
     const engine = scriptedChatEngine({ modelId: 'tiny', reply: () => 'one two three' })
     const { url } = await serve(engine)
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 })
-    const r = await client.chat.completions.create({ model: 'anything', messages: [{ role: 'system', content: 'be brief' }, ...user('hello there')] })
+    const r = await client.chat.completions.create({
+      model: 'anything',
+      messages: [{ role: 'system', content: 'be brief' }, ...user('hello there')],
+    })
     expect(r.object).toBe('chat.completion')
     expect(r.model).toBe('tiny')
     expect(r.choices).toHaveLength(1)
@@ -74,7 +79,11 @@ describe('serve-llm HTTP: what OpenAI clients see', () => {
     const { url } = await serve(engine)
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 })
     const stream = await client.chat.completions.create({
-      model: 'm', messages: user('go'), max_tokens: 4, stream: true, stream_options: { include_usage: true },
+      model: 'm',
+      messages: user('go'),
+      max_tokens: 4,
+      stream: true,
+      stream_options: { include_usage: true },
     })
     let text = ''
     const finishes: Array<string | null> = []
@@ -96,21 +105,49 @@ describe('serve-llm HTTP: what OpenAI clients see', () => {
     expect(events.every((e) => e.startsWith('data: '))).toBe(true)
     expect(events.at(-1)).toBe('data: [DONE]')
     // Without include_usage no chunk carries usage.
-    expect(events.slice(0, -1).map((e) => JSON.parse(e.slice(6))).some((c) => 'usage' in c)).toBe(false)
+    expect(
+      events
+        .slice(0, -1)
+        .map((e) => JSON.parse(e.slice(6)))
+        .some((c) => 'usage' in c),
+    ).toBe(false)
   })
 
   it('honours temperature, top_p, max_tokens (or max_completion_tokens), stop and penalties; developer is a system message; text parts join', async () => {
     const engine = scriptedChatEngine({ reply: () => 'x y STOP z' })
     const { url } = await serve(engine)
     const r = await post(url, {
-      model: 'm', temperature: 0.3, top_p: 0.9, max_completion_tokens: 7, stop: 'STOP', frequency_penalty: 0.5, presence_penalty: 0.25,
-      messages: [{ role: 'developer', content: 'rules' }, { role: 'user', content: [{ type: 'text', text: 'a ' }, { type: 'text', text: 'b' }] }],
+      model: 'm',
+      temperature: 0.3,
+      top_p: 0.9,
+      max_completion_tokens: 7,
+      stop: 'STOP',
+      frequency_penalty: 0.5,
+      presence_penalty: 0.25,
+      messages: [
+        { role: 'developer', content: 'rules' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'a ' },
+            { type: 'text', text: 'b' },
+          ],
+        },
+      ],
     })
     expect(r.status).toBe(200)
     expect(r.json.choices[0].message.content).toBe('x y')
     expect(engine.calls[0].request).toMatchObject({
-      temperature: 0.3, topP: 0.9, maxTokens: 7, stop: ['STOP'], frequencyPenalty: 0.5, presencePenalty: 0.25,
-      messages: [{ role: 'system', content: 'rules' }, { role: 'user', content: 'a b' }],
+      temperature: 0.3,
+      topP: 0.9,
+      maxTokens: 7,
+      stop: ['STOP'],
+      frequencyPenalty: 0.5,
+      presencePenalty: 0.25,
+      messages: [
+        { role: 'system', content: 'rules' },
+        { role: 'user', content: 'a b' },
+      ],
     })
     // No temperature: OpenAI's default, 1.
     await post(url, { messages: user('hi') })
@@ -128,7 +165,11 @@ describe('serve-llm HTTP: what OpenAI clients see', () => {
 
   it('also answers at /chat/completions (clients given a base URL without /v1) and GET /health', async () => {
     const { url } = await serve(scriptedChatEngine({ slots: 3 }), { maxQueue: 5 })
-    const r = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messages: user('x') }) })
+    const r = await fetch(`${url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ messages: user('x') }),
+    })
     expect(r.status).toBe(200)
     const health = await (await fetch(`${url}/health`)).json()
     expect(health).toEqual({ status: 'ok', model: 'scripted', slots: 3, running: 0, waiting: 0, max_queue: 5 })
@@ -140,18 +181,72 @@ describe('serve-llm HTTP: bad requests get OpenAI-shaped errors naming what and 
     ['not JSON', '{"messages": [', 400, 'invalid_request_error', null, /not JSON/],
     ['no messages', { model: 'm' }, 400, 'invalid_request_error', null, /messages/],
     ['an empty message list', { messages: [] }, 400, 'invalid_request_error', null, /at least one message/],
-    ['a role that is none of OpenAI\'s', { messages: [{ role: 'wizard', content: 'x' }] }, 400, 'invalid_request_error', null, /messages\[0\]\.role: role 'wizard'/],
-    ['a tool message', { messages: [{ role: 'tool', content: 'x', tool_call_id: '1' }] }, 400, 'invalid_request_error', null, /calls no tools/],
-    ['tools', { messages: user('x'), tools: [{ type: 'function', function: { name: 'f' } }] }, 400, 'invalid_request_error', null, /tools is not supported/],
+    [
+      "a role that is none of OpenAI's",
+      { messages: [{ role: 'wizard', content: 'x' }] },
+      400,
+      'invalid_request_error',
+      null,
+      /messages\[0\]\.role: role 'wizard'/,
+    ],
+    [
+      'a tool message',
+      { messages: [{ role: 'tool', content: 'x', tool_call_id: '1' }] },
+      400,
+      'invalid_request_error',
+      null,
+      /calls no tools/,
+    ],
+    [
+      'tools',
+      { messages: user('x'), tools: [{ type: 'function', function: { name: 'f' } }] },
+      400,
+      'invalid_request_error',
+      null,
+      /tools is not supported/,
+    ],
     ['n = 2', { messages: user('x'), n: 2 }, 400, 'invalid_request_error', null, /one choice per request/],
-    ['an image part', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, 400, 'invalid_request_error', null, /image_url.*text only/],
+    [
+      'an image part',
+      { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] },
+      400,
+      'invalid_request_error',
+      null,
+      /image_url.*text only/,
+    ],
     ['a temperature above 2', { messages: user('x'), temperature: 3 }, 400, 'invalid_request_error', null, /temperature/],
     ['a negative penalty', { messages: user('x'), presence_penalty: -1 }, 400, 'invalid_request_error', null, /between 0 and 1/],
     ['five stop strings', { messages: user('x'), stop: ['a', 'b', 'c', 'd', 'e'] }, 400, 'invalid_request_error', null, /stop/],
-    ['a response format of no known type', { messages: user('x'), response_format: { type: 'xml' } }, 400, 'invalid_request_error', null, /response_format.*json_schema/],
-    ['a schema keyword the grammar cannot hold', { messages: user('x'), response_format: { type: 'json_schema', json_schema: { name: 'n', schema: { type: 'object', properties: { n: { type: 'number', minimum: 0 } } } } } },
-      400, 'invalid_request_error', null, /response_format\.json_schema\.schema\.properties\.n\.minimum: 'minimum' is a keyword this server cannot hold/],
-    ['a body nested 40 deep', `{"messages": [{"role": "user", "content": "x"}], "metadata": ${'['.repeat(40)}${']'.repeat(40)}}`, 400, 'invalid_request_error', null, /deeper than 32/],
+    [
+      'a response format of no known type',
+      { messages: user('x'), response_format: { type: 'xml' } },
+      400,
+      'invalid_request_error',
+      null,
+      /response_format.*json_schema/,
+    ],
+    [
+      'a schema keyword the grammar cannot hold',
+      {
+        messages: user('x'),
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'n', schema: { type: 'object', properties: { n: { type: 'number', minimum: 0 } } } },
+        },
+      },
+      400,
+      'invalid_request_error',
+      null,
+      /response_format\.json_schema\.schema\.properties\.n\.minimum: 'minimum' is a keyword this server cannot hold/,
+    ],
+    [
+      'a body nested 40 deep',
+      `{"messages": [{"role": "user", "content": "x"}], "metadata": ${'['.repeat(40)}${']'.repeat(40)}}`,
+      400,
+      'invalid_request_error',
+      null,
+      /deeper than 32/,
+    ],
   ])('%s', async (_what, body, status, type, code, message) => {
     const { url } = await serve(scriptedChatEngine())
     const r = await post(url, body)
@@ -166,18 +261,41 @@ describe('serve-llm HTTP: bad requests get OpenAI-shaped errors naming what and 
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 })
     await client.chat.completions.create({ model: 'm', messages: user('x'), response_format: { type: 'json_object' } })
     await client.chat.completions.create({ model: 'm', messages: user('x'), response_format: { type: 'text' } })
-    const schema = { title: 'V', type: 'object', properties: { ok: { anyOf: [{ type: 'boolean' }, { type: 'null' }], description: 'kept' } }, required: ['ok'], additionalProperties: false }
-    await client.chat.completions.create({ model: 'm', messages: user('x'), response_format: { type: 'json_schema', json_schema: { name: 'v', schema, strict: true } } })
+    const schema = {
+      title: 'V',
+      type: 'object',
+      properties: { ok: { anyOf: [{ type: 'boolean' }, { type: 'null' }], description: 'kept' } },
+      required: ['ok'],
+      additionalProperties: false,
+    }
+    await client.chat.completions.create({
+      model: 'm',
+      messages: user('x'),
+      response_format: { type: 'json_schema', json_schema: { name: 'v', schema, strict: true } },
+    })
     expect(engine.calls.map((c) => c.request.json)).toEqual([
       { kind: 'any' },
       undefined,
-      { kind: 'schema', schema: { type: 'object', properties: { ok: { oneOf: [{ type: 'boolean' }, { type: 'null' }], description: 'kept' } }, required: ['ok'], additionalProperties: false } },
+      {
+        kind: 'schema',
+        schema: {
+          type: 'object',
+          properties: { ok: { oneOf: [{ type: 'boolean' }, { type: 'null' }], description: 'kept' } },
+          required: ['ok'],
+          additionalProperties: false,
+        },
+      },
     ])
   })
 
   it('names the bad field in `param`, as OpenAI does', async () => {
     const { url } = await serve(scriptedChatEngine())
-    const r = await post(url, { messages: [{ role: 'user', content: 'x' }, { role: 'user', content: 5 }] })
+    const r = await post(url, {
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'user', content: 5 },
+      ],
+    })
     expect(r.json.error.param).toBe('messages[1].content')
   })
 
@@ -199,8 +317,9 @@ describe('serve-llm HTTP: bad requests get OpenAI-shaped errors naming what and 
   it('a prompt that fills the context is context_length_exceeded, which the SDK raises as a 400', async () => {
     const { url } = await serve(scriptedChatEngine({ contextSize: 10 }))
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 })
-    await expect(client.chat.completions.create({ model: 'm', messages: user('one two three four five six seven eight') }))
-      .rejects.toMatchObject({ status: 400, code: 'context_length_exceeded', param: 'messages' })
+    await expect(
+      client.chat.completions.create({ model: 'm', messages: user('one two three four five six seven eight') }),
+    ).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded', param: 'messages' })
     // Streaming too: the check comes before the stream's headers.
     const r = await post(url, { messages: user('one two three four five six seven eight'), stream: true })
     expect(r.status).toBe(400)
@@ -230,14 +349,17 @@ describe('serve-llm HTTP: hardening', () => {
     expect((await raw(named.url, 'GET', '/v1/models', { Host: 'llm.ns.cluster.local' })).status).toBe(200)
   })
 
-  it('CORS: the app\'s loopback origin may call it with the browser SDK\'s headers; another origin may not', async () => {
+  it("CORS: the app's loopback origin may call it with the browser SDK's headers; another origin may not", async () => {
     const lines: string[] = []
     const { url } = await serve(scriptedChatEngine(), { log: (l) => lines.push(l) })
     // What Chromium asks before the openai SDK's POST from the app (src/adapters/llm, dangerouslyAllowBrowser).
-    const asked = 'authorization,content-type,x-stainless-arch,x-stainless-lang,x-stainless-os,x-stainless-package-version,' +
+    const asked =
+      'authorization,content-type,x-stainless-arch,x-stainless-lang,x-stainless-os,x-stainless-package-version,' +
       'x-stainless-retry-count,x-stainless-runtime,x-stainless-runtime-version,x-stainless-timeout'
     const pre = await raw(url, 'OPTIONS', '/v1/chat/completions', {
-      Origin: 'http://127.0.0.1:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': asked,
+      Origin: 'http://127.0.0.1:5173',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': asked,
     })
     expect(pre.status).toBe(204)
     expect(pre.headers['access-control-allow-origin']).toBe('http://127.0.0.1:5173')
@@ -245,7 +367,9 @@ describe('serve-llm HTTP: hardening', () => {
     expect(String(pre.headers['access-control-allow-headers']).split(', ')).toEqual(asked.split(','))
     // Headers outside the families the SDK uses are not allowed.
     const odd = await raw(url, 'OPTIONS', '/v1/chat/completions', {
-      Origin: 'http://localhost:7575', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-evil',
+      Origin: 'http://localhost:7575',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'content-type,x-evil',
     })
     expect(odd.headers['access-control-allow-headers']).toBe('content-type')
     const post1 = await post(url, { messages: user('x') }, { Origin: 'http://127.0.0.1:5173' })
@@ -253,7 +377,9 @@ describe('serve-llm HTTP: hardening', () => {
     expect(post1.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173')
     expect(post1.headers.get('access-control-expose-headers')).toContain(SEED_HEADER)
     const foreign = await raw(url, 'OPTIONS', '/v1/chat/completions', {
-      Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type',
+      Origin: 'https://evil.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'content-type',
     })
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined()
     // Even a request that skips the preflight is refused before any work.
@@ -265,8 +391,10 @@ describe('serve-llm HTTP: hardening', () => {
     expect(engine.calls).toHaveLength(0)
     // The log tells the browser's calls that never reached the model from those that did.
     expect(lines.filter((l) => !l.startsWith('POST /v1/chat/completions 200 '))).toEqual([
-      'OPTIONS /v1/chat/completions 204 preflight', 'OPTIONS /v1/chat/completions 204 preflight',
-      'OPTIONS /v1/chat/completions 204 preflight refused', 'POST /v1/chat/completions 403 forbidden origin',
+      'OPTIONS /v1/chat/completions 204 preflight',
+      'OPTIONS /v1/chat/completions 204 preflight',
+      'OPTIONS /v1/chat/completions 204 preflight refused',
+      'POST /v1/chat/completions 403 forbidden origin',
     ])
   })
 
@@ -277,8 +405,13 @@ describe('serve-llm HTTP: hardening', () => {
   })
 
   it.each([
-    ['authorization', true], ['content-type', true], ['x-stainless-helper-method', true], ['openai-organization', true],
-    ['cookie', false], ['x-forwarded-for', false], ['x-stainless', false],
+    ['authorization', true],
+    ['content-type', true],
+    ['x-stainless-helper-method', true],
+    ['openai-organization', true],
+    ['cookie', false],
+    ['x-forwarded-for', false],
+    ['x-stainless', false],
   ])('request header %s allowed by CORS: %s', (name, allowed) => {
     expect(llmRequestHeaderAllowed(name)).toBe(allowed)
   })
@@ -334,12 +467,18 @@ describe('serve-llm HTTP: slots and the queue', () => {
     engine.hold()
     const first = new AbortController()
     const streaming = fetch(`${server.url}/v1/chat/completions`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messages: user('a'), stream: true }), signal: first.signal,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ messages: user('a'), stream: true }),
+      signal: first.signal,
     })
     await engine.started(1)
     const queued = new AbortController()
     const waiting = fetch(`${server.url}/v1/chat/completions`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messages: user('b') }), signal: queued.signal,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ messages: user('b') }),
+      signal: queued.signal,
     }).catch((e: Error) => e)
     await vi.waitFor(() => expect(server.handler.waiting).toBe(1))
     queued.abort()
@@ -373,7 +512,7 @@ describe('serve-llm HTTP: slots and the queue', () => {
 })
 
 describe('serve-llm HTTP: seeds', () => {
-  it('a request\'s own seed is used and sent back; any integer becomes an unsigned 32-bit seed', async () => {
+  it("a request's own seed is used and sent back; any integer becomes an unsigned 32-bit seed", async () => {
     const engine = scriptedChatEngine()
     const { url } = await serve(engine, { seed: 5 })
     const r = await post(url, { messages: user('x'), seed: 42 })

@@ -14,7 +14,13 @@ export class OpenAiHttpError extends Error {
   readonly param: string | null
   readonly headers: Readonly<Record<string, string>>
 
-  constructor(status: number, type: string, code: string | null, message: string, options: { param?: string | null; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    type: string,
+    code: string | null,
+    message: string,
+    options: { param?: string | null; headers?: Record<string, string> } = {},
+  ) {
     super(message)
     this.name = 'OpenAiHttpError'
     this.status = status
@@ -34,7 +40,12 @@ export const invalidRequest = (message: string, param: string | null = null, cod
 
 export function sendOpenAiJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), [VARY]: VARY_ORIGIN })
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    [VARY]: VARY_ORIGIN,
+  })
   res.end(text)
 }
 
@@ -54,7 +65,11 @@ export function usageOf(g: Pick<Generation, 'promptTokens' | 'completionTokens'>
 
 export function completionBody(who: AnswerIdentity, g: Generation) {
   return {
-    id: who.id, object: 'chat.completion', created: who.created, model: who.model, system_fingerprint: null,
+    id: who.id,
+    object: 'chat.completion',
+    created: who.created,
+    model: who.model,
+    system_fingerprint: null,
     choices: [{ index: 0, message: { role: 'assistant', content: g.text, refusal: null }, logprobs: null, finish_reason: g.finishReason }],
     usage: usageOf(g),
   }
@@ -63,14 +78,26 @@ export function completionBody(who: AnswerIdentity, g: Generation) {
 /** One `chat.completion.chunk`; with include_usage every chunk carries `usage: null` but the last. */
 export function chunkBody(who: AnswerIdentity, delta: Record<string, string>, finishReason: string | null, withUsage: boolean) {
   return {
-    id: who.id, object: 'chat.completion.chunk', created: who.created, model: who.model, system_fingerprint: null,
+    id: who.id,
+    object: 'chat.completion.chunk',
+    created: who.created,
+    model: who.model,
+    system_fingerprint: null,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     ...(withUsage ? { usage: null } : {}),
   }
 }
 
 export function usageChunkBody(who: AnswerIdentity, g: Generation) {
-  return { id: who.id, object: 'chat.completion.chunk', created: who.created, model: who.model, system_fingerprint: null, choices: [], usage: usageOf(g) }
+  return {
+    id: who.id,
+    object: 'chat.completion.chunk',
+    created: who.created,
+    model: who.model,
+    system_fingerprint: null,
+    choices: [],
+    usage: usageOf(g),
+  }
 }
 
 export const sseData = (payload: unknown) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`

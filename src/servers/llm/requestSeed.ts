@@ -28,12 +28,20 @@ export function toSeed32(seed: number): number {
 
 export function derivedSeed(serverSeed: number, inputs: SeedInputs): number {
   const canonical = JSON.stringify([
-    inputs.messages.map((m) => [m.role, m.content]), inputs.temperature, inputs.topP ?? null, inputs.maxTokens ?? null,
-    inputs.stop, inputs.frequencyPenalty ?? null, inputs.presencePenalty ?? null,
+    inputs.messages.map((m) => [m.role, m.content]),
+    inputs.temperature,
+    inputs.topP ?? null,
+    inputs.maxTokens ?? null,
+    inputs.stop,
+    inputs.frequencyPenalty ?? null,
+    inputs.presencePenalty ?? null,
     // Only when given, so that the seeds of requests without a response format stay what they were.
     ...(inputs.json !== undefined ? [inputs.json] : []),
   ])
-  return createHash('sha256').update(`${toSeed32(serverSeed)}\n${canonical}`).digest().readUInt32BE(0)
+  return createHash('sha256')
+    .update(`${toSeed32(serverSeed)}\n${canonical}`)
+    .digest()
+    .readUInt32BE(0)
 }
 
 export function requestSeed(requested: number | undefined, serverSeed: number | undefined, inputs: SeedInputs): number {

@@ -21,7 +21,9 @@ export function manifestOf(target: Target, info: ManifestInfo): Manifest {
     name: info.name,
     description: info.description ?? '',
     security_domain: target.securityDomain.tags.map((t) => ({
-      name: t.name, parent: t.parent?.name ?? null, description: describe[t.name] ?? '',
+      name: t.name,
+      parent: t.parent?.name ?? null,
+      description: describe[t.name] ?? '',
       ...(refs[t.name]?.length ? { references: [...refs[t.name]] } : {}),
     })),
     controllables: target.getControllables().map((c) => ({
@@ -32,9 +34,15 @@ export function manifestOf(target: Target, info: ManifestInfo): Manifest {
       value_type: c.valueType,
     })),
     observables: observablesOf(target),
-    config_specs: target.configSpecs.map((c) => ({ name: c.name, security_domain: c.securityDomain?.name ?? null, description: c.description })),
+    config_specs: target.configSpecs.map((c) => ({
+      name: c.name,
+      security_domain: c.securityDomain?.name ?? null,
+      description: c.description,
+    })),
     query_specs: target.querySpecs.map((q) => ({
-      name: q.name, description: q.description, params: q.params.map((p) => ({ name: p.name, description: p.description })),
+      name: q.name,
+      description: q.description,
+      params: q.params.map((p) => ({ name: p.name, description: p.description })),
     })),
     concurrency: info.concurrency,
     // A TypeScript target judges nothing itself: redscope's claim files do, in the Controller.

@@ -4,7 +4,13 @@
  * until the client's response arrives over HTTP. One pause = one round trip.
  */
 import {
-  injection, noInjection, type ControllableEvent, type ControllableResponse, type Emit, type Target, type TrajectoryItem,
+  injection,
+  noInjection,
+  type ControllableEvent,
+  type ControllableResponse,
+  type Emit,
+  type Target,
+  type TrajectoryItem,
 } from '../../core/engine'
 import type { Pause, RunEvent, RunStep, WireResponse } from '../../protocol/schemas'
 import { ProtocolHttpError } from '../http/jsonIo'
@@ -61,10 +67,12 @@ export class RunDriver {
       // A run cut short by the client may still emit while unwinding: dropped.
       if (this.outcome === null && !this.abort.signal.aborted) this.buffer.push(wireEvent(item))
     }
-    target.run(emit, (event) => this.pause(event), this.abort.signal).then(
-      () => this.settle({ status: 'finished' }),
-      (error: unknown) => this.settle({ status: 'failed', error: errorText(error) }),
-    )
+    target
+      .run(emit, (event) => this.pause(event), this.abort.signal)
+      .then(
+        () => this.settle({ status: 'finished' }),
+        (error: unknown) => this.settle({ status: 'failed', error: errorText(error) }),
+      )
   }
 
   /** True while the run is paused or working: a new run must wait. */
@@ -91,9 +99,11 @@ export class RunDriver {
       throw new ProtocolHttpError(409, 'not_pending', `call ${callId} is not pending in run ${this.id}: ${expected}`)
     }
     this.pending = null
-    pending.resolve(response.type === 'ControllableInjection'
-      ? injection(pending.event, response.value)
-      : noInjection(pending.event, response.declined_by))
+    pending.resolve(
+      response.type === 'ControllableInjection'
+        ? injection(pending.event, response.value)
+        : noInjection(pending.event, response.declined_by),
+    )
   }
 
   /** Stops the run (session deleted or expired): a pending `sendEvent` rejects. */
@@ -119,11 +129,31 @@ export class RunDriver {
     const c = event.controllable
     // Literals in the order the wire always had, no spreads (this runs at every step); an undefined
     // descriptor is left out by JSON.stringify, as the spread left it out.
-    const descriptor = c.securityDomain === null ? undefined
-      : { security_domain: c.securityDomain.name, description: c.description, value_type: c.valueType }
-    const pause: Pause = event.type === 'ControllablePreCallEvent'
-      ? { call_id: callId, controllable: c.name, request: event.request, event_id: event.eventId, timestamp: event.timestamp, descriptor, type: event.type }
-      : { call_id: callId, controllable: c.name, request: event.request, event_id: event.eventId, timestamp: event.timestamp, descriptor, type: event.type, answer: event.answer }
+    const descriptor =
+      c.securityDomain === null
+        ? undefined
+        : { security_domain: c.securityDomain.name, description: c.description, value_type: c.valueType }
+    const pause: Pause =
+      event.type === 'ControllablePreCallEvent'
+        ? {
+            call_id: callId,
+            controllable: c.name,
+            request: event.request,
+            event_id: event.eventId,
+            timestamp: event.timestamp,
+            descriptor,
+            type: event.type,
+          }
+        : {
+            call_id: callId,
+            controllable: c.name,
+            request: event.request,
+            event_id: event.eventId,
+            timestamp: event.timestamp,
+            descriptor,
+            type: event.type,
+            answer: event.answer,
+          }
     return new Promise((resolve, reject) => {
       this.pending = { callId, pause, event, resolve, reject }
       this.wake()
@@ -141,10 +171,26 @@ export class RunDriver {
     if (waiter === null) return
     let step: RunStep
     if (this.pending !== null) {
-      step = { run_id: this.id, events: this.buffer.splice(0), status: 'paused', pause: this.pending.pause, error: null, evaluation: null, evaluation_error: null }
+      step = {
+        run_id: this.id,
+        events: this.buffer.splice(0),
+        status: 'paused',
+        pause: this.pending.pause,
+        error: null,
+        evaluation: null,
+        evaluation_error: null,
+      }
     } else if (this.outcome !== null) {
       const error = this.outcome.status === 'failed' ? this.outcome.error : null
-      step = { run_id: this.id, events: this.buffer.splice(0), status: this.outcome.status, pause: null, error, evaluation: null, evaluation_error: null }
+      step = {
+        run_id: this.id,
+        events: this.buffer.splice(0),
+        status: this.outcome.status,
+        pause: null,
+        error,
+        evaluation: null,
+        evaluation_error: null,
+      }
     } else {
       return
     }

@@ -20,7 +20,11 @@ export class TargetSession {
 
   async setConfig(name: string, value: string): Promise<void> {
     if (!this.target.configSpecs.some((c) => c.name === name)) {
-      throw new ProtocolHttpError(422, 'unknown_config', `no config named '${name}' (known: ${this.target.configSpecs.map((c) => c.name).join(', ') || 'none'})`)
+      throw new ProtocolHttpError(
+        422,
+        'unknown_config',
+        `no config named '${name}' (known: ${this.target.configSpecs.map((c) => c.name).join(', ') || 'none'})`,
+      )
     }
     try {
       await this.target.setConfig(name, value)
@@ -33,12 +37,20 @@ export class TargetSession {
   async query(name: string, params: Readonly<Record<string, string>>): Promise<string> {
     const spec = this.target.querySpecs.find((q) => q.name === name)
     if (spec === undefined) {
-      throw new ProtocolHttpError(422, 'unknown_query', `no query named '${name}' (known: ${this.target.querySpecs.map((q) => q.name).join(', ') || 'none'})`)
+      throw new ProtocolHttpError(
+        422,
+        'unknown_query',
+        `no query named '${name}' (known: ${this.target.querySpecs.map((q) => q.name).join(', ') || 'none'})`,
+      )
     }
     // A declared parameter left out is the caller's mistake, not the target's failure.
     const missing = spec.params.map((p) => p.name).filter((p) => !Object.hasOwn(params, p))
     if (missing.length > 0) {
-      throw new ProtocolHttpError(422, 'missing_param', `query '${name}' needs parameter${missing.length > 1 ? 's' : ''} ${missing.map((p) => `'${p}'`).join(', ')}`)
+      throw new ProtocolHttpError(
+        422,
+        'missing_param',
+        `query '${name}' needs parameter${missing.length > 1 ? 's' : ''} ${missing.map((p) => `'${p}'`).join(', ')}`,
+      )
     }
     try {
       return await this.target.query(name, params)

@@ -67,12 +67,20 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     manifest ??= (async () => {
       const probe = await options.create()
       try {
-        return manifestOf(probe, { name: options.name, description: options.description, tagDescriptions: options.tagDescriptions, tagReferences: options.tagReferences, concurrency })
+        return manifestOf(probe, {
+          name: options.name,
+          description: options.description,
+          tagDescriptions: options.tagDescriptions,
+          tagReferences: options.tagReferences,
+          concurrency,
+        })
       } finally {
         await probe.teardown()
       }
     })()
-    manifest.catch(() => { manifest = null })
+    manifest.catch(() => {
+      manifest = null
+    })
     return manifest
   }
 
@@ -186,7 +194,9 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     const address = req.socket.remoteAddress ?? ''
     const wait = wrongTokens.waitSeconds(address)
     if (wait > 0) {
-      throw new ProtocolHttpError(429, 'too_many_attempts', `too many wrong tokens from this address: retry in ${wait} s`, { 'Retry-After': String(wait) })
+      throw new ProtocolHttpError(429, 'too_many_attempts', `too many wrong tokens from this address: retry in ${wait} s`, {
+        'Retry-After': String(wait),
+      })
     }
     if (bearerMatches(header, token)) return
     // A missing header is no guess; a wrong one spends one of the address's tries.
@@ -222,7 +232,14 @@ export function createTargetHandler(options: TargetServerOptions): TargetHandler
     const path = pathOf(req.url ?? '/')
     if (!requestOriginAllowed(req, origins)) {
       // Before the token, the body or the route: a page on another origin gets no effect at all.
-      sendError(res, new ProtocolHttpError(403, 'forbidden_origin', `origin ${JSON.stringify(req.headers.origin)} is not allowed here (a page is, from a loopback origin or one given with --allow-origin)`))
+      sendError(
+        res,
+        new ProtocolHttpError(
+          403,
+          'forbidden_origin',
+          `origin ${JSON.stringify(req.headers.origin)} is not allowed here (a page is, from a loopback origin or one given with --allow-origin)`,
+        ),
+      )
       options.log?.(`${method} ${path} 403`)
       return
     }

@@ -16,7 +16,8 @@ async function serve(extra: Partial<TargetServerOptions> = {}): Promise<string> 
 
 async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${url}${path}`, {
-    method, headers: { 'Content-Type': 'application/json', ...headers },
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await res.text()
@@ -46,7 +47,10 @@ describe('target server: endpoints and statuses', () => {
     expect(m.protocol).toBe('superred-target-http/1')
     expect(m.security_domain.map((t) => t.name)).toEqual(['system', 'system_prompt', 'user', 'tools', 'inbox'])
     expect(m.security_domain[4]).toEqual({ name: 'inbox', parent: 'tools', description: 'the inbox store' })
-    expect(m.controllables.map((c) => [c.name, c.security_domain])).toEqual([['user_message', 'user'], ['inbox_email', 'inbox']])
+    expect(m.controllables.map((c) => [c.name, c.security_domain])).toEqual([
+      ['user_message', 'user'],
+      ['inbox_email', 'inbox'],
+    ])
     expect(m.observables[0]).toMatchObject({ name: 'model_identity', content: 'probe-1' })
     expect(m.concurrency).toBe(2)
     // The manifest's probe instance is torn down, not leaked.
@@ -61,13 +65,25 @@ describe('target server: endpoints and statuses', () => {
     expect(first.events.map((e) => e.content)).toEqual(['run started'])
     expect(first.pause).toMatchObject({ type: 'ControllablePreCallEvent', controllable: 'user_message', request: 'hello?' })
     const rid = first.run_id
-    const second = RunStepSchema.parse((await call(url, 'POST', `/sessions/${sid}/runs/${rid}/responses`,
-      { call_id: first.pause!.call_id, response: { type: 'ControllableInjection', value: 'INJECTED' } })).json)
+    const second = RunStepSchema.parse(
+      (
+        await call(url, 'POST', `/sessions/${sid}/runs/${rid}/responses`, {
+          call_id: first.pause!.call_id,
+          response: { type: 'ControllableInjection', value: 'INJECTED' },
+        })
+      ).json,
+    )
     expect(second.pause).toMatchObject({ type: 'ControllablePostCallEvent', controllable: 'inbox_email', answer: 'one email' })
     expect(second.events[0].content).toEqual({ message: 'INJECTED' })
     expect(second.events[1]).toMatchObject({ observable: { name: 'trace', security_domain: 'system' }, security_domain: 'inbox' })
-    const third = RunStepSchema.parse((await call(url, 'POST', `/sessions/${sid}/runs/${rid}/responses`,
-      { call_id: second.pause!.call_id, response: { type: 'ControllableNoInjection', declined_by: 'scope' } })).json)
+    const third = RunStepSchema.parse(
+      (
+        await call(url, 'POST', `/sessions/${sid}/runs/${rid}/responses`, {
+          call_id: second.pause!.call_id,
+          response: { type: 'ControllableNoInjection', declined_by: 'scope' },
+        })
+      ).json,
+    )
     expect(third).toMatchObject({ status: 'finished', pause: null, error: null })
     expect(third.events.map((e) => e.content)).toEqual(['done'])
     expect((await call(url, 'POST', `/sessions/${sid}/query`, { name: 'injections', params: {} })).json).toEqual({ value: '["INJECTED"]' })
@@ -77,8 +93,8 @@ describe('target server: endpoints and statuses', () => {
     const url = await serve()
     const sid = await openSession(url)
     const step = (await call(url, 'POST', `/sessions/${sid}/runs`, {})).json
-    const respond = (rid: string, callId: string) => call(url, 'POST', `/sessions/${sid}/runs/${rid}/responses`,
-      { call_id: callId, response: { type: 'ControllableNoInjection' } })
+    const respond = (rid: string, callId: string) =>
+      call(url, 'POST', `/sessions/${sid}/runs/${rid}/responses`, { call_id: callId, response: { type: 'ControllableNoInjection' } })
     const wrongCall = await respond(step.run_id, 'c999')
     expect(wrongCall.status).toBe(409)
     expect(wrongCall.json.error.code).toBe('not_pending')
@@ -94,8 +110,14 @@ describe('target server: endpoints and statuses', () => {
     const sid = await openSession(url)
     expect((await call(url, 'POST', `/sessions/${sid}/config`, { name: 'mode', value: 'fail' })).status).toBe(204)
     const step = (await call(url, 'POST', `/sessions/${sid}/runs`, {})).json
-    const end = RunStepSchema.parse((await call(url, 'POST', `/sessions/${sid}/runs/${step.run_id}/responses`,
-      { call_id: step.pause.call_id, response: { type: 'ControllableNoInjection' } })).json)
+    const end = RunStepSchema.parse(
+      (
+        await call(url, 'POST', `/sessions/${sid}/runs/${step.run_id}/responses`, {
+          call_id: step.pause.call_id,
+          response: { type: 'ControllableNoInjection' },
+        })
+      ).json,
+    )
     expect(end.status).toBe('failed')
     expect(end.error).toBe('Error: the probe failed on purpose')
   })
@@ -129,7 +151,10 @@ describe('target server: endpoints and statuses', () => {
   it('a malformed %-escape in the path is a 400 naming it, and the server goes on serving (it used to crash the process)', async () => {
     const url = await serve()
     const sid = await openSession(url)
-    const bad = await call(url, 'POST', `/sessions/${sid}/runs/%E0%A4%A/responses`, { call_id: 'c1', response: { type: 'ControllableNoInjection', declined_by: 'scope' } })
+    const bad = await call(url, 'POST', `/sessions/${sid}/runs/%E0%A4%A/responses`, {
+      call_id: 'c1',
+      response: { type: 'ControllableNoInjection', declined_by: 'scope' },
+    })
     expect([bad.status, bad.json.error.code]).toEqual([400, 'bad_request'])
     expect(bad.json.error.message).toContain('malformed %-escape')
     // Escapes that decode stay decoded: an encoded session id still finds its session.
@@ -143,8 +168,13 @@ describe('target server: endpoints and statuses', () => {
     expect((await call(url, 'DELETE', `/sessions/${sid}`)).status).toBe(204)
     expect((await call(url, 'DELETE', `/sessions/${sid}`)).status).toBe(204)
     expect((await call(url, 'DELETE', '/sessions/never-was')).status).toBe(204)
-    for (const [path, body] of [['config', { name: 'mode', value: 'ok' }], ['runs', {}], ['query', { name: 'injections' }], ['reset', {}],
-      ['runs/r1/responses', { call_id: 'c1', response: { type: 'ControllableNoInjection' } }]] as const) {
+    for (const [path, body] of [
+      ['config', { name: 'mode', value: 'ok' }],
+      ['runs', {}],
+      ['query', { name: 'injections' }],
+      ['reset', {}],
+      ['runs/r1/responses', { call_id: 'c1', response: { type: 'ControllableNoInjection' } }],
+    ] as const) {
       const r = await call(url, 'POST', `/sessions/${sid}/${path}`, body)
       expect([r.status, r.json.error.code]).toEqual([404, 'unknown_session'])
     }
@@ -168,8 +198,12 @@ describe('target server: endpoints and statuses', () => {
     const other = await openSession(url)
     let step = (await call(url, 'POST', `/sessions/${other}/runs`, {})).json
     while (step.status === 'paused') {
-      step = (await call(url, 'POST', `/sessions/${other}/runs/${step.run_id}/responses`,
-        { call_id: step.pause.call_id, response: { type: 'ControllableNoInjection' } })).json
+      step = (
+        await call(url, 'POST', `/sessions/${other}/runs/${step.run_id}/responses`, {
+          call_id: step.pause.call_id,
+          response: { type: 'ControllableNoInjection' },
+        })
+      ).json
     }
     expect(step.status).toBe('finished')
   })
@@ -178,17 +212,28 @@ describe('target server: endpoints and statuses', () => {
 describe('target server: CORS, token, expiry', () => {
   it('answers preflights from loopback origins (Authorization allowed) and not from others', async () => {
     const url = await serve()
-    const pre = await fetch(`${url}/sessions`, { method: 'OPTIONS', headers: {
-      Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } })
+    const pre = await fetch(`${url}/sessions`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    })
     expect(pre.status).toBe(204)
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     expect(pre.headers.get('access-control-allow-headers')).toContain('authorization')
     expect(pre.headers.get('access-control-allow-methods')).toContain('DELETE')
-    const evil = await fetch(`${url}/sessions`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } })
+    const evil = await fetch(`${url}/sessions`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    })
     expect(evil.headers.get('access-control-allow-origin')).toBeNull()
     const get = await fetch(`${url}/manifest`, { headers: { Origin: 'http://127.0.0.1:4173' } })
     expect(get.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173')
-    expect((await fetch(`${url}/manifest`, { headers: { Origin: 'https://evil.example' } })).headers.get('access-control-allow-origin')).toBeNull()
+    expect(
+      (await fetch(`${url}/manifest`, { headers: { Origin: 'https://evil.example' } })).headers.get('access-control-allow-origin'),
+    ).toBeNull()
   })
 
   it('every answer (JSON, 204, error, preflight) says Vary: Origin; errors keep their own headers', async () => {
@@ -196,16 +241,28 @@ describe('target server: CORS, token, expiry', () => {
     const url = await serve({ token: 't0ken-1', concurrency: 1 })
     const auth = { Authorization: 'Bearer t0ken-1' }
     const json = await call(url, 'GET', '/manifest', undefined, auth)
-    expect([json.status, json.headers.get('vary'), json.headers.get('content-type')]).toEqual([200, 'Origin', 'application/json; charset=utf-8'])
+    expect([json.status, json.headers.get('vary'), json.headers.get('content-type')]).toEqual([
+      200,
+      'Origin',
+      'application/json; charset=utf-8',
+    ])
     const sid = (await call(url, 'POST', '/sessions', {}, auth)).json.session_id
     const none = await call(url, 'POST', `/sessions/${sid}/reset`, {}, auth)
     expect([none.status, none.headers.get('vary')]).toEqual([204, 'Origin'])
     const full = await call(url, 'POST', '/sessions', {}, auth)
-    expect([full.status, full.headers.get('vary'), full.headers.get('retry-after'), full.json.error.code]).toEqual([503, 'Origin', '1', 'capacity'])
+    expect([full.status, full.headers.get('vary'), full.headers.get('retry-after'), full.json.error.code]).toEqual([
+      503,
+      'Origin',
+      '1',
+      'capacity',
+    ])
     const denied = await call(url, 'GET', '/manifest', undefined, { Origin: 'http://localhost:5173' })
     expect([denied.status, denied.headers.get('vary'), denied.headers.get('www-authenticate')]).toEqual([401, 'Origin', 'Bearer'])
     expect(denied.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
-    const pre = await fetch(`${url}/manifest`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } })
+    const pre = await fetch(`${url}/manifest`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    })
     expect([pre.status, pre.headers.get('vary')]).toEqual([204, 'Origin'])
   })
 
@@ -224,7 +281,10 @@ describe('target server: CORS, token, expiry', () => {
     expect(none.json.error.message).not.toContain('s3cret')
     expect((await call(url, 'GET', '/manifest', undefined, { Authorization: 'Bearer wrong' })).status).toBe(401)
     expect((await call(url, 'GET', '/manifest', undefined, { Authorization: 'Bearer s3cret-token' })).status).toBe(200)
-    const pre = await fetch(`${url}/manifest`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:1', 'Access-Control-Request-Method': 'GET' } })
+    const pre = await fetch(`${url}/manifest`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:1', 'Access-Control-Request-Method': 'GET' },
+    })
     expect(pre.status).toBe(204)
   })
 
@@ -250,21 +310,23 @@ describe('target server: CORS, token, expiry', () => {
 })
 
 describe('target server: Host check (DNS rebinding)', () => {
-  const withHost = (url: string, host: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const u = new URL(`${url}/manifest`)
-    const req = httpRequest({ hostname: u.hostname, port: u.port, path: u.pathname, headers: { Host: host } }, (res) => {
-      let body = ''
-      res.on('data', (c: Buffer) => (body += c.toString()))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+  const withHost = (url: string, host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const u = new URL(`${url}/manifest`)
+      const req = httpRequest({ hostname: u.hostname, port: u.port, path: u.pathname, headers: { Host: host } }, (res) => {
+        let body = ''
+        res.on('data', (c: Buffer) => (body += c.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.on('error', reject)
+      req.end()
     })
-    req.on('error', reject)
-    req.end()
-  })
 
   it('wrong tokens: ten, then 429 too_many_attempts with Retry-After, the token unread; a missing one is no guess', async () => {
     const url = await serve({ token: 'right-token-1234' })
     for (let i = 0; i < 12; i++) expect((await call(url, 'GET', '/manifest')).status).toBe(401)
-    for (let i = 0; i < 10; i++) expect((await call(url, 'GET', '/manifest', undefined, { Authorization: `Bearer guess-${i}` })).status).toBe(401)
+    for (let i = 0; i < 10; i++)
+      expect((await call(url, 'GET', '/manifest', undefined, { Authorization: `Bearer guess-${i}` })).status).toBe(401)
     const locked = await call(url, 'GET', '/manifest', undefined, { Authorization: 'Bearer guess-10' })
     expect([locked.status, locked.json.error.code, locked.headers.get('retry-after')]).toEqual([429, 'too_many_attempts', '1'])
     // Even the right token waits its turn: a guess and the token look alike until read.

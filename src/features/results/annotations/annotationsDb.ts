@@ -12,7 +12,12 @@ import type { StepAnnotation } from '../../../core/finding'
 export const ANNOTATIONS_DB = 'redscope-annotations'
 
 const StepRecord = z.object({
-  id: z.string(), run: z.string(), event: z.number().int(), note: z.string(), bookmarked: z.boolean(), updatedAt: z.number(),
+  id: z.string(),
+  run: z.string(),
+  event: z.number().int(),
+  note: z.string(),
+  bookmarked: z.boolean(),
+  updatedAt: z.number(),
 })
 type StepRecord = z.infer<typeof StepRecord>
 const ForestRecord = z.object({ experiment: z.string(), label: z.string(), forest: ForestSchema, attachedAt: z.number() })

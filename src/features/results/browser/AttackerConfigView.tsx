@@ -10,7 +10,8 @@ export function AttackerConfigView({ label, config, dir }: { label: string; conf
   if (config === null) {
     return (
       <p className="exp-attacker" data-testid="attacker-config">
-        Attacker <strong>{label}</strong>: this tree does not record its configuration (written by superred or an older redscope), only its label.
+        Attacker <strong>{label}</strong>: this tree does not record its configuration (written by superred or an older redscope), only its
+        label.
       </p>
     )
   }
@@ -18,15 +19,20 @@ export function AttackerConfigView({ label, config, dir }: { label: string; conf
   return (
     <details className="exp-attacker" data-testid="attacker-config">
       <summary>
-        Attacker <strong>{label}</strong> ({derived ? 'label derived from this configuration' : 'label named by the user'}): {describeAttackerConfig(config)}
+        Attacker <strong>{label}</strong> ({derived ? 'label derived from this configuration' : 'label named by the user'}):{' '}
+        {describeAttackerConfig(config)}
       </summary>
       <dl className="exp-attacker__fields">
         {Object.entries(config).map(([key, value]) => (
           <div key={key} className="exp-attacker__field">
             <dt>{key}</dt>
-            <dd>{typeof value === 'string' && value.length <= 80 && !value.includes('\n')
-              ? <code>{value}</code>
-              : <ValueView label={key} value={value} fileStem={`${dir}-attacker-${key}`} />}</dd>
+            <dd>
+              {typeof value === 'string' && value.length <= 80 && !value.includes('\n') ? (
+                <code>{value}</code>
+              ) : (
+                <ValueView label={key} value={value} fileStem={`${dir}-attacker-${key}`} />
+              )}
+            </dd>
           </div>
         ))}
       </dl>

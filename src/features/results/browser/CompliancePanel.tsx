@@ -19,9 +19,17 @@ interface Props {
 
 export function CompliancePanel({ forest, label, scope, readOnly, tasks, taskReferences }: Props) {
   const threatModel = threatModelWords(label, scope, readOnly)
-  const summary = complianceSummary(forest, tasks.map((t) => ({
-    threatModel, scope, readOnly, taskReferences: taskReferences.get(t.index) ?? [], breached: t.success, runs: t.n_runs,
-  })))
+  const summary = complianceSummary(
+    forest,
+    tasks.map((t) => ({
+      threatModel,
+      scope,
+      readOnly,
+      taskReferences: taskReferences.get(t.index) ?? [],
+      breached: t.success,
+      runs: t.n_runs,
+    })),
+  )
   if (summary.frameworks.length === 0 && summary.notExercised.length === 0) return null
   return (
     <section className="compliance-panel" aria-label="By framework" data-testid="compliance-panel">
@@ -30,18 +38,35 @@ export function CompliancePanel({ forest, label, scope, readOnly, tasks, taskRef
       {summary.frameworks.map((f) => (
         <div key={f.framework?.id ?? 'unknown'}>
           <h4>{f.framework?.title ?? "References not in this version's list"}</h4>
-          {f.framework && <p className="muted">List from {f.framework.source}, taken {f.framework.taken}.</p>}
+          {f.framework && (
+            <p className="muted">
+              List from {f.framework.source}, taken {f.framework.taken}.
+            </p>
+          )}
           <table className="results-table">
-            <thead><tr><th>id</th><th>title</th><th>outcome</th><th>under which threat models</th></tr></thead>
+            <thead>
+              <tr>
+                <th>id</th>
+                <th>title</th>
+                <th>outcome</th>
+                <th>under which threat models</th>
+              </tr>
+            </thead>
             <tbody>
               {f.references.map((v) => {
                 const words = referenceVerdictWords(v)
                 return (
                   <tr key={v.id} data-reference={v.id}>
-                    <td><code>{v.id}</code></td>
+                    <td>
+                      <code>{v.id}</code>
+                    </td>
                     <td>{v.title}</td>
                     <td>{v.breached.length > 0 ? 'breached' : 'not broken'}</td>
-                    <td>{[...words.breached, ...words.held].map((w) => <div key={w}>{w}</div>)}</td>
+                    <td>
+                      {[...words.breached, ...words.held].map((w) => (
+                        <div key={w}>{w}</div>
+                      ))}
+                    </td>
                   </tr>
                 )
               })}
@@ -50,7 +75,10 @@ export function CompliancePanel({ forest, label, scope, readOnly, tasks, taskRef
         </div>
       ))}
       {summary.notExercised.length > 0 && (
-        <p className="muted">On the forest but not exercised by this experiment (its threat model grants none of their tags): {summary.notExercised.join(', ')}.</p>
+        <p className="muted">
+          On the forest but not exercised by this experiment (its threat model grants none of their tags): {summary.notExercised.join(', ')}
+          .
+        </p>
       )}
     </section>
   )

@@ -25,8 +25,18 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
   const { data, error, isPending } = useQuery(experimentQuery(source, src, dir))
   const forest = useExperimentForest(data, dir)
   const frontier = useFrontierOf(source, src, dir)
-  if (error) return <div className="results-page"><ErrorBox title={`Could not open the experiment ${dir}`} error={error} /></div>
-  if (isPending) return <p role="status" className="results-page">Reading {dir}…</p>
+  if (error)
+    return (
+      <div className="results-page">
+        <ErrorBox title={`Could not open the experiment ${dir}`} error={error} />
+      </div>
+    )
+  if (isPending)
+    return (
+      <p role="status" className="results-page">
+        Reading {dir}…
+      </p>
+    )
   const { experiment: e, summary } = data.manifest
   const asr = rateWords(summary.n_success, summary.n_completed, { unit: 'task', attacker: e.attacker })
   const echoTasks = data.echoes?.tasks ?? []
@@ -37,12 +47,21 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <span>{dir}</span>
       </nav>
       <header className="exp-header">
-        <h2>{e.attacker} → {e.target} · {e.claim} · {e.model ?? 'no-llm'}</h2>
-        {data.threatModelName && <p data-testid="threat-model-name">Threat model <strong>{data.threatModelName}</strong> (saved in the designer)</p>}
+        <h2>
+          {e.attacker} → {e.target} · {e.claim} · {e.model ?? 'no-llm'}
+        </h2>
+        {data.threatModelName && (
+          <p data-testid="threat-model-name">
+            Threat model <strong>{data.threatModelName}</strong> (saved in the designer)
+          </p>
+        )}
         <p>
-          Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only <TagNames names={e.read_only} forest={forest.forest} /> ·{' '}
-          {data.manifest.status} · <span data-testid="experiment-asr">{asrText(asr)}</span> ·
-          {' '}{plural(summary.n_tasks, 'task')} · <span data-testid="experiment-cost">{costWords(summary.total_llm_usage.cost, sumUnpriced(data.unpriced.values()), { calls: summary.total_llm_usage.calls })}</span>
+          Scope <TagNames names={e.scope} label={e.scope_label} forest={forest.forest} /> · read only{' '}
+          <TagNames names={e.read_only} forest={forest.forest} /> · {data.manifest.status} ·{' '}
+          <span data-testid="experiment-asr">{asrText(asr)}</span> · {plural(summary.n_tasks, 'task')} ·{' '}
+          <span data-testid="experiment-cost">
+            {costWords(summary.total_llm_usage.cost, sumUnpriced(data.unpriced.values()), { calls: summary.total_llm_usage.calls })}
+          </span>
         </p>
         {echoTasks.length > 0 && (
           <p className="echo-summary" data-testid="experiment-echoes">
@@ -50,8 +69,18 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
             {data.echoes!.count_echoes ? ' counted as breaches (echoes were counted).' : ' not counted as breaches.'}
           </p>
         )}
-        <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={[dir]} kind="experiment" fileName={dir} forest={forest.forest} frontier={frontier}
-          title={`${e.attacker} → ${e.target} · ${e.claim} · ${data.threatModelName ?? e.scope_label ?? (e.scope.join(', ') || 'no scope')}`} /></p>
+        <p>
+          <ReportButton
+            storage={source.storage}
+            sourceLabel={source.label}
+            dirs={[dir]}
+            kind="experiment"
+            fileName={dir}
+            forest={forest.forest}
+            frontier={frontier}
+            title={`${e.attacker} → ${e.target} · ${e.claim} · ${data.threatModelName ?? e.scope_label ?? (e.scope.join(', ') || 'no scope')}`}
+          />
+        </p>
         <AttackerConfigView label={e.attacker} config={data.attackerConfig} dir={dir} />
       </header>
       {data.result === null && (
@@ -62,10 +91,25 @@ function Experiment({ source, src, dir }: { source: OpenSource; src: string; dir
         </p>
       )}
       <ForestAttach experiment={dir} state={forest} />
-      <CompliancePanel forest={forest.forest} label={data.threatModelName ?? e.scope_label ?? ''} scope={e.scope} readOnly={e.read_only}
-        tasks={data.manifest.tasks} taskReferences={data.taskReferences} />
-      <TaskList tasks={data.manifest.tasks} configs={data.taskConfigs} unpriced={data.unpriced} src={src} experiment={dir} attacker={e.attacker}
-        echoes={data.echoes ? { byTask: new Map(data.echoes.tasks.map((t) => [t.index, t.runs])), counted: data.echoes.count_echoes } : null} />
+      <CompliancePanel
+        forest={forest.forest}
+        label={data.threatModelName ?? e.scope_label ?? ''}
+        scope={e.scope}
+        readOnly={e.read_only}
+        tasks={data.manifest.tasks}
+        taskReferences={data.taskReferences}
+      />
+      <TaskList
+        tasks={data.manifest.tasks}
+        configs={data.taskConfigs}
+        unpriced={data.unpriced}
+        src={src}
+        experiment={dir}
+        attacker={e.attacker}
+        echoes={
+          data.echoes ? { byTask: new Map(data.echoes.tasks.map((t) => [t.index, t.runs])), counted: data.echoes.count_echoes } : null
+        }
+      />
     </div>
   )
 }

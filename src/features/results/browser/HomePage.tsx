@@ -38,7 +38,9 @@ export function HomePage() {
       {!site && (
         <p className="compare-entry">
           <Link href={compareHref(src, null)}>Compare two results…</Link>{' '}
-          <span className="results-note">BASE against HEAD: regressions, fixes and the frontier's new minimal winners, painted on the forest.</span>
+          <span className="results-note">
+            BASE against HEAD: regressions, fixes and the frontier's new minimal winners, painted on the forest.
+          </span>
         </p>
       )}
       {!site && <SourcePicker onOpened={onOpened} />}

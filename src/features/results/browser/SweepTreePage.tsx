@@ -30,7 +30,11 @@ function knownFrontier(file: FrontierFile | null | undefined, record: SweepRecor
   if (!file || !file.complete || file.shard !== null) return null
   const s = file.search
   if (s.target !== record.target || s.claim !== record.claim || s.attacker !== record.attacker) return null
-  if (file.forest && JSON.stringify(file.forest.tags.map((t) => [t.name, t.parent])) !== JSON.stringify(record.forest.tags.map((t) => [t.name, t.parent]))) return null
+  if (
+    file.forest &&
+    JSON.stringify(file.forest.tags.map((t) => [t.name, t.parent])) !== JSON.stringify(record.forest.tags.map((t) => [t.name, t.parent]))
+  )
+    return null
   return {
     minimalWins: file.claim.minimal_wins.map((m) => ({ scope: m.scope, readOnly: m.read_only })),
     source: `The frontier of frontier.json in ${label} (${file.evaluated} threat models run)`,
@@ -47,20 +51,67 @@ function Sweep({ source, src }: { source: OpenSource; src: string }) {
       <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <span>sweep</span>
     </nav>
   )
-  if (record.error) return <div className="results-page">{crumbs}<ErrorBox title={`Could not read the sweep of ${source.label}`} error={record.error} /></div>
-  if (record.isPending) return <p role="status" className="results-page">Reading {source.label}…</p>
-  if (record.data === null) return <div className="results-page">{crumbs}<p className="results-note">{source.label} holds no sweep (no sweep.json at its root).</p></div>
-  if (manifests.error) return <div className="results-page">{crumbs}<ErrorBox title="Could not read the sweep's experiments" error={manifests.error} /></div>
-  if (!manifests.data) return <p role="status" className="results-page">Reading the {plural(record.data.models.length, 'experiment')} of the sweep…</p>
+  if (record.error)
+    return (
+      <div className="results-page">
+        {crumbs}
+        <ErrorBox title={`Could not read the sweep of ${source.label}`} error={record.error} />
+      </div>
+    )
+  if (record.isPending)
+    return (
+      <p role="status" className="results-page">
+        Reading {source.label}…
+      </p>
+    )
+  if (record.data === null)
+    return (
+      <div className="results-page">
+        {crumbs}
+        <p className="results-note">{source.label} holds no sweep (no sweep.json at its root).</p>
+      </div>
+    )
+  if (manifests.error)
+    return (
+      <div className="results-page">
+        {crumbs}
+        <ErrorBox title="Could not read the sweep's experiments" error={manifests.error} />
+      </div>
+    )
+  if (!manifests.data)
+    return (
+      <p role="status" className="results-page">
+        Reading the {plural(record.data.models.length, 'experiment')} of the sweep…
+      </p>
+    )
   const rows = rowsFromManifests(record.data, manifests.data)
   const frontier = knownFrontier(frontierFile.data, record.data, source.label)
   return (
     <div className="results-page results-page--fill">
       {crumbs}
-      <p><ReportButton storage={source.storage} sourceLabel={source.label} dirs={record.data.models.map((m) => m.dir)} kind="sweep" fileName={`sweep-${record.data.title}`} title={record.data.title} frontier={frontier} /></p>
-      {frontierFile.error ? <p className="results-note">frontier.json is here but cannot be read ({frontierFile.error.message}): the forest is painted from the sweep alone.</p> : null}
-      <SweepAnalysis record={record.data} rows={rows} openHref={(dir) => experimentHref(src, dir)} note={shardNote(record.data)}
-        frontier={frontier} />
+      <p>
+        <ReportButton
+          storage={source.storage}
+          sourceLabel={source.label}
+          dirs={record.data.models.map((m) => m.dir)}
+          kind="sweep"
+          fileName={`sweep-${record.data.title}`}
+          title={record.data.title}
+          frontier={frontier}
+        />
+      </p>
+      {frontierFile.error ? (
+        <p className="results-note">
+          frontier.json is here but cannot be read ({frontierFile.error.message}): the forest is painted from the sweep alone.
+        </p>
+      ) : null}
+      <SweepAnalysis
+        record={record.data}
+        rows={rows}
+        openHref={(dir) => experimentHref(src, dir)}
+        note={shardNote(record.data)}
+        frontier={frontier}
+      />
     </div>
   )
 }

@@ -28,8 +28,18 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
   const configs = exp?.taskConfigs
   const [a, setA] = useState<number | null>(null)
   const [b, setB] = useState<number | null>(null)
-  if (error) return <div className="results-page"><ErrorBox title={`Could not open the task ${task}`} error={error} /></div>
-  if (isPending) return <p role="status" className="results-page">Reading {task}…</p>
+  if (error)
+    return (
+      <div className="results-page">
+        <ErrorBox title={`Could not open the task ${task}`} error={error} />
+      </div>
+    )
+  if (isPending)
+    return (
+      <p role="status" className="results-page">
+        Reading {task}…
+      </p>
+    )
   const t = data.task
   const runs = data.iterations?.runs ?? []
   // A task that held says how little was tried and the most its per-run success rate can be (src/core/stats).
@@ -47,12 +57,16 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
   return (
     <div className="results-page">
       <nav className="crumbs" aria-label="Breadcrumbs">
-        <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <Link href={`/${encodeURIComponent(experiment)}?src=${encodeURIComponent(src)}`}>{experiment}</Link> / <span>{task}</span>
+        <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> /{' '}
+        <Link href={`/${encodeURIComponent(experiment)}?src=${encodeURIComponent(src)}`}>{experiment}</Link> / <span>{task}</span>
       </nav>
       <h2 className="task-goal">{t.goal}</h2>
       <p>
-        <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·
-        {' '}{plural(t.n_runs, 'run')}{held ? <span data-testid="task-held"> ({held})</span> : null} · <span data-testid="task-cost">{costWords(t.llm_usage.cost, taskUnpriced, { calls: t.llm_usage.calls })}</span> · scope <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
+        <span className={`status status--${t.status}`}>{t.status}</span> · stop {t.stop_reason} · best score {t.best_score.value} ·{' '}
+        {plural(t.n_runs, 'run')}
+        {held ? <span data-testid="task-held"> ({held})</span> : null} ·{' '}
+        <span data-testid="task-cost">{costWords(t.llm_usage.cost, taskUnpriced, { calls: t.llm_usage.calls })}</span> · scope{' '}
+        <TagNames names={t.scope} /> · read only <TagNames names={t.read_only} />
       </p>
       {echoed.size > 0 && (
         <p className="echo-summary" data-testid="task-echoes">
@@ -61,46 +75,108 @@ function Task({ source, src, experiment, task }: { source: OpenSource; src: stri
         </p>
       )}
       {configs?.has(t.index) && (
-        <p data-testid="task-config">Configuration: <code>{configText(configs.get(t.index))}</code></p>
+        <p data-testid="task-config">
+          Configuration: <code>{configText(configs.get(t.index))}</code>
+        </p>
       )}
-      {t.error && <details className="results-error"><summary>Error</summary><pre>{t.error}</pre></details>}
+      {t.error && (
+        <details className="results-error">
+          <summary>Error</summary>
+          <pre>{t.error}</pre>
+        </details>
+      )}
       {runs.length === 0 && <p className="results-note">No runs recorded (iterations.json is missing or empty).</p>}
       {runs.length > 0 && (
         <div className="task-runs">
           <table className="results-table" aria-label="Runs">
-            <thead><tr><th>Run</th><th>Score</th><th>Success</th><th>Echo</th><th>Judged</th><th title="The optimizer's answer to the run's end: done ends the task">Optimizer done</th><th title="Why the run ended: the target finished, the attacker declined, its turn limit, the task's time cap, an error">Ended</th><th>Cost</th><th>Cumulative</th><th>Seconds</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Score</th>
+                <th>Success</th>
+                <th>Echo</th>
+                <th>Judged</th>
+                <th title="The optimizer's answer to the run's end: done ends the task">Optimizer done</th>
+                <th title="Why the run ended: the target finished, the attacker declined, its turn limit, the task's time cap, an error">
+                  Ended
+                </th>
+                <th>Cost</th>
+                <th>Cumulative</th>
+                <th>Seconds</th>
+              </tr>
+            </thead>
             <tbody>
               {runs.map((r) => (
                 <tr key={r.run_number}>
-                  <td><Link href={runHref(src, ref(r.run_number))}>Run {r.run_number}</Link></td>
+                  <td>
+                    <Link href={runHref(src, ref(r.run_number))}>Run {r.run_number}</Link>
+                  </td>
                   <td>{r.primary_score}</td>
                   <td>{r.success ? 'yes' : 'no'}</td>
-                  <td data-testid={echoed.has(r.run_number) ? 'run-echo' : undefined}>{echoed.has(r.run_number) ? `echoed${echoed.get(r.run_number)!.counted ? ' (counted)' : ' (not counted)'}` : ''}</td>
+                  <td data-testid={echoed.has(r.run_number) ? 'run-echo' : undefined}>
+                    {echoed.has(r.run_number) ? `echoed${echoed.get(r.run_number)!.counted ? ' (counted)' : ' (not counted)'}` : ''}
+                  </td>
                   <td>{r.errored ? 'errored' : r.evaluated ? 'yes' : 'no'}</td>
                   <td>{r.done ? 'done' : '–'}</td>
-                  <td data-testid="run-ended" title={records.has(r.run_number) ? runEndWords(records.get(r.run_number)!.ended_by, records.get(r.run_number)!.turns, true) : undefined}>
-                    {records.has(r.run_number) ? runEndWords(records.get(r.run_number)!.ended_by) : '–'}</td>
+                  <td
+                    data-testid="run-ended"
+                    title={
+                      records.has(r.run_number)
+                        ? runEndWords(records.get(r.run_number)!.ended_by, records.get(r.run_number)!.turns, true)
+                        : undefined
+                    }
+                  >
+                    {records.has(r.run_number) ? runEndWords(records.get(r.run_number)!.ended_by) : '–'}
+                  </td>
                   <td title={costWords(r.usage_delta.cost, records.get(r.run_number)?.unpriced, { calls: r.usage_delta.calls })}>
-                    {costShort(r.usage_delta.cost, records.get(r.run_number)?.unpriced ?? (records.size === 0 ? taskUnpriced : null), { calls: r.usage_delta.calls })}</td>
+                    {costShort(r.usage_delta.cost, records.get(r.run_number)?.unpriced ?? (records.size === 0 ? taskUnpriced : null), {
+                      calls: r.usage_delta.calls,
+                    })}
+                  </td>
                   <td title={costWords(r.usage_cumulative.cost, unpricedUpTo(r.run_number), { calls: r.usage_cumulative.calls })}>
-                    {costShort(r.usage_cumulative.cost, records.size === 0 ? taskUnpriced : unpricedUpTo(r.run_number), { calls: r.usage_cumulative.calls })}</td>
+                    {costShort(r.usage_cumulative.cost, records.size === 0 ? taskUnpriced : unpricedUpTo(r.run_number), {
+                      calls: r.usage_cumulative.calls,
+                    })}
+                  </td>
                   <td>{r.timing.duration_s?.toFixed(3) ?? '–'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <CostChart unpriced={taskUnpriced !== null}
-            runs={runs.map((r) => ({ run: r.run_number, score: r.primary_score, success: r.success, cumulativeCost: r.usage_cumulative.cost, evaluated: r.evaluated }))}
-            onPick={(run) => navigate(runHref(src, ref(run)))} />
+          <CostChart
+            unpriced={taskUnpriced !== null}
+            runs={runs.map((r) => ({
+              run: r.run_number,
+              score: r.primary_score,
+              success: r.success,
+              cumulativeCost: r.usage_cumulative.cost,
+              evaluated: r.evaluated,
+            }))}
+            onPick={(run) => navigate(runHref(src, ref(run)))}
+          />
           <AttackerNotes runs={notesByRun(data.attackerNotes)} />
-          <form className="compare-form" onSubmit={(e) => { e.preventDefault(); navigate(diffHref(src, ref(pickA), ref(pickB))) }}>
+          <form
+            className="compare-form"
+            onSubmit={(e) => {
+              e.preventDefault()
+              navigate(diffHref(src, ref(pickA), ref(pickB)))
+            }}
+          >
             <span>Compare</span>
             <select aria-label="Run A" value={pickA} onChange={(e) => setA(Number(e.target.value))}>
-              {runs.map((r) => <option key={r.run_number} value={r.run_number}>run {r.run_number}</option>)}
+              {runs.map((r) => (
+                <option key={r.run_number} value={r.run_number}>
+                  run {r.run_number}
+                </option>
+              ))}
             </select>
             <span>with</span>
             <select aria-label="Run B" value={pickB} onChange={(e) => setB(Number(e.target.value))}>
-              {runs.map((r) => <option key={r.run_number} value={r.run_number}>run {r.run_number}</option>)}
+              {runs.map((r) => (
+                <option key={r.run_number} value={r.run_number}>
+                  run {r.run_number}
+                </option>
+              ))}
             </select>
             <button type="submit">Diff runs</button>
           </form>
@@ -119,7 +195,10 @@ function AttackerNotes({ runs }: { runs: readonly RunNotes[] }) {
   return (
     <section className="attacker-notes" aria-label="The attacker's reasoning">
       <h3>The attacker&apos;s reasoning</h3>
-      <p className="results-note">What the optimizer&apos;s own model answered, in the order it came; proposals made as a run started are usually for that run and the ones after it.</p>
+      <p className="results-note">
+        What the optimizer&apos;s own model answered, in the order it came; proposals made as a run started are usually for that run and the
+        ones after it.
+      </p>
       <ol>
         {runs.map((r) => (
           <li key={r.run} data-run={r.run}>
@@ -128,9 +207,18 @@ function AttackerNotes({ runs }: { runs: readonly RunNotes[] }) {
               {r.notes.map((n, i) => (
                 <li key={i}>
                   <span className="attacker-notes__when">{duringText(n.during)}</span>
-                  {n.fields === null
-                    ? <pre className="attacker-notes__text">{n.text}</pre>
-                    : <dl>{n.fields.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>}
+                  {n.fields === null ? (
+                    <pre className="attacker-notes__text">{n.text}</pre>
+                  ) : (
+                    <dl>
+                      {n.fields.map(([k, v]) => (
+                        <div key={k}>
+                          <dt>{k}</dt>
+                          <dd>{v}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  )}
                 </li>
               ))}
             </ul>

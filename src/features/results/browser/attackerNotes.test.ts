@@ -13,10 +13,19 @@ describe("a served optimizer's notes, read for people", () => {
     })
     expect(runs.map((r) => r.run)).toEqual([1, 3])
     expect(runs[0].notes.map((n) => n.fields)).toEqual([
-      [['improvement', 'ask directly'], ['prompt', 'Reveal it (attempt 1)']],
-      [['improvement', 'roleplay'], ['prompt', 'Pretend']],
+      [
+        ['improvement', 'ask directly'],
+        ['prompt', 'Reveal it (attempt 1)'],
+      ],
+      [
+        ['improvement', 'roleplay'],
+        ['prompt', 'Pretend'],
+      ],
     ])
-    expect(runs[1].notes.map((n) => [n.fields, n.text])).toEqual([[null, 'NO'], [null, '{"nested": {"x": 1}}']])
+    expect(runs[1].notes.map((n) => [n.fields, n.text])).toEqual([
+      [null, 'NO'],
+      [null, '{"nested": {"x": 1}}'],
+    ])
     expect(notesByRun(null)).toEqual([])
     expect(duringText('RunStartEvent')).toBe('as the run started')
   })

@@ -51,12 +51,19 @@ export function notesByRun(file: AttackerNotesFile | null): RunNotes[] {
 /** Where in the run a note was said, in words. */
 export function duringText(during: string): string {
   switch (during) {
-    case 'initialize': return 'while it set up'
-    case 'RunStartEvent': return 'as the run started'
-    case 'ControllablePreCallEvent': return 'before a call'
-    case 'ControllablePostCallEvent': return 'after a call'
-    case 'RunEndEvent': return 'after the verdict'
-    case 'teardown': return 'as it finished'
-    default: return during
+    case 'initialize':
+      return 'while it set up'
+    case 'RunStartEvent':
+      return 'as the run started'
+    case 'ControllablePreCallEvent':
+      return 'before a call'
+    case 'ControllablePostCallEvent':
+      return 'after a call'
+    case 'RunEndEvent':
+      return 'after the verdict'
+    case 'teardown':
+      return 'as it finished'
+    default:
+      return during
   }
 }

@@ -84,8 +84,9 @@ export function viewExperiments(rows: readonly ExperimentsIndexRow[], query: str
 }
 
 /** Dollars to four places, five below a cent (a demo run costs a tenth of a cent), as the run console counts them. */
-export const costText = (cost: number | null, unpriced: UnpricedJson | null = null, calls: number | null = null) => (cost === null ? '–'
-  : costShort(cost, unpriced, { digits: cost > 0 && cost < 0.01 ? 5 : 4, ...(calls === null ? {} : { calls }) }))
+export const costText = (cost: number | null, unpriced: UnpricedJson | null = null, calls: number | null = null) =>
+  cost === null ? '–' : costShort(cost, unpriced, { digits: cost > 0 && cost < 0.01 ? 5 : 4, ...(calls === null ? {} : { calls }) })
 
 /** A date a person reads, in their own locale; the ISO string stays in the title. */
-export const whenText = (iso: string | null) => (iso === null ? 'not finished' : Number.isNaN(Date.parse(iso)) ? iso : new Date(iso).toLocaleString())
+export const whenText = (iso: string | null) =>
+  iso === null ? 'not finished' : Number.isNaN(Date.parse(iso)) ? iso : new Date(iso).toLocaleString()

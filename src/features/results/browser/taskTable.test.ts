@@ -1,9 +1,27 @@
 import type { ManifestTaskJson } from '../../../core/results'
 import { parseTaskView, statusCounts, viewTasks } from './taskTable'
 
-const task = (index: number, goal: string, status: ManifestTaskJson['status'], best_score: number, cost_usd: number, n_runs: number): ManifestTaskJson => ({
-  index, goal, goal_hash: String(index), dir: `tasks/${index}`, status, success: status === 'success', best_score,
-  stop_reason: 'max_runs', n_runs, cost_usd, has_error: status === 'error', started_at: null, ended_at: null,
+const task = (
+  index: number,
+  goal: string,
+  status: ManifestTaskJson['status'],
+  best_score: number,
+  cost_usd: number,
+  n_runs: number,
+): ManifestTaskJson => ({
+  index,
+  goal,
+  goal_hash: String(index),
+  dir: `tasks/${index}`,
+  status,
+  success: status === 'success',
+  best_score,
+  stop_reason: 'max_runs',
+  n_runs,
+  cost_usd,
+  has_error: status === 'error',
+  started_at: null,
+  ended_at: null,
 })
 const tasks = [
   task(1, 'Leak the secret', 'failed', 0.5, 0.2, 3),
@@ -32,5 +50,10 @@ describe('viewTasks', () => {
 
 it('counts outcomes and reads the view from the URL with safe defaults', () => {
   expect(Object.fromEntries(statusCounts(tasks))).toEqual({ failed: 1, success: 2, error: 1 })
-  expect(parseTaskView(new URLSearchParams('q=x&status=error&sort=bogus&desc=1'))).toEqual({ query: 'x', status: 'error', sort: 'index', descending: true })
+  expect(parseTaskView(new URLSearchParams('q=x&status=error&sort=bogus&desc=1'))).toEqual({
+    query: 'x',
+    status: 'error',
+    sort: 'index',
+    descending: true,
+  })
 })

@@ -10,7 +10,9 @@ export function useSiteZip(storage: Storage) {
     setBusy(dirs ? `Making a site of ${plural(dirs.length, 'experiment')}…` : 'Making a site…')
     try {
       const stats = await downloadSite({ storage, title, dirs, extraRootFiles })
-      setBusy(`Site saved: ${plural(stats.experiments, 'experiment')}, ${plural(stats.masked, 'secret')} masked by the built-in rules. Unzip it and open index.html, or put the folder on any static host.`)
+      setBusy(
+        `Site saved: ${plural(stats.experiments, 'experiment')}, ${plural(stats.masked, 'secret')} masked by the built-in rules. Unzip it and open index.html, or put the folder on any static host.`,
+      )
     } catch (e) {
       setBusy(`Could not make the site: ${(e as Error).message}`)
     }

@@ -1,6 +1,16 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import {
-  childPath, countNodes, ENTRY_PAGE, entriesOf, foldedSummary, initiallyOpenPaths, isContainer, jsonCopyText, jsonInString, scalarText, sizeOf,
+  childPath,
+  countNodes,
+  ENTRY_PAGE,
+  entriesOf,
+  foldedSummary,
+  initiallyOpenPaths,
+  isContainer,
+  jsonCopyText,
+  jsonInString,
+  scalarText,
+  sizeOf,
   type JsonContainer,
 } from '../../../core/json'
 import { RENDER_MAX_CHARS, visibleText } from './valueText'
@@ -53,7 +63,14 @@ function Entries({ value, opens, fold, label }: { value: JsonContainer; opens: O
   return (
     <ul className="json__entries" aria-label={label}>
       {entries.map(([key, child]) => (
-        <Entry key={key} name={key} index={isArray} value={child} opens={{ paths: opens.paths, base: childPath(opens.base, key) }} fold={fold} />
+        <Entry
+          key={key}
+          name={key}
+          index={isArray}
+          value={child}
+          opens={{ paths: opens.paths, base: childPath(opens.base, key) }}
+          fold={fold}
+        />
       ))}
       {total === 0 && <li className="json__empty">{isArray ? '[ ]' : '{ }'}</li>}
       {shown < total && (
@@ -87,17 +104,35 @@ function Entry({ name, index, value, opens, fold }: EntryProps) {
   const inner = useMemo(() => (typeof value === 'string' ? jsonInString(value) : undefined), [value])
   const node = inner ?? value
   const key = <span className={index ? 'json__index' : 'json__key'}>{visibleText(name)}</span>
-  if (isContainer(node)) return <ContainerEntry name={name} keyNode={key} value={node} fromString={inner !== undefined} opens={opens} fold={fold} />
+  if (isContainer(node))
+    return <ContainerEntry name={name} keyNode={key} value={node} fromString={inner !== undefined} opens={opens} fold={fold} />
   return (
     <li className="json__leaf">
-      {key}<span className="json__colon">: </span>
-      {typeof node === 'string' ? <StringValue text={node} /> : <span className={`json__${node === null ? 'null' : typeof node}`}>{scalarText(node)}</span>}
+      {key}
+      <span className="json__colon">: </span>
+      {typeof node === 'string' ? (
+        <StringValue text={node} />
+      ) : (
+        <span className={`json__${node === null ? 'null' : typeof node}`}>{scalarText(node)}</span>
+      )}
     </li>
   )
 }
 
-function ContainerEntry({ name, keyNode, value, fromString, opens, fold }: {
-  name: string; keyNode: ReactNode; value: JsonContainer; fromString: boolean; opens: Opens; fold: FoldMode
+function ContainerEntry({
+  name,
+  keyNode,
+  value,
+  fromString,
+  opens,
+  fold,
+}: {
+  name: string
+  keyNode: ReactNode
+  value: JsonContainer
+  fromString: boolean
+  opens: Opens
+  fold: FoldMode
 }) {
   const [open, setOpen] = useState(() => initiallyOpen(value, opens, fold))
   // Opened by the reader rather than at the start: its subtree chooses its own open nodes.
@@ -108,16 +143,28 @@ function ContainerEntry({ name, keyNode, value, fromString, opens, fold }: {
   }
   const [copied, setCopied] = useState(false)
   const copy = () => {
-    navigator.clipboard.writeText(jsonCopyText(value)).then(() => setCopied(true), () => setCopied(false))
+    navigator.clipboard.writeText(jsonCopyText(value)).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    )
   }
   return (
     <li className="json__node" data-open={open}>
       <button type="button" className="json__toggle" aria-expanded={open} onClick={toggle}>
-        <span className="json__caret" aria-hidden="true">{open ? '▾' : '▸'}</span>{keyNode}
+        <span className="json__caret" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>
+        {keyNode}
       </button>
-      {fromString && <span className="json__badge" title="This value is a string that holds JSON; shown unfolded as JSON">JSON text</span>}
+      {fromString && (
+        <span className="json__badge" title="This value is a string that holds JSON; shown unfolded as JSON">
+          JSON text
+        </span>
+      )}
       <span className="json__summary">{foldedSummary(value)}</span>
-      <button type="button" className="json__copy linkish" aria-label={`Copy ${name} as JSON`} onClick={copy}>{copied ? 'copied' : 'copy'}</button>
+      <button type="button" className="json__copy linkish" aria-label={`Copy ${name} as JSON`} onClick={copy}>
+        {copied ? 'copied' : 'copy'}
+      </button>
       {open && <Entries value={value} opens={own ?? opens} fold={fold} label={name} />}
     </li>
   )
@@ -130,7 +177,10 @@ function StringValue({ text }: { text: string }) {
   const shown = !long ? text : all ? text.slice(0, RENDER_MAX_CHARS) : text.slice(0, STRING_PREVIEW)
   return (
     <span className="json__string">
-      <span className="json__text">{visibleText(shown)}{long && !all && '…'}</span>
+      <span className="json__text">
+        {visibleText(shown)}
+        {long && !all && '…'}
+      </span>
       {long && (
         <button type="button" className="json__more linkish" aria-expanded={all} onClick={() => setAll(!all)}>
           {all ? 'less' : `more (${text.length.toLocaleString('en-US')} chars)`}

@@ -7,8 +7,17 @@ import type { Forest } from '../../../core/tags'
  * hover title), and the word "none" for an empty set rather than an empty pill.
  */
 export function TagNames({ names, forest, label }: { names: readonly string[]; forest?: Forest | null; label?: string | null }) {
-  if (label) return <code className="tag-names" title={label}>{label}</code>
+  if (label)
+    return (
+      <code className="tag-names" title={label}>
+        {label}
+      </code>
+    )
   if (names.length === 0) return <span className="tag-names tag-names--none">none</span>
   const text = inForestOrder(names, forest).join(', ')
-  return <code className="tag-names" title={text}>{text}</code>
+  return (
+    <code className="tag-names" title={text}>
+      {text}
+    </code>
+  )
 }

@@ -14,13 +14,17 @@ function snapshot(n: number) {
 
 /** A node's fold button by its key (role queries crawl the whole jsdom tree: too slow for hundreds of nodes). */
 function toggle(name: string): HTMLElement {
-  const found = [...document.querySelectorAll<HTMLElement>('.json__toggle')].filter((b) => b.querySelector('.json__key, .json__index')?.textContent === name)
+  const found = [...document.querySelectorAll<HTMLElement>('.json__toggle')].filter(
+    (b) => b.querySelector('.json__key, .json__index')?.textContent === name,
+  )
   if (found.length !== 1) throw new Error(`${found.length} fold buttons named ${name}`)
   return found[0]
 }
 
 describe('ValueView with JSON', () => {
-  afterEach(() => { delete (window as unknown as { __pwned?: unknown }).__pwned })
+  afterEach(() => {
+    delete (window as unknown as { __pwned?: unknown }).__pwned
+  })
 
   it('shows a tool call held in a string as an unfolded tree, its markup as text', () => {
     const { container } = render(<ValueView label="request" value={TOOL_CALL} fileStem="t" />)

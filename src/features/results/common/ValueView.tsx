@@ -36,7 +36,10 @@ export function ValueView({ label, value, fileStem }: Props) {
   const shown = expanded ? visibleText(huge ? text.slice(0, RENDER_MAX_CHARS) : text) : preview.text
 
   const copy = () => {
-    navigator.clipboard.writeText(showTree ? jsonCopyText(tree.root) : text).then(() => setCopied('done'), () => setCopied('failed'))
+    navigator.clipboard.writeText(showTree ? jsonCopyText(tree.root) : text).then(
+      () => setCopied('done'),
+      () => setCopied('failed'),
+    )
   }
   const download = () => {
     const blob = new Blob([text], { type: 'text/plain;charset=utf-8' })
@@ -53,18 +56,36 @@ export function ValueView({ label, value, fileStem }: Props) {
       <div className="value__head">
         <span className="value__label">{label}</span>
         <span className="value__size">{text.length.toLocaleString('en-US')} chars</span>
-        {showTree && tree.fromString && <span className="json__badge" title="This value is a string that holds JSON; shown as a tree">JSON text</span>}
+        {showTree && tree.fromString && (
+          <span className="json__badge" title="This value is a string that holds JSON; shown as a tree">
+            JSON text
+          </span>
+        )}
         {tree && (
-          <button type="button" className="linkish" aria-pressed={asText} onClick={() => setAsText(!asText)}
-            title={tree.fromString ? 'This string holds JSON: shown as a tree' : undefined}>
+          <button
+            type="button"
+            className="linkish"
+            aria-pressed={asText}
+            onClick={() => setAsText(!asText)}
+            title={tree.fromString ? 'This string holds JSON: shown as a tree' : undefined}
+          >
             {asText ? 'Show as tree' : 'Show as text'}
           </button>
         )}
         {showTree && (
           <>
-            <button type="button" className="linkish" onClick={() => setFold({ mode: 'open', n: fold.n + 1 })} disabled={!unfoldable}
-              title={unfoldable ? undefined : 'Too big to unfold at once: unfold its parts'}>Unfold all</button>
-            <button type="button" className="linkish" onClick={() => setFold({ mode: 'closed', n: fold.n + 1 })}>Fold all</button>
+            <button
+              type="button"
+              className="linkish"
+              onClick={() => setFold({ mode: 'open', n: fold.n + 1 })}
+              disabled={!unfoldable}
+              title={unfoldable ? undefined : 'Too big to unfold at once: unfold its parts'}
+            >
+              Unfold all
+            </button>
+            <button type="button" className="linkish" onClick={() => setFold({ mode: 'closed', n: fold.n + 1 })}>
+              Fold all
+            </button>
           </>
         )}
         {!showTree && (preview.cut || huge) && (
@@ -72,15 +93,31 @@ export function ValueView({ label, value, fileStem }: Props) {
             {expanded ? 'Collapse' : 'Show all'}
           </button>
         )}
-        {(showTree || text.length > 200) && <button type="button" className="linkish" onClick={copy}>{copied === 'done' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}</button>}
-        {(huge || text.length > 20_000) && <button type="button" className="linkish" onClick={download}>Download full value</button>}
+        {(showTree || text.length > 200) && (
+          <button type="button" className="linkish" onClick={copy}>
+            {copied === 'done' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}
+          </button>
+        )}
+        {(huge || text.length > 20_000) && (
+          <button type="button" className="linkish" onClick={download}>
+            Download full value
+          </button>
+        )}
       </div>
-      {showTree
-        ? <div className="value__tree"><JsonTree key={fold.n} root={tree.root} fold={fold.mode} label={label} /></div>
-        : <pre className="value__text" data-testid="value-text">{shown}{!expanded && preview.cut ? '…' : ''}</pre>}
+      {showTree ? (
+        <div className="value__tree">
+          <JsonTree key={fold.n} root={tree.root} fold={fold.mode} label={label} />
+        </div>
+      ) : (
+        <pre className="value__text" data-testid="value-text">
+          {shown}
+          {!expanded && preview.cut ? '…' : ''}
+        </pre>
+      )}
       {!showTree && expanded && huge && (
         <p className="value__note">
-          Showing the first {RENDER_MAX_CHARS.toLocaleString('en-US')} of {text.length.toLocaleString('en-US')} characters. Copy or download the full value.
+          Showing the first {RENDER_MAX_CHARS.toLocaleString('en-US')} of {text.length.toLocaleString('en-US')} characters. Copy or download
+          the full value.
         </p>
       )}
     </div>

@@ -14,12 +14,15 @@ describe('display text helpers', () => {
   it('previews a huge object without serialising all of it', () => {
     // Counts the elements the preview reads: it must stop near its budget, not walk a million.
     let reads = 0
-    const numbers = new Proxy(Array.from({ length: 1_000_000 }, (_, i) => i), {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key)) reads++
-        return Reflect.get(target, key, receiver)
+    const numbers = new Proxy(
+      Array.from({ length: 1_000_000 }, (_, i) => i),
+      {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++
+          return Reflect.get(target, key, receiver)
+        },
       },
-    })
+    )
     const text = jsonPreview({ b: numbers, a: 'x'.repeat(10_000_000) }, 200)
     expect(text.startsWith('{"b":[0,1,2,3')).toBe(true)
     expect(text).toHaveLength(200)

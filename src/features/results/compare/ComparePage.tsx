@@ -33,14 +33,20 @@ export function ComparePage() {
       </nav>
       <h2>Compare two results</h2>
       <p className="results-note">
-        BASE is the earlier result (the baseline), HEAD the one to judge. Threat models are matched by target, claim, attacker and
-        grants, tasks by goal, as <code>redscope compare BASE HEAD</code> matches them.
+        BASE is the earlier result (the baseline), HEAD the one to judge. Threat models are matched by target, claim, attacker and grants,
+        tasks by goal, as <code>redscope compare BASE HEAD</code> matches them.
       </p>
       <div className="compare-sides">
         <SideChooser which="BASE" sourceKey={baseKey} source={base} otherKey={headKey} onChoose={(k) => go(k, headKey)} />
         <SideChooser which="HEAD" sourceKey={headKey} source={head} otherKey={baseKey} onChoose={(k) => go(baseKey, k)} />
       </div>
-      {(baseKey || headKey) && <p><button type="button" onClick={() => go(headKey, baseKey)}>Swap BASE and HEAD</button></p>}
+      {(baseKey || headKey) && (
+        <p>
+          <button type="button" onClick={() => go(headKey, baseKey)}>
+            Swap BASE and HEAD
+          </button>
+        </p>
+      )}
       {base && head && baseKey && headKey && <ComparisonView base={base} head={head} baseKey={baseKey} headKey={headKey} />}
     </div>
   )
@@ -68,8 +74,14 @@ function SideChooser({ which, sourceKey, source, otherKey, onChoose }: ChooserPr
     return (
       <section className="compare-side" aria-label={which} data-testid={`compare-side-${which.toLowerCase()}`}>
         <h3>{which}</h3>
-        <p className="compare-side__source"><Link href={`/?src=${encodeURIComponent(sourceKey)}`}>{source.kind}: {source.label}</Link></p>
-        <button type="button" className="button--small" onClick={() => onChoose(null)}>Choose another {which}</button>
+        <p className="compare-side__source">
+          <Link href={`/?src=${encodeURIComponent(sourceKey)}`}>
+            {source.kind}: {source.label}
+          </Link>
+        </p>
+        <button type="button" className="button--small" onClick={() => onChoose(null)}>
+          Choose another {which}
+        </button>
       </section>
     )
   }
@@ -81,22 +93,46 @@ function SideChooser({ which, sourceKey, source, otherKey, onChoose }: ChooserPr
     onChoose(opened.key)
   }
   return (
-    <section className="compare-side compare-side--choose" aria-label={`Choose ${which}`} data-testid={`compare-choose-${which.toLowerCase()}`}>
+    <section
+      className="compare-side compare-side--choose"
+      aria-label={`Choose ${which}`}
+      data-testid={`compare-choose-${which.toLowerCase()}`}
+    >
       <h3>{which}</h3>
-      {sourceKey !== null && parsed === null && <p className="results-error" role="alert">This address names an unknown results source for {which}.</p>}
+      {sourceKey !== null && parsed === null && (
+        <p className="results-error" role="alert">
+          This address names an unknown results source for {which}.
+        </p>
+      )}
       {open.length > 0 && (
-        <form className="compare-side__open" onSubmit={(e) => { e.preventDefault(); if (picked) onChoose(picked) }}>
+        <form
+          className="compare-side__open"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (picked) onChoose(picked)
+          }}
+        >
           <label>
             Already open:{' '}
             <select aria-label={`${which} from the open results`} value={picked} onChange={(e) => setPicked(e.target.value)}>
               <option value="">choose…</option>
-              {open.map((s) => <option key={s.key} value={s.key}>{s.kind}: {s.label}{s.key === otherKey ? ' (the other side)' : ''}</option>)}
+              {open.map((s) => (
+                <option key={s.key} value={s.key}>
+                  {s.kind}: {s.label}
+                  {s.key === otherKey ? ' (the other side)' : ''}
+                </option>
+              ))}
             </select>
           </label>{' '}
-          <button type="submit" disabled={picked === ''}>Use as {which}</button>
+          <button type="submit" disabled={picked === ''}>
+            Use as {which}
+          </button>
         </form>
       )}
-      <SourcePicker onOpened={onOpened} expected={parsed && parsed.kind !== 'url' ? `the ${parsed.kind} "${parsed.name}" as ${which}` : undefined} />
+      <SourcePicker
+        onOpened={onOpened}
+        expected={parsed && parsed.kind !== 'url' ? `the ${parsed.kind} "${parsed.name}" as ${which}` : undefined}
+      />
     </section>
   )
 }

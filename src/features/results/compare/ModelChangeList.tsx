@@ -6,7 +6,15 @@
  * listed folded.
  */
 import { Link } from 'wouter'
-import { asrChangeText, CHANGE_WORDS, outcomeText, type Comparison, type ModelChange, type TaskChange, type TaskChangeKind } from '../../../core/compare'
+import {
+  asrChangeText,
+  CHANGE_WORDS,
+  outcomeText,
+  type Comparison,
+  type ModelChange,
+  type TaskChange,
+  type TaskChangeKind,
+} from '../../../core/compare'
 import { plural } from '../../../lib/plural'
 import { experimentHref, taskHref, taskSegment } from '../paths'
 
@@ -41,14 +49,24 @@ export function ModelChangeList({ comparison, baseKey, headKey }: { comparison: 
     <section className="compare-models" aria-label="Changed threat models">
       <h3>{list.length === 0 ? 'No threat model changed' : `${plural(list.length, 'threat model')} changed`}</h3>
       <ol className="compare-models__list">
-        {list.slice(0, MAX_MODELS).map((m) => <ModelItem key={m.key} m={m} baseKey={baseKey} headKey={headKey} />)}
+        {list.slice(0, MAX_MODELS).map((m) => (
+          <ModelItem key={m.key} m={m} baseKey={baseKey} headKey={headKey} />
+        ))}
       </ol>
-      {list.length > MAX_MODELS && <p className="results-note">… and {list.length - MAX_MODELS} more: <code>redscope compare BASE HEAD --json</code> lists every one.</p>}
+      {list.length > MAX_MODELS && (
+        <p className="results-note">
+          … and {list.length - MAX_MODELS} more: <code>redscope compare BASE HEAD --json</code> lists every one.
+        </p>
+      )}
       {same.length > 0 && (
         <details className="compare-models__same">
           <summary>{plural(same.length, 'threat model')} unchanged</summary>
           <ul>
-            {same.slice(0, MAX_MODELS).map((m) => <li key={m.key}>{m.label}: {m.headAsr?.words ?? ''}</li>)}
+            {same.slice(0, MAX_MODELS).map((m) => (
+              <li key={m.key}>
+                {m.label}: {m.headAsr?.words ?? ''}
+              </li>
+            ))}
           </ul>
           {same.length > MAX_MODELS && <p className="results-note">… and {same.length - MAX_MODELS} more.</p>}
         </details>
@@ -60,15 +78,23 @@ export function ModelChangeList({ comparison, baseKey, headKey }: { comparison: 
 function ModelItem({ m, baseKey, headKey }: { m: ModelChange; baseKey: string; headKey: string }) {
   const kind = headline(m)
   const counts = (['regression', 'fix', 'only_base', 'only_head', 'unmeasured'] as const)
-    .map((k) => [k, m.tasks.filter((t) => t.change === k).length] as const).filter(([, n]) => n > 0)
+    .map((k) => [k, m.tasks.filter((t) => t.change === k).length] as const)
+    .filter(([, n]) => n > 0)
   const asrChange = asrChangeText(m)
   const tasks = m.tasks.filter((t) => t.change !== 'unchanged')
   const unchangedTasks = m.tasks.length - tasks.length
   return (
-    <li className={`compare-model compare-model--${kind}`} data-testid="compare-model" data-change={kind}
-      data-scope={[...m.scope].sort().join(',')} data-read-only={[...m.readOnly].sort().join(',')}>
+    <li
+      className={`compare-model compare-model--${kind}`}
+      data-testid="compare-model"
+      data-change={kind}
+      data-scope={[...m.scope].sort().join(',')}
+      data-read-only={[...m.readOnly].sort().join(',')}
+    >
       <div className="compare-model__head">
-        <span className={`compare-badge compare-badge--${kind}`}>{counts.map(([k, n]) => BADGE[k](n)).join(' · ') || PRESENCE[m.presence] || 'unchanged'}</span>
+        <span className={`compare-badge compare-badge--${kind}`}>
+          {counts.map(([k, n]) => BADGE[k](n)).join(' · ') || PRESENCE[m.presence] || 'unchanged'}
+        </span>
         <strong className="compare-model__label">{m.label}</strong>
         {PRESENCE[m.presence] && <span className="compare-model__presence">({PRESENCE[m.presence]})</span>}
       </div>
@@ -82,14 +108,25 @@ function ModelItem({ m, baseKey, headKey }: { m: ModelChange; baseKey: string; h
       </p>
       {tasks.length > 0 && (
         <table className="results-table compare-tasks">
-          <thead><tr><th>change</th><th>task</th><th>BASE</th><th>HEAD</th></tr></thead>
+          <thead>
+            <tr>
+              <th>change</th>
+              <th>task</th>
+              <th>BASE</th>
+              <th>HEAD</th>
+            </tr>
+          </thead>
           <tbody>
             {tasks.map((t) => (
               <tr key={t.key} data-testid="compare-task" data-change={t.change}>
                 <td className={`compare-change compare-change--${t.change}`}>{CHANGE_WORDS[t.change]}</td>
                 <td className="compare-tasks__goal">{t.key}</td>
-                <td><TaskCell t={t} side="base" dir={m.baseDir} src={baseKey} /></td>
-                <td><TaskCell t={t} side="head" dir={m.headDir} src={headKey} /></td>
+                <td>
+                  <TaskCell t={t} side="base" dir={m.baseDir} src={baseKey} />
+                </td>
+                <td>
+                  <TaskCell t={t} side="head" dir={m.headDir} src={headKey} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -19,12 +19,22 @@ export function DiffCell({ item, index, other, href }: Props) {
   return (
     <div className="diff__cell">
       <div className="cell__head">
-        <Link href={href(index)} className="diff__index">#{index}</Link>
+        <Link href={href(index)} className="diff__index">
+          #{index}
+        </Link>
         <span className="cell__kind">{kindLabel(item)}</span>
         {surfaceName(item) && <span className="cell__surface">{surfaceName(item)}</span>}
       </div>
       <div className="cell__preview">
-        {delta ? <>{delta.prefix}<mark className="diff__changed">{delta.a || '∅'}</mark>{delta.suffix}</> : text}
+        {delta ? (
+          <>
+            {delta.prefix}
+            <mark className="diff__changed">{delta.a || '∅'}</mark>
+            {delta.suffix}
+          </>
+        ) : (
+          text
+        )}
       </div>
     </div>
   )

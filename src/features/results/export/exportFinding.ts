@@ -1,5 +1,13 @@
 import {
-  buildFinding, findingTexts, NO_PARTS, redactParts, renderFindingHtml, type Finding, type FindingOptions, type RedactedParts, type StepAnnotation,
+  buildFinding,
+  findingTexts,
+  NO_PARTS,
+  redactParts,
+  renderFindingHtml,
+  type Finding,
+  type FindingOptions,
+  type RedactedParts,
+  type StepAnnotation,
 } from '../../../core/finding'
 import { compileRules, previewRedaction, redactValue, type RedactionPreview, type RedactionRule } from '../../../core/redaction'
 import type { RunRef } from '../paths'
@@ -13,35 +21,69 @@ type Ready = Extract<RunReplayState, { status: 'ready' }>
 function runWords(state: Ready, run: number): { costText?: string; ended?: string } {
   const it = iterationOf(state.task, run)
   const records = state.task.runRecords
-  const unpriced = records === null ? (state.experiment.unpriced.get(state.task.task.index) ?? null)
-    : sumUnpriced(records.runs.filter((r) => r.run_number <= run).map((r) => r.unpriced))
+  const unpriced =
+    records === null
+      ? (state.experiment.unpriced.get(state.task.task.index) ?? null)
+      : sumUnpriced(records.runs.filter((r) => r.run_number <= run).map((r) => r.unpriced))
   const own = records?.runs.find((r) => r.run_number === run)
   return {
-    ...(it !== undefined && unpriced !== null ? { costText: costWords(it.usage_cumulative.cost, unpriced, { calls: it.usage_cumulative.calls }) } : {}),
+    ...(it !== undefined && unpriced !== null
+      ? { costText: costWords(it.usage_cumulative.cost, unpriced, { calls: it.usage_cumulative.calls }) }
+      : {}),
     ...(own?.ended_by ? { ended: runEndWords(own.ended_by, own.turns, true) } : {}),
   }
 }
 
 /** The finding of one run, before redaction. */
-export function findingOf(state: Ready, ref: RunRef, annotations: ReadonlyMap<number, StepAnnotation>, options: FindingOptions, now: Date): Finding {
+export function findingOf(
+  state: Ready,
+  ref: RunRef,
+  annotations: ReadonlyMap<number, StepAnnotation>,
+  options: FindingOptions,
+  now: Date,
+): Finding {
   const e = state.experiment.manifest.experiment
   const t = state.task.task
   const it = iterationOf(state.task, ref.run)
   const echo = echoOf(state.task, ref.run)
-  return buildFinding(state.replay, {
-    experiment: { dir: ref.experiment, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model ?? 'no-llm' },
-    task: { index: t.index, goal: t.goal, status: t.status, stopReason: t.stop_reason, config: state.experiment.taskConfigs.get(t.index), runs: t.n_runs,
-      success: t.success, references: state.experiment.taskReferences.get(t.index) ?? [] },
-    run: { number: ref.run, score: it?.primary_score ?? null, success: it?.success ?? null, cumulativeCost: it?.usage_cumulative.cost ?? null, ...runWords(state, ref.run) },
-    forest: state.forest.forest,
-    evaluation: findingEvaluation(runEndEvaluation(state.replay.items)),
-    echo: echo === undefined ? null : {
-      counted: echo.counted, evidence: echo.evidence, injections: echo.injections,
-      claimed: { success: echo.claimed.success, primaryScore: echo.claimed.primary_score.value, rationale: echo.claimed.rationale },
+  return buildFinding(
+    state.replay,
+    {
+      experiment: { dir: ref.experiment, attacker: e.attacker, target: e.target, claim: e.claim, model: e.model ?? 'no-llm' },
+      task: {
+        index: t.index,
+        goal: t.goal,
+        status: t.status,
+        stopReason: t.stop_reason,
+        config: state.experiment.taskConfigs.get(t.index),
+        runs: t.n_runs,
+        success: t.success,
+        references: state.experiment.taskReferences.get(t.index) ?? [],
+      },
+      run: {
+        number: ref.run,
+        score: it?.primary_score ?? null,
+        success: it?.success ?? null,
+        cumulativeCost: it?.usage_cumulative.cost ?? null,
+        ...runWords(state, ref.run),
+      },
+      forest: state.forest.forest,
+      evaluation: findingEvaluation(runEndEvaluation(state.replay.items)),
+      echo:
+        echo === undefined
+          ? null
+          : {
+              counted: echo.counted,
+              evidence: echo.evidence,
+              injections: echo.injections,
+              claimed: { success: echo.claimed.success, primaryScore: echo.claimed.primary_score.value, rationale: echo.claimed.rationale },
+            },
+      echoItems: echoItemIndices(state.replay.items, echo),
+      exportedAt: now.toISOString(),
     },
-    echoItems: echoItemIndices(state.replay.items, echo),
-    exportedAt: now.toISOString(),
-  }, annotations, options)
+    annotations,
+    options,
+  )
 }
 
 export interface ExportPlan {

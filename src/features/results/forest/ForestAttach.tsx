@@ -40,17 +40,21 @@ export function ForestAttach({ experiment, state }: Props) {
   }
   return (
     <div className={`forest-attach forest-attach--${state.origin}`} role={state.origin === 'none' ? 'note' : undefined}>
-      {state.origin === 'domain.json' && <span>Forest: from the experiment's domain.json ({plural(state.forest?.tags.length ?? 0, 'tag')}).</span>}
+      {state.origin === 'domain.json' && (
+        <span>Forest: from the experiment's domain.json ({plural(state.forest?.tags.length ?? 0, 'tag')}).</span>
+      )}
       {state.origin === 'attached' && (
         <span>
           Forest: attached by you from <strong>{state.label}</strong> ({plural(state.forest?.tags.length ?? 0, 'tag')}).{' '}
-          <button type="button" className="linkish" onClick={() => void attach('', null)}>Detach</button>
+          <button type="button" className="linkish" onClick={() => void attach('', null)}>
+            Detach
+          </button>
         </span>
       )}
       {state.origin === 'none' && (
         <span data-testid="names-only-warning">
-          <strong>Names only, guessing:</strong> this superred tree has no domain.json, so a tag counts as covered only
-          when its own name is granted; children of granted tags show as hidden. Attach the forest to see the real view.
+          <strong>Names only, guessing:</strong> this superred tree has no domain.json, so a tag counts as covered only when its own name is
+          granted; children of granted tags show as hidden. Attach the forest to see the real view.
         </span>
       )}
       <span className="forest-attach__actions">
@@ -58,7 +62,11 @@ export function ForestAttach({ experiment, state }: Props) {
           {state.origin === 'none' ? 'Attach FOREST.json…' : 'Replace…'}
         </FileButton>
         {/* A static bundle's page has no designer, so no workspace of its own. */}
-        {!currentSiteSource() && <button type="button" className="button button--small" onClick={() => setPicking(!picking)}>From a workspace…</button>}
+        {!currentSiteSource() && (
+          <button type="button" className="button button--small" onClick={() => setPicking(!picking)}>
+            From a workspace…
+          </button>
+        )}
       </span>
       {picking && (
         <div className="forest-attach__workspaces">
@@ -66,13 +74,22 @@ export function ForestAttach({ experiment, state }: Props) {
           {workspaces.error && <span className="results-error">Could not read the workspaces: {String(workspaces.error)}</span>}
           {workspaces.data?.length === 0 && <span>No workspace saved in this browser yet.</span>}
           {workspaces.data?.map((w) => (
-            <button key={w.id} type="button" className="button button--small" onClick={() => void attach(`workspace "${w.name}"`, w.forest)}>
+            <button
+              key={w.id}
+              type="button"
+              className="button button--small"
+              onClick={() => void attach(`workspace "${w.name}"`, w.forest)}
+            >
               {w.name} ({plural(w.forest.tags.length, 'tag')})
             </button>
           ))}
         </div>
       )}
-      {error && <p className="results-error" role="alert">{error}</p>}
+      {error && (
+        <p className="results-error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   )
 }

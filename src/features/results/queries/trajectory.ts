@@ -10,8 +10,13 @@ import { resultsKeys } from '../../../queries/resultsKeys'
  * are kept while in use only: gcTime is short so a 100k-event run does not
  * stay in memory after the viewer leaves it.
  */
-export function trajectoryQuery(source: OpenSource | undefined, sourceKey: string, taskDir: string, run: number,
-  view: 'full' | 'attacker') {
+export function trajectoryQuery(
+  source: OpenSource | undefined,
+  sourceKey: string,
+  taskDir: string,
+  run: number,
+  view: 'full' | 'attacker',
+) {
   return queryOptions({
     queryKey: resultsKeys.trajectory(sourceKey, taskDir, run, view),
     queryFn: source ? () => readTrajectory(source.storage, taskDir, run, view) : skipToken,

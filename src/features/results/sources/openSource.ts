@@ -57,7 +57,12 @@ export function sourceFromIndexedDb(name = RESULTS_DB): OpenSource {
   const key = sourceKey('idb', name)
   let source = urlSources.get(key)
   if (!source) {
-    source = { key, kind: 'idb', label: `this browser's runs (${name})`, storage: name === RESULTS_DB ? resultsStorage() : new IndexedDbStorage(name) }
+    source = {
+      key,
+      kind: 'idb',
+      label: `this browser's runs (${name})`,
+      storage: name === RESULTS_DB ? resultsStorage() : new IndexedDbStorage(name),
+    }
     urlSources.set(key, source)
   }
   return source

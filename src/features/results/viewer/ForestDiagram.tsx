@@ -24,7 +24,9 @@ export function ForestDiagram({ forest, scope, readOnly, highlight, path }: Prop
         <h3>Forest unknown: names only</h3>
         <ul>
           {[...new Set([...scope, ...readOnly, ...highlight])].map((n) => (
-            <li key={n} className={`fd-name fd-name--${grantOf(n)}${lit.has(n) ? ' fd-name--lit' : ''}`}>{n} <small>({grantOf(n)})</small></li>
+            <li key={n} className={`fd-name fd-name--${grantOf(n)}${lit.has(n) ? ' fd-name--lit' : ''}`}>
+              {n} <small>({grantOf(n)})</small>
+            </li>
           ))}
         </ul>
       </section>
@@ -35,19 +37,32 @@ export function ForestDiagram({ forest, scope, readOnly, highlight, path }: Prop
       <h3>Forest</h3>
       <svg viewBox={`0 0 ${layout.width} ${layout.height}`} width="100%" role="img" aria-label="Security-domain forest">
         {layout.links.map((l) => (
-          <path key={`${l.from}>${l.to}`} d={`M${l.x1},${l.y1} C${l.x1},${(l.y1 + l.y2) / 2} ${l.x2},${(l.y1 + l.y2) / 2} ${l.x2},${l.y2}`}
-            className={`fd-link${onPath.has(l.to) && onPath.has(l.from) ? ' fd-link--lit' : ''}`} />
+          <path
+            key={`${l.from}>${l.to}`}
+            d={`M${l.x1},${l.y1} C${l.x1},${(l.y1 + l.y2) / 2} ${l.x2},${(l.y1 + l.y2) / 2} ${l.x2},${l.y2}`}
+            className={`fd-link${onPath.has(l.to) && onPath.has(l.from) ? ' fd-link--lit' : ''}`}
+          />
         ))}
         {layout.nodes.map((n) => (
-          <g key={n.name} transform={`translate(${n.x},${n.y})`} className={`fd-node fd-node--${grantOf(n.name)}${lit.has(n.name) ? ' fd-node--lit' : ''}`}
-            data-tag={n.name} data-lit={lit.has(n.name) ? 'true' : 'false'}>
+          <g
+            key={n.name}
+            transform={`translate(${n.x},${n.y})`}
+            className={`fd-node fd-node--${grantOf(n.name)}${lit.has(n.name) ? ' fd-node--lit' : ''}`}
+            data-tag={n.name}
+            data-lit={lit.has(n.name) ? 'true' : 'false'}
+          >
             <rect x={-58} y={-14} width={116} height={28} rx={6} />
-            <text textAnchor="middle" y={5}>{n.name.length > 16 ? `${n.name.slice(0, 15)}…` : n.name}</text>
+            <text textAnchor="middle" y={5}>
+              {n.name.length > 16 ? `${n.name.slice(0, 15)}…` : n.name}
+            </text>
             <title>{`${n.name} (${grantOf(n.name)})`}</title>
           </g>
         ))}
       </svg>
-      <p className="fd-key"><span className="fd-key__scope">■</span> scope <span className="fd-key__ro">■</span> read only <span className="fd-key__lit">■</span> this step</p>
+      <p className="fd-key">
+        <span className="fd-key__scope">■</span> scope <span className="fd-key__ro">■</span> read only{' '}
+        <span className="fd-key__lit">■</span> this step
+      </p>
     </section>
   )
 }

@@ -20,10 +20,16 @@ export function ItemCell({ item, mark, domain, echo = false }: CellProps) {
     <div className={`cell cell--${mark}`}>
       <div className="cell__head">
         <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span>
-        {echo && <span className="mark mark--echo" data-testid="echo-mark" title={MARK_SHORT.echo}>echo</span>}
+        {echo && (
+          <span className="mark mark--echo" data-testid="echo-mark" title={MARK_SHORT.echo}>
+            echo
+          </span>
+        )}
         <span className="cell__kind">{kindLabel(item)}</span>
         {surface && <span className="cell__surface">{surface}</span>}
-        <span className="domain-chip" title="security domain">{domain ?? 'no domain'}</span>
+        <span className="domain-chip" title="security domain">
+          {domain ?? 'no domain'}
+        </span>
       </div>
       <div className="cell__preview">{oneLine(previewValue(item))}</div>
     </div>
@@ -37,7 +43,12 @@ export function ItemCell({ item, mark, domain, echo = false }: CellProps) {
 export function GapCell({ learned = null }: { learned?: Learned | null }) {
   if (learned !== null) {
     return (
-      <div className="cell cell--gap cell--learned" data-gap="true" data-learned="true" aria-label={`hidden during the run, seen ${learnedWords(learned)}`}>
+      <div
+        className="cell cell--gap cell--learned"
+        data-gap="true"
+        data-learned="true"
+        aria-label={`hidden during the run, seen ${learnedWords(learned)}`}
+      >
         <span className="gap__text">hidden during the run · seen {learnedWords(learned)}</span>
       </div>
     )
@@ -65,7 +76,9 @@ export function ItemDetail({ item, fileStem, plain = false }: DetailProps & { pl
         {typeof rec.timestamp === 'string' && <span> · {rec.timestamp}</span>}
       </p>
       {/* Keyed by step too: a new step starts its trees folded by their own sizes, not as the last step's were left. */}
-      {itemFields(item).map((f) => <ValueView key={`${fileStem}:${f.label}`} label={f.label} value={f.value} fileStem={fileStem} />)}
+      {itemFields(item).map((f) => (
+        <ValueView key={`${fileStem}:${f.label}`} label={f.label} value={f.value} fileStem={fileStem} />
+      ))}
     </div>
   )
 }

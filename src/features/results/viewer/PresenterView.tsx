@@ -25,7 +25,19 @@ interface Props {
  * the tags this step involves (its domain, and the granted tag that covers
  * it), and the speaker's note for the step.
  */
-export function PresenterView({ replay, row, forest, annotation, title, runNumber, hint, onStep, onExit, onToggleBookmark, echo = null }: Props) {
+export function PresenterView({
+  replay,
+  row,
+  forest,
+  annotation,
+  title,
+  runNumber,
+  hint,
+  onStep,
+  onExit,
+  onToggleBookmark,
+  echo = null,
+}: Props) {
   const item = replay.fullItem(row) ?? replay.attackerItem(row)!
   const seen = replay.attackerItem(row) !== null
   const why = replay.explain(row)
@@ -37,33 +49,83 @@ export function PresenterView({ replay, row, forest, annotation, title, runNumbe
   return (
     <div className="presenter">
       <header className="presenter__bar">
-        <span className="presenter__title">{title} · run {runNumber}{echo && <> · <span className="verdict verdict--echo">echoed{echo.counted ? ', counted' : ', not counted'}</span></>}</span>
-        <span className="presenter__pos" role="status">Step {stepNumber(index) ?? '(attacker only)'} of {replay.items.length}</span>
-        <button type="button" onClick={() => onStep(Math.max(0, row - 1))} disabled={row === 0}>← Previous</button>
-        <button type="button" onClick={() => onStep(Math.min(replay.rows - 1, row + 1))} disabled={row === replay.rows - 1}>Next →</button>
-        <button type="button" aria-pressed={annotation?.bookmarked ?? false} onClick={onToggleBookmark}>{annotation?.bookmarked ? '★ Bookmarked' : '☆ Bookmark'}</button>
-        <button type="button" onClick={onExit}>Exit (Esc)</button>
+        <span className="presenter__title">
+          {title} · run {runNumber}
+          {echo && (
+            <>
+              {' '}
+              · <span className="verdict verdict--echo">echoed{echo.counted ? ', counted' : ', not counted'}</span>
+            </>
+          )}
+        </span>
+        <span className="presenter__pos" role="status">
+          Step {stepNumber(index) ?? '(attacker only)'} of {replay.items.length}
+        </span>
+        <button type="button" onClick={() => onStep(Math.max(0, row - 1))} disabled={row === 0}>
+          ← Previous
+        </button>
+        <button type="button" onClick={() => onStep(Math.min(replay.rows - 1, row + 1))} disabled={row === replay.rows - 1}>
+          Next →
+        </button>
+        <button type="button" aria-pressed={annotation?.bookmarked ?? false} onClick={onToggleBookmark}>
+          {annotation?.bookmarked ? '★ Bookmarked' : '☆ Bookmark'}
+        </button>
+        <button type="button" onClick={onExit}>
+          Exit (Esc)
+        </button>
       </header>
       <div className="presenter__body">
         <main className="presenter__step">
           <p className="presenter__kind">
             {/* Plain words for people; the event's class name for engineers, on hover. */}
             <span className={`mark mark--${mark}`}>{MARK_SHORT[mark]}</span>
-            {echo?.items.has(index) && <> <span className="mark mark--echo" title="the check's evidence is in this injection">echo</span></>}
-            {' '}<span title={item.type} data-testid="presenter-kind">{plainKind(item)}</span>
-            {surfaceName(item) && <> on <strong>{surfaceName(item)}</strong></>} · domain <code>{why.domain ?? 'none'}</code>
+            {echo?.items.has(index) && (
+              <>
+                {' '}
+                <span className="mark mark--echo" title="the check's evidence is in this injection">
+                  echo
+                </span>
+              </>
+            )}{' '}
+            <span title={item.type} data-testid="presenter-kind">
+              {plainKind(item)}
+            </span>
+            {surfaceName(item) && (
+              <>
+                {' '}
+                on <strong>{surfaceName(item)}</strong>
+              </>
+            )}{' '}
+            · domain <code>{why.domain ?? 'none'}</code>
           </p>
-          <p className={seen ? 'presenter__verdict verdict--seen' : replay.learned(row) ? 'presenter__verdict verdict--learned' : 'presenter__verdict verdict--hidden'}
-            data-testid="presenter-verdict">
+          <p
+            className={
+              seen
+                ? 'presenter__verdict verdict--seen'
+                : replay.learned(row)
+                  ? 'presenter__verdict verdict--learned'
+                  : 'presenter__verdict verdict--hidden'
+            }
+            data-testid="presenter-verdict"
+          >
             {why.words.presenterLine}
           </p>
           <ItemDetail item={item} fileStem={`step${stepNumber(index)}`} plain />
-          <ul className="presenter__why">{why.lines.map((l) => <li key={l}>{l}</li>)}</ul>
+          <ul className="presenter__why">
+            {why.lines.map((l) => (
+              <li key={l}>{l}</li>
+            ))}
+          </ul>
           {hint && <p className="presenter__hint">{hint}</p>}
         </main>
         <aside className="presenter__side">
-          <ForestDiagram forest={forest} scope={replay.coverage.grant.scope} readOnly={replay.coverage.grant.readOnly}
-            highlight={why.tags} path={path} />
+          <ForestDiagram
+            forest={forest}
+            scope={replay.coverage.grant.scope}
+            readOnly={replay.coverage.grant.readOnly}
+            highlight={why.tags}
+            path={path}
+          />
           <section className="presenter__notes" aria-label="Speaker notes">
             <h3>Speaker notes</h3>
             {annotation?.note ? <p>{annotation.note}</p> : <p className="results-note">No note for this step.</p>}

@@ -50,8 +50,10 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
   const iteration = iterationOf(task, runRef.run)
   // run_records.json (redscope extra): why this run ended, and the unpriced calls up to it.
   const record = task.runRecords?.runs.find((r) => r.run_number === runRef.run) ?? null
-  const unpricedSoFar = task.runRecords === null ? (state.experiment.unpriced.get(task.task.index) ?? null)
-    : sumUnpriced(task.runRecords.runs.filter((r) => r.run_number <= runRef.run).map((r) => r.unpriced))
+  const unpricedSoFar =
+    task.runRecords === null
+      ? (state.experiment.unpriced.get(task.task.index) ?? null)
+      : sumUnpriced(task.runRecords.runs.filter((r) => r.run_number <= runRef.run).map((r) => r.unpriced))
   const evaluation = runEndEvaluation(replay.items)
   const echo = echoOf(task, runRef.run)
   const echoItems = echoItemIndices(replay.items, echo)
@@ -76,23 +78,38 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
     e.preventDefault()
     setHint(target.kind === 'none' ? (target.why ?? null) : null)
     switch (target.kind) {
-      case 'row': return select(target.row)
-      case 'run': return navigate(runHref(src, { ...runRef, run: target.run }, 0, { present }))
-      case 'bookmark': return toggleBookmark(replay.itemOfRow(row))
-      case 'presenter': return togglePresenter(!present)
+      case 'row':
+        return select(target.row)
+      case 'run':
+        return navigate(runHref(src, { ...runRef, run: target.run }, 0, { present }))
+      case 'bookmark':
+        return toggleBookmark(replay.itemOfRow(row))
+      case 'presenter':
+        return togglePresenter(!present)
       case 'exit':
         if (present) togglePresenter(false)
         return
-      case 'none': return
+      case 'none':
+        return
     }
   }
 
   if (present) {
     return (
       <div key="presenter" ref={focusOnMount} className="presenter-root" tabIndex={0} onKeyDown={perform} aria-label="Presenter">
-        <PresenterView replay={replay} row={row} forest={forest.forest} annotation={annotations.get(replay.itemOfRow(row))}
-          title={task.task.goal} runNumber={runRef.run} hint={hint} onStep={(r) => select(r)} onExit={() => togglePresenter(false)}
-          onToggleBookmark={() => toggleBookmark(replay.itemOfRow(row))} echo={echo ? { counted: echo.counted, items: echoItems } : null} />
+        <PresenterView
+          replay={replay}
+          row={row}
+          forest={forest.forest}
+          annotation={annotations.get(replay.itemOfRow(row))}
+          title={task.task.goal}
+          runNumber={runRef.run}
+          hint={hint}
+          onStep={(r) => select(r)}
+          onExit={() => togglePresenter(false)}
+          onToggleBookmark={() => toggleBookmark(replay.itemOfRow(row))}
+          echo={echo ? { counted: echo.counted, items: echoItems } : null}
+        />
       </div>
     )
   }
@@ -101,37 +118,91 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
     <div key="viewer" ref={focusOnMount} className="run-viewer" tabIndex={0} onKeyDown={perform} aria-label="Run viewer">
       <header className="run-viewer__header">
         <nav className="crumbs" aria-label="Breadcrumbs">
-          <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> / <Link href={experimentHref(src, runRef.experiment)}>{runRef.experiment}</Link>
-          {' / '}<Link href={taskHref(src, runRef.experiment, runRef.task)}>{task.task.goal}</Link> / <strong>run {runRef.run}</strong>
+          <Link href={`/?src=${encodeURIComponent(src)}`}>{source.label}</Link> /{' '}
+          <Link href={experimentHref(src, runRef.experiment)}>{runRef.experiment}</Link>
+          {' / '}
+          <Link href={taskHref(src, runRef.experiment, runRef.task)}>{task.task.goal}</Link> / <strong>run {runRef.run}</strong>
         </nav>
         <div className="run-viewer__runs">
           {runs.prev !== null && <Link href={runHref(src, { ...runRef, run: runs.prev })}>← run {runs.prev}</Link>}
           {runs.next !== null && <Link href={runHref(src, { ...runRef, run: runs.next })}>run {runs.next} →</Link>}
         </div>
         <div className="run-viewer__score" aria-label="Evaluation">
-          {evaluation
-            ? <><span className={evaluation.success ? 'verdict verdict--write' : 'verdict'}>{evaluation.success ? 'success' : 'no success'}</span>
-              {echo && <span className="verdict verdict--echo" data-testid="run-echoed">echoed</span>} score <strong>{evaluation.primary_score.value}</strong></>
-            : iteration ? <>score <strong>{iteration.primary_score}</strong>{iteration.errored ? ' (errored)' : ''}</> : 'no evaluation'}
-          {iteration && <> · cumulative cost <strong data-testid="run-cost">{costWords(iteration.usage_cumulative.cost, unpricedSoFar, { calls: iteration.usage_cumulative.calls })}</strong> ({iteration.usage_cumulative.calls} calls)</>}
-          {record?.ended_by && <> · <span data-testid="run-ended">{runEndWords(record.ended_by, record.turns, true)}</span></>}
+          {evaluation ? (
+            <>
+              <span className={evaluation.success ? 'verdict verdict--write' : 'verdict'}>
+                {evaluation.success ? 'success' : 'no success'}
+              </span>
+              {echo && (
+                <span className="verdict verdict--echo" data-testid="run-echoed">
+                  echoed
+                </span>
+              )}{' '}
+              score <strong>{evaluation.primary_score.value}</strong>
+            </>
+          ) : iteration ? (
+            <>
+              score <strong>{iteration.primary_score}</strong>
+              {iteration.errored ? ' (errored)' : ''}
+            </>
+          ) : (
+            'no evaluation'
+          )}
+          {iteration && (
+            <>
+              {' '}
+              · cumulative cost{' '}
+              <strong data-testid="run-cost">
+                {costWords(iteration.usage_cumulative.cost, unpricedSoFar, { calls: iteration.usage_cumulative.calls })}
+              </strong>{' '}
+              ({iteration.usage_cumulative.calls} calls)
+            </>
+          )}
+          {record?.ended_by && (
+            <>
+              {' '}
+              · <span data-testid="run-ended">{runEndWords(record.ended_by, record.turns, true)}</span>
+            </>
+          )}
         </div>
         <div className="run-viewer__actions">
-          <button type="button" onClick={() => togglePresenter(true)}>Presenter</button>
-          {runs.next !== null && <Link className="button" href={diffHref(src, runRef, { ...runRef, run: runs.next })}>Diff with run {runs.next}</Link>}
-          {runs.next === null && runs.prev !== null && <Link className="button" href={diffHref(src, { ...runRef, run: runs.prev }, runRef)}>Diff with run {runs.prev}</Link>}
-          <button type="button" onClick={() => setExporting(true)}>Export finding…</button>
+          <button type="button" onClick={() => togglePresenter(true)}>
+            Presenter
+          </button>
+          {runs.next !== null && (
+            <Link className="button" href={diffHref(src, runRef, { ...runRef, run: runs.next })}>
+              Diff with run {runs.next}
+            </Link>
+          )}
+          {runs.next === null && runs.prev !== null && (
+            <Link className="button" href={diffHref(src, { ...runRef, run: runs.prev }, runRef)}>
+              Diff with run {runs.prev}
+            </Link>
+          )}
+          <button type="button" onClick={() => setExporting(true)}>
+            Export finding…
+          </button>
         </div>
       </header>
       <div className="run-viewer__facts">
-        {taskConfig && <span data-testid="task-config">Configuration: <code>{taskConfig}</code></span>}
-        <span data-testid="hidden-facts">{replay.rows.toLocaleString('en-US')} events · {replay.hiddenCount.toLocaleString('en-US')} hidden from the attacker
-          {learned > 0 && <>, of which {learned.toLocaleString('en-US')} reached it at the run’s end through the evaluation’s feedback</>}</span>
+        {taskConfig && (
+          <span data-testid="task-config">
+            Configuration: <code>{taskConfig}</code>
+          </span>
+        )}
+        <span data-testid="hidden-facts">
+          {replay.rows.toLocaleString('en-US')} events · {replay.hiddenCount.toLocaleString('en-US')} hidden from the attacker
+          {learned > 0 && <>, of which {learned.toLocaleString('en-US')} reached it at the run’s end through the evaluation’s feedback</>}
+        </span>
         <span>
-          Attacker view: {replay.viewSource === 'attacker-file' ? 'recorded in the run\'s attacker file'
-            : replay.viewSource === 'derived' ? `derived with the engine's filter from the run, ${state.grantFrom}'s grant and the experiment's forest`
-              : `recomputed from ${state.grantFrom}'s grant`}
-          {' '}(scope <code>{replay.coverage.grant.scope.join(', ') || '∅'}</code>, read only <code>{replay.coverage.grant.readOnly.join(', ') || '∅'}</code>)
+          Attacker view:{' '}
+          {replay.viewSource === 'attacker-file'
+            ? "recorded in the run's attacker file"
+            : replay.viewSource === 'derived'
+              ? `derived with the engine's filter from the run, ${state.grantFrom}'s grant and the experiment's forest`
+              : `recomputed from ${state.grantFrom}'s grant`}{' '}
+          (scope <code>{replay.coverage.grant.scope.join(', ') || '∅'}</code>, read only{' '}
+          <code>{replay.coverage.grant.readOnly.join(', ') || '∅'}</code>)
         </span>
         {evaluation?.rationale && <span className="run-viewer__rationale">Rationale: {evaluation.rationale}</span>}
       </div>
@@ -139,17 +210,45 @@ export function RunViewer({ state, source, src, runRef, event }: Props) {
       <ForestAttach experiment={runRef.experiment} state={forest} />
       <Legend />
       <Scrubber replay={replay} row={row} onSeek={(r) => select(r)} />
-      {hint && <p className="run-viewer__hint" role="status">{hint}</p>}
-      {annotationError && <p className="results-error" role="alert">Notes could not be saved or read: {String(annotationError)}</p>}
+      {hint && (
+        <p className="run-viewer__hint" role="status">
+          {hint}
+        </p>
+      )}
+      {annotationError && (
+        <p className="results-error" role="alert">
+          Notes could not be saved or read: {String(annotationError)}
+        </p>
+      )}
       <div className="run-viewer__main">
-        <TrajectoryTable handle={table} replay={replay} selected={row} annotations={annotations} echoItems={echoItems}
-          onSelect={(r) => { rootRef.current?.focus(); select(r) }} />
-        <StepPanel replay={replay} row={row} annotation={annotations.get(replay.itemOfRow(row))} fileStem={fileStem}
-          onSave={(v) => save(replay.itemOfRow(row), v)} />
+        <TrajectoryTable
+          handle={table}
+          replay={replay}
+          selected={row}
+          annotations={annotations}
+          echoItems={echoItems}
+          onSelect={(r) => {
+            rootRef.current?.focus()
+            select(r)
+          }}
+        />
+        <StepPanel
+          replay={replay}
+          row={row}
+          annotation={annotations.get(replay.itemOfRow(row))}
+          fileStem={fileStem}
+          onSave={(v) => save(replay.itemOfRow(row), v)}
+        />
       </div>
       <details className="run-viewer__keys">
         <summary>Keyboard</summary>
-        <ul>{KEY_HELP.map(([k, what]) => <li key={k}><kbd>{k}</kbd> {what}</li>)}</ul>
+        <ul>
+          {KEY_HELP.map(([k, what]) => (
+            <li key={k}>
+              <kbd>{k}</kbd> {what}
+            </li>
+          ))}
+        </ul>
         <p className="results-note">Marks: {Object.values(MARK_LABELS).join(' · ')}</p>
       </details>
       {exporting && <ExportDialog state={state} runRef={runRef} annotations={annotations} onClose={() => setExporting(false)} />}

@@ -79,18 +79,38 @@ export function TrajectoryTable({ replay, selected, annotations, onSelect, handl
             const learned = seen === null ? replay.learned(row) : null
             const echo = echoItems?.has(index) ?? false
             return (
-              <div key={row % poolSize(items.length)} role="row" aria-rowindex={row + 1} aria-selected={row === selected}
-                data-row={row} data-event={index} data-hidden={seen === null ? 'true' : 'false'} data-learned={learned ? 'true' : undefined}
+              <div
+                key={row % poolSize(items.length)}
+                role="row"
+                aria-rowindex={row + 1}
+                aria-selected={row === selected}
+                data-row={row}
+                data-event={index}
+                data-hidden={seen === null ? 'true' : 'false'}
+                data-learned={learned ? 'true' : undefined}
                 className={`traj__row${row === selected ? ' traj__row--selected' : ''}${seen === null ? ' traj__row--hidden' : ''}`}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-                onClick={() => onSelect(row)}>
+                onClick={() => onSelect(row)}
+              >
                 <span className="traj__index" role="gridcell">
                   {stepNumber(index) ?? '–'}
-                  {ann?.bookmarked && <span className="traj__bookmark" title="bookmarked" aria-label="bookmarked">★</span>}
-                  {ann?.note && <span className="traj__noted" title="has a note" aria-label="has a note">✎</span>}
+                  {ann?.bookmarked && (
+                    <span className="traj__bookmark" title="bookmarked" aria-label="bookmarked">
+                      ★
+                    </span>
+                  )}
+                  {ann?.note && (
+                    <span className="traj__noted" title="has a note" aria-label="has a note">
+                      ✎
+                    </span>
+                  )}
                 </span>
                 <span role="gridcell" className="traj__side">
-                  {full ? <ItemCell item={full} mark={mark} domain={domain} echo={echo} /> : <div className="cell cell--missing">not in the full trajectory</div>}
+                  {full ? (
+                    <ItemCell item={full} mark={mark} domain={domain} echo={echo} />
+                  ) : (
+                    <div className="cell cell--missing">not in the full trajectory</div>
+                  )}
                 </span>
                 <span role="gridcell" className="traj__side">
                   {seen ? <ItemCell item={seen} mark={mark} domain={domain} echo={echo} /> : <GapCell learned={learned} />}

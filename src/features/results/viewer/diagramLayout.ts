@@ -45,8 +45,15 @@ export function layoutDiagram(forest: Forest): DiagramLayout {
     width: maxX - minX + DX,
     height: maxDepth * DY,
     nodes: all.map((d) => ({ name: d.data.name, x: px(d.x), y: py(d.depth) })),
-    links: all.filter((d) => d.parent && d.parent.depth > 0).map((d) => ({
-      from: d.parent!.data.name, to: d.data.name, x1: px(d.parent!.x), y1: py(d.parent!.depth) + 14, x2: px(d.x), y2: py(d.depth) - 14,
-    })),
+    links: all
+      .filter((d) => d.parent && d.parent.depth > 0)
+      .map((d) => ({
+        from: d.parent!.data.name,
+        to: d.data.name,
+        x1: px(d.parent!.x),
+        y1: py(d.parent!.depth) + 14,
+        x2: px(d.x),
+        y2: py(d.depth) - 14,
+      })),
   }
 }

@@ -4,15 +4,22 @@ import { surfaceName } from '../../../core/replay'
 /** Short names of item types for the rows. */
 export function kindLabel(item: PersistedItemLike): string {
   switch (item.type) {
-    case 'ControllablePreCallEvent': return 'pre-call'
-    case 'ControllablePostCallEvent': return 'post-call'
-    case 'ObservableEvent': return 'observe'
-    case 'ControllableInjection': return 'inject'
+    case 'ControllablePreCallEvent':
+      return 'pre-call'
+    case 'ControllablePostCallEvent':
+      return 'post-call'
+    case 'ObservableEvent':
+      return 'observe'
+    case 'ControllableInjection':
+      return 'inject'
     case 'ControllableNoInjection':
       return item.kind === 'response' && item.declined_by ? `decline (${item.declined_by})` : 'decline (unknown: schema 4)'
-    case 'RunEndEvent': return 'run end'
-    case 'RunEndResponse': return 'run end response'
-    default: return item.type
+    case 'RunEndEvent':
+      return 'run end'
+    case 'RunEndResponse':
+      return 'run end response'
+    default:
+      return item.type
   }
 }
 
@@ -20,11 +27,16 @@ export function kindLabel(item: PersistedItemLike): string {
 export function previewValue(item: PersistedItemLike): unknown {
   const rec = item as unknown as Record<string, unknown>
   switch (item.type) {
-    case 'ControllablePreCallEvent': return rec.request
-    case 'ControllablePostCallEvent': return rec.answer
-    case 'ObservableEvent': return rec.content
-    case 'ControllableInjection': return rec.value
-    case 'ControllableNoInjection': return ''
+    case 'ControllablePreCallEvent':
+      return rec.request
+    case 'ControllablePostCallEvent':
+      return rec.answer
+    case 'ObservableEvent':
+      return rec.content
+    case 'ControllableInjection':
+      return rec.value
+    case 'ControllableNoInjection':
+      return ''
     case 'RunEndEvent': {
       const ev = rec.evaluation as { success?: boolean; primary_score?: { value?: number }; rationale?: string } | null | undefined
       if (!ev) return 'no evaluation (include_feedback off)'

@@ -38,7 +38,9 @@ export function runEndEvaluation(items: readonly PersistedItemLike[]): Evaluatio
 export function findingEvaluation(ev: EvaluationJson | null): FindingEvaluation | null {
   if (ev === null) return null
   return {
-    success: ev.success, primaryScore: ev.primary_score.value, rationale: ev.rationale,
+    success: ev.success,
+    primaryScore: ev.primary_score.value,
+    rationale: ev.rationale,
     subScores: Object.values(ev.sub_scores).map((s) => ({ name: s.name, value: s.value, domain: s.security_domain })),
   }
 }

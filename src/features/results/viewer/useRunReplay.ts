@@ -12,8 +12,14 @@ import type { OpenSource } from '../sourcesStore'
 export type RunReplayState =
   | { readonly status: 'loading'; readonly what: string }
   | { readonly status: 'error'; readonly title: string; readonly error: unknown }
-  | { readonly status: 'ready'; readonly replay: Replay; readonly experiment: ExperimentRecord; readonly task: TaskRecord;
-      readonly forest: ExperimentForest; readonly grantFrom: 'attacker.json' | 'task.json' }
+  | {
+      readonly status: 'ready'
+      readonly replay: Replay
+      readonly experiment: ExperimentRecord
+      readonly task: TaskRecord
+      readonly forest: ExperimentForest
+      readonly grantFrom: 'attacker.json' | 'task.json'
+    }
 
 /**
  * Everything one run's viewer needs, each file read once through the query
@@ -53,12 +59,22 @@ export function useRunReplay(source: OpenSource, src: string, ref: RunRef): RunR
   if (full.error) return { status: 'error', title: `Could not read run ${ref.run}`, error: full.error }
   if (attacker.error) return { status: 'error', title: `Could not read the attacker's view of run ${ref.run}`, error: attacker.error }
   if (full.data === null) {
-    return { status: 'error', title: `Run ${ref.run} has no trajectory`, error: new Error(`${taskDir}/trajectories: no file for run ${ref.run}`) }
+    return {
+      status: 'error',
+      title: `Run ${ref.run} has no trajectory`,
+      error: new Error(`${taskDir}/trajectories: no file for run ${ref.run}`),
+    }
   }
   if (built && 'error' in built) return { status: 'error', title: 'The forest in use is not valid', error: built.error }
   if (!experiment.data || !task.data || !built) {
     return { status: 'loading', what: !full.data ? `run ${ref.run} of ${ref.task}` : ref.task }
   }
-  return { status: 'ready', replay: built.replay, experiment: experiment.data, task: task.data, forest,
-    grantFrom: attackerFile ? 'attacker.json' : 'task.json' }
+  return {
+    status: 'ready',
+    replay: built.replay,
+    experiment: experiment.data,
+    task: task.data,
+    forest,
+    grantFrom: attackerFile ? 'attacker.json' : 'task.json',
+  }
 }

@@ -15,24 +15,46 @@ export type StepTarget =
   | { readonly kind: 'none'; readonly why?: string }
 
 export function stepTarget(
-  action: StepAction, replay: Replay, row: number, annotations: ReadonlyMap<number, StepAnnotation>,
+  action: StepAction,
+  replay: Replay,
+  row: number,
+  annotations: ReadonlyMap<number, StepAnnotation>,
   runs: { prev: number | null; next: number | null },
 ): StepTarget {
   const to = (r: number, why: string): StepTarget => (r < 0 ? { kind: 'none', why } : { kind: 'row', row: r })
   const bookmarked = (r: number) => annotations.get(replay.itemOfRow(r))?.bookmarked === true
   switch (action) {
-    case 'next': return to(row + 1 < replay.rows ? row + 1 : -1, 'This is the last event.')
-    case 'prev': return to(row - 1, 'This is the first event.')
-    case 'first': return to(0, '')
-    case 'last': return to(replay.rows - 1, '')
-    case 'next-injection': return to(replay.find(row, 1, (r) => replay.mark(r) === 'injection'), 'No injection after this event.')
-    case 'prev-injection': return to(replay.find(row, -1, (r) => replay.mark(r) === 'injection'), 'No injection before this event.')
-    case 'next-bookmark': return to(replay.find(row, 1, bookmarked), 'No bookmark after this event.')
-    case 'prev-bookmark': return to(replay.find(row, -1, bookmarked), 'No bookmark before this event.')
-    case 'next-run': return runs.next === null ? { kind: 'none', why: 'This is the last run.' } : { kind: 'run', run: runs.next }
-    case 'prev-run': return runs.prev === null ? { kind: 'none', why: 'This is the first run.' } : { kind: 'run', run: runs.prev }
-    case 'toggle-bookmark': return { kind: 'bookmark' }
-    case 'toggle-presenter': return { kind: 'presenter' }
-    case 'exit': return { kind: 'exit' }
+    case 'next':
+      return to(row + 1 < replay.rows ? row + 1 : -1, 'This is the last event.')
+    case 'prev':
+      return to(row - 1, 'This is the first event.')
+    case 'first':
+      return to(0, '')
+    case 'last':
+      return to(replay.rows - 1, '')
+    case 'next-injection':
+      return to(
+        replay.find(row, 1, (r) => replay.mark(r) === 'injection'),
+        'No injection after this event.',
+      )
+    case 'prev-injection':
+      return to(
+        replay.find(row, -1, (r) => replay.mark(r) === 'injection'),
+        'No injection before this event.',
+      )
+    case 'next-bookmark':
+      return to(replay.find(row, 1, bookmarked), 'No bookmark after this event.')
+    case 'prev-bookmark':
+      return to(replay.find(row, -1, bookmarked), 'No bookmark before this event.')
+    case 'next-run':
+      return runs.next === null ? { kind: 'none', why: 'This is the last run.' } : { kind: 'run', run: runs.next }
+    case 'prev-run':
+      return runs.prev === null ? { kind: 'none', why: 'This is the first run.' } : { kind: 'run', run: runs.prev }
+    case 'toggle-bookmark':
+      return { kind: 'bookmark' }
+    case 'toggle-presenter':
+      return { kind: 'presenter' }
+    case 'exit':
+      return { kind: 'exit' }
   }
 }

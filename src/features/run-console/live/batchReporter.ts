@@ -4,7 +4,14 @@
  * hundreds of runs a second costs the page one store update (and one
  * render) per flush.
  */
-import { isResultsWriteFailure, type EvaluationResult, type ProgressReporter, type RunResult, type Score, type TaskResult } from '../../../core/engine'
+import {
+  isResultsWriteFailure,
+  type EvaluationResult,
+  type ProgressReporter,
+  type RunResult,
+  type Score,
+  type TaskResult,
+} from '../../../core/engine'
 import { taskStatus } from '../../../core/results'
 import type { FinishedTask, LiveEvent, ScoreLine, TaskEvaluation } from './liveTypes'
 
@@ -65,11 +72,19 @@ export function finishedTask(r: TaskResult): FinishedTask {
   const runs = r.nRuns ?? r.runs.length
   const echoed = r.runs.filter((run) => run.echo)
   return {
-    index: r.index, goal: r.task.goal.description, stopReason: r.stopReason,
-    status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured), success: r.success, best: r.bestScore.value,
+    index: r.index,
+    goal: r.task.goal.description,
+    stopReason: r.stopReason,
+    status: taskStatus(r.success, r.stopReason, r.nRuns ?? measured),
+    success: r.success,
+    best: r.bestScore.value,
     // Whole up to a long paragraph: an explained failure (a CORS refusal and how to allow it) is cut at 300.
-    runs, cost: r.llmUsage.cost, error: r.error === null ? null : firstLine(r.error, 2000), kept: r.nRuns !== undefined,
-    evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null, said: lastInjection(r.runs.at(-1)),
+    runs,
+    cost: r.llmUsage.cost,
+    error: r.error === null ? null : firstLine(r.error, 2000),
+    kept: r.nRuns !== undefined,
+    evaluation: measured > 0 ? taskEvaluation(r.bestEvaluation) : null,
+    said: lastInjection(r.runs.at(-1)),
     ...(echoed.length > 0 ? { echoed: echoed.length, echoesCounted: echoed.some((run) => run.echo!.counted) } : {}),
   }
 }
@@ -80,8 +95,12 @@ export interface BatchReporter {
   flush(): void
 }
 
-export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Schedule = frameSchedule(), now: () => number = Date.now,
-  cancelled?: () => boolean): BatchReporter {
+export function batchReporter(
+  apply: (events: LiveEvent[]) => void,
+  schedule: Schedule = frameSchedule(),
+  now: () => number = Date.now,
+  cancelled?: () => boolean,
+): BatchReporter {
   let queue: LiveEvent[] = []
   let scheduled = false
   const flush = () => {
@@ -103,12 +122,34 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
     taskStart: (info, index, goal) => push({ t: 'taskStart', key: info.key, index, goal, at: now() }),
     turn: (info, index, _runNumber, turn) => push({ t: 'turn', key: info.key, index, turn }),
     runComplete: (info, index, run: RunResult) =>
-      push({ t: 'run', key: info.key, index, score: run.evaluated ? run.evaluation.primaryScore.value : null, cost: run.llmUsage.cost, said: lastInjection(run) }),
+      push({
+        t: 'run',
+        key: info.key,
+        index,
+        score: run.evaluated ? run.evaluation.primaryScore.value : null,
+        cost: run.llmUsage.cost,
+        said: lastInjection(run),
+      }),
     taskComplete: (info, result) => push({ t: 'taskDone', key: info.key, task: finishedTask(result) }),
-    taskSkipped: (info, index, goal, reason) => push({
-      t: 'taskDone', key: info.key,
-      task: { index, goal, stopReason: 'skipped', status: 'skipped', success: false, best: 0, runs: 0, cost: 0, error: firstLine(reason), kept: false, evaluation: null, said: null },
-    }),
+    taskSkipped: (info, index, goal, reason) =>
+      push({
+        t: 'taskDone',
+        key: info.key,
+        task: {
+          index,
+          goal,
+          stopReason: 'skipped',
+          status: 'skipped',
+          success: false,
+          best: 0,
+          runs: 0,
+          cost: 0,
+          error: firstLine(reason),
+          kept: false,
+          evaluation: null,
+          said: null,
+        },
+      }),
     threatModelEnd: (info, result) => push({ t: 'tmEnd', key: info.key, cancelled: result.cancelled, resultsDir: result.resultsDir }),
     diagnostic: (info, level, message, taskIndex) => {
       // Work abandoned because the user cancelled says so in every lane; the session's state already does.
@@ -117,8 +158,12 @@ export function batchReporter(apply: (events: LiveEvent[]) => void, schedule: Sc
       // and so is a result that could not be saved (storage full): the task's row says it went fine.
       const unsaved = isResultsWriteFailure(message)
       if (taskIndex !== undefined && level === 'error' && !unsaved) return
-      push({ t: 'problem', key: info?.key ?? null, level,
-        message: unsaved && taskIndex !== undefined ? `Not saved (task ${taskIndex}): ${firstLine(message)}` : firstLine(message) })
+      push({
+        t: 'problem',
+        key: info?.key ?? null,
+        level,
+        message: unsaved && taskIndex !== undefined ? `Not saved (task ${taskIndex}): ${firstLine(message)}` : firstLine(message),
+      })
     },
   }
   return { reporter, flush }

@@ -17,11 +17,18 @@ const claimFile = parseClaimFile(readFileSync('public/claims/chatbot-secret-leak
 function controllers() {
   const surfaces = chatbotSurfaces()
   const factory = targetFactory(() => new ChatbotTarget(surfaces), 2)
-  return ['user', 'system_prompt'].map((tag) => new Controller({
-    optimizerFactory: templateOptimizerFactory({ templates: ['{goal}'] }), targetFactory: factory,
-    securityClaim: claimFromFile(claimFile), scope: scopeOf([surfaces.domain.get(tag)!]), maxRunsPerTask: 1,
-    attackerLabel: 'template', targetLabel: 'chatbot',
-  }))
+  return ['user', 'system_prompt'].map(
+    (tag) =>
+      new Controller({
+        optimizerFactory: templateOptimizerFactory({ templates: ['{goal}'] }),
+        targetFactory: factory,
+        securityClaim: claimFromFile(claimFile),
+        scope: scopeOf([surfaces.domain.get(tag)!]),
+        maxRunsPerTask: 1,
+        attackerLabel: 'template',
+        targetLabel: 'chatbot',
+      }),
+  )
 }
 
 describe('live progress', () => {
@@ -33,11 +40,15 @@ describe('live progress', () => {
     const schedule: Schedule = (flush) => pending.push(flush)
     let batches = 0
     let events = 0
-    const { reporter, flush } = batchReporter((batch) => {
-      batches += 1
-      events += batch.length
-      session = applyEvents(session, batch)
-    }, schedule, () => 42)
+    const { reporter, flush } = batchReporter(
+      (batch) => {
+        batches += 1
+        events += batch.length
+        session = applyEvents(session, batch)
+      },
+      schedule,
+      () => 42,
+    )
     const results = await runAll(cs, { reporter, concurrency: 2 })
     // Nothing reaches the store until a frame comes: the whole run was one scheduled flush.
     expect(batches).toBe(0)
@@ -62,7 +73,12 @@ describe('live progress', () => {
   it('keeps warnings as lane problems, leaves a task’s own errors to its row, and drops everything once cancelled', () => {
     const got: LiveEvent[] = []
     let cancelled = false
-    const { reporter, flush } = batchReporter((b) => got.push(...b), () => {}, () => 0, () => cancelled)
+    const { reporter, flush } = batchReporter(
+      (b) => got.push(...b),
+      () => {},
+      () => 0,
+      () => cancelled,
+    )
     const info = controllers()[0].info()
     reporter.diagnostic!(info, 'warning', 'exceeded task_time_cap_s=1, cancelled after 2 run(s)\nmore', 1)
     reporter.diagnostic!(info, 'error', 'unexpected error during run 1, stopping task: boom', 1)
@@ -70,13 +86,38 @@ describe('live progress', () => {
     cancelled = true
     reporter.diagnostic!(info, 'error', 'optimizer task raised: Error: cancelled by the user')
     flush()
-    expect(got.map((e) => (e.t === 'problem' ? e.message : e.t))).toEqual(['exceeded task_time_cap_s=1, cancelled after 2 run(s)', 'could not write domain.json'])
+    expect(got.map((e) => (e.t === 'problem' ? e.message : e.t))).toEqual([
+      'exceeded task_time_cap_s=1, cancelled after 2 run(s)',
+      'could not write domain.json',
+    ])
   })
 
   it('tracks running tasks beneath their lane, their runs, best score and cost, and touches only the lanes an event names', () => {
     const lanes = [
-      { key: 'a', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['user'], readOnly: [], scopeLabel: null, nTasks: 2, maxRunsPerTask: 3 },
-      { key: 'b', attacker: 'x', target: 't', claim: 'c', model: null, scope: ['system'], readOnly: [], scopeLabel: null, nTasks: 2, maxRunsPerTask: 3 },
+      {
+        key: 'a',
+        attacker: 'x',
+        target: 't',
+        claim: 'c',
+        model: null,
+        scope: ['user'],
+        readOnly: [],
+        scopeLabel: null,
+        nTasks: 2,
+        maxRunsPerTask: 3,
+      },
+      {
+        key: 'b',
+        attacker: 'x',
+        target: 't',
+        claim: 'c',
+        model: null,
+        scope: ['system'],
+        readOnly: [],
+        scopeLabel: null,
+        nTasks: 2,
+        maxRunsPerTask: 3,
+      },
     ]
     const s0 = newSession({ id: 's', kind: 'sweep', title: 't', lanes, now: 0 })
     const batch: LiveEvent[] = [
@@ -92,14 +133,40 @@ describe('live progress', () => {
     const s1 = applyEvents(s0, batch)
     expect(s1.lanes.b).toBe(s0.lanes.b)
     // A run that injected nothing leaves the last words the attacker did say; run 4 under way at its second turn.
-    expect(s1.lanes.a.running[1]).toEqual({ index: 1, goal: 'g', runs: 3, turn: 2, best: 0.75, cost: 0.04, startedAt: 5, said: 'second try' })
+    expect(s1.lanes.a.running[1]).toEqual({
+      index: 1,
+      goal: 'g',
+      runs: 3,
+      turn: 2,
+      best: 0.75,
+      cost: 0.04,
+      startedAt: 5,
+      said: 'second try',
+    })
     // A finished run resets the count.
     expect(applyEvents(s1, [{ t: 'run', key: 'a', index: 1, score: 0.1, cost: 0.05, said: null }]).lanes.a.running[1].turn).toBe(0)
     expect(s1.lanes.a.problems).toEqual(['POST /sessions: boom'])
     expect(sessionTotals(s1)).toMatchObject({ running: 1, cost: 0.04, modelsRunning: 1 })
     expect(laneOrder(s1)).toEqual(['a', 'b'])
     const s2 = applyEvents(s1, [
-      { t: 'taskDone', key: 'a', task: { index: 1, goal: 'g', stopReason: 'error', status: 'error', success: false, best: 0.75, runs: 3, cost: 0.04, error: 'boom', kept: false, evaluation: null, said: 'second try' } },
+      {
+        t: 'taskDone',
+        key: 'a',
+        task: {
+          index: 1,
+          goal: 'g',
+          stopReason: 'error',
+          status: 'error',
+          success: false,
+          best: 0.75,
+          runs: 3,
+          cost: 0.04,
+          error: 'boom',
+          kept: false,
+          evaluation: null,
+          said: 'second try',
+        },
+      },
       { t: 'tmStart', key: 'b' },
       { t: 'tmEnd', key: 'a', cancelled: true, resultsDir: 'x-1' },
     ])

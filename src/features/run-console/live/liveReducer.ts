@@ -8,13 +8,29 @@ import { NO_LIMITS, type Lane, type LaneInfo, type LiveEvent, type LiveLimits, t
 
 const MAX_PROBLEMS = 20
 
-export function newSession(init: { id: string; kind: RunSession['kind']; title: string; lanes: readonly LaneInfo[]; sweepId?: string | null; now: number
-  limits?: LiveLimits }): RunSession {
+export function newSession(init: {
+  id: string
+  kind: RunSession['kind']
+  title: string
+  lanes: readonly LaneInfo[]
+  sweepId?: string | null
+  now: number
+  limits?: LiveLimits
+}): RunSession {
   const lanes: Record<string, Lane> = {}
   for (const info of init.lanes) lanes[info.key] = { info, status: 'queued', running: {}, finished: [], problems: [], resultsDir: null }
   return {
-    id: init.id, kind: init.kind, title: init.title, startedAt: init.now, endedAt: null, state: 'running', error: null,
-    order: init.lanes.map((l) => l.key), lanes, sweepId: init.sweepId ?? null, limits: init.limits ?? NO_LIMITS,
+    id: init.id,
+    kind: init.kind,
+    title: init.title,
+    startedAt: init.now,
+    endedAt: null,
+    state: 'running',
+    error: null,
+    order: init.lanes.map((l) => l.key),
+    lanes,
+    sweepId: init.sweepId ?? null,
+    limits: init.limits ?? NO_LIMITS,
   }
 }
 
@@ -56,7 +72,12 @@ export function applyEvents(session: RunSession, events: readonly LiveEvent[]): 
         const r = d.running[e.index]
         if (r) {
           d.running[e.index] = {
-            ...r, runs: r.runs + 1, turn: 0, best: e.score === null ? r.best : Math.max(r.best ?? e.score, e.score), cost: e.cost, said: e.said ?? r.said,
+            ...r,
+            runs: r.runs + 1,
+            turn: 0,
+            best: e.score === null ? r.best : Math.max(r.best ?? e.score, e.score),
+            cost: e.cost,
+            said: e.said ?? r.said,
           }
         }
         break

@@ -41,8 +41,14 @@ export function laneTotals(lane: Lane): Totals {
   const running = Object.values(lane.running)
   for (const r of running) cost += r.cost
   const totals = {
-    tasks: lane.info.nTasks, done: lane.finished.length, running: running.length, successes, completed, errors,
-    asr: completed === 0 ? null : successes / completed, cost,
+    tasks: lane.info.nTasks,
+    done: lane.finished.length,
+    running: running.length,
+    successes,
+    completed,
+    errors,
+    asr: completed === 0 ? null : successes / completed,
+    cost,
   }
   laneCache.set(lane, totals)
   return totals
@@ -81,7 +87,10 @@ export function sessionTotals(session: RunSession): SessionTotals {
 /** Lanes in the order a person wants them: running first, then finished, then queued (stable within each). */
 export function laneOrder(session: RunSession): string[] {
   const rank = (l: Lane) => (l.status === 'running' ? 0 : l.status === 'queued' ? 2 : 1)
-  return session.order.map((k, i) => ({ k, i, r: rank(session.lanes[k]) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.k)
+  return session.order
+    .map((k, i) => ({ k, i, r: rank(session.lanes[k]) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.k)
 }
 
 /** The attacker of every lane, when they share one (a run's words name who did not break it); else null. */

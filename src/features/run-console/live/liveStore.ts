@@ -22,12 +22,19 @@ export const useLiveStore = create<LiveState>()((set) => ({
   actions: {
     begin: (session) => set({ session }),
     apply: (events) => set((s) => (s.session === null ? s : { session: applyEvents(s.session, events) })),
-    setState: (state, error = null, now = Date.now()) => set((s) => (s.session === null ? s : {
-      session: {
-        ...s.session, state, error: error ?? s.session.error,
-        endedAt: state === 'running' || state === 'cancelling' ? null : now,
-      },
-    })),
+    setState: (state, error = null, now = Date.now()) =>
+      set((s) =>
+        s.session === null
+          ? s
+          : {
+              session: {
+                ...s.session,
+                state,
+                error: error ?? s.session.error,
+                endedAt: state === 'running' || state === 'cancelling' ? null : now,
+              },
+            },
+      ),
     clear: () => set({ session: null }),
   },
 }))

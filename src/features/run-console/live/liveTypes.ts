@@ -104,7 +104,14 @@ export type LiveEvent =
   | { readonly t: 'tmStart'; readonly key: string }
   | { readonly t: 'taskStart'; readonly key: string; readonly index: number; readonly goal: string; readonly at: number }
   | { readonly t: 'turn'; readonly key: string; readonly index: number; readonly turn: number }
-  | { readonly t: 'run'; readonly key: string; readonly index: number; readonly score: number | null; readonly cost: number; readonly said: string | null }
+  | {
+      readonly t: 'run'
+      readonly key: string
+      readonly index: number
+      readonly score: number | null
+      readonly cost: number
+      readonly said: string | null
+    }
   | { readonly t: 'taskDone'; readonly key: string; readonly task: FinishedTask }
   | { readonly t: 'tmEnd'; readonly key: string; readonly cancelled: boolean; readonly resultsDir: string | null }
   | { readonly t: 'problem'; readonly key: string | null; readonly level: DiagnosticLevel; readonly message: string }

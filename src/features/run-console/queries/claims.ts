@@ -5,7 +5,9 @@ import { parseClaimFile } from '../../../claims'
 import { runKeys } from '../../../queries/runKeys'
 
 const ClaimsIndex = z.object({
-  claims: z.array(z.object({ file: z.string(), name: z.string(), target: z.string().optional(), description: z.string().default(''), tasks: z.number() })),
+  claims: z.array(
+    z.object({ file: z.string(), name: z.string(), target: z.string().optional(), description: z.string().default(''), tasks: z.number() }),
+  ),
 })
 export type ShippedClaim = z.infer<typeof ClaimsIndex>['claims'][number]
 
@@ -15,18 +17,20 @@ async function getText(path: string, signal: AbortSignal): Promise<string> {
   return res.text()
 }
 
-export const claimsIndexQuery = () => queryOptions({
-  queryKey: runKeys.claimsIndex,
-  queryFn: async ({ signal }) => {
-    const parsed = ClaimsIndex.safeParse(JSON.parse(await getText('/claims/index.json', signal)))
-    if (!parsed.success) throw new Error('/claims/index.json is not a list of claims')
-    return parsed.data.claims
-  },
-  staleTime: Infinity,
-})
+export const claimsIndexQuery = () =>
+  queryOptions({
+    queryKey: runKeys.claimsIndex,
+    queryFn: async ({ signal }) => {
+      const parsed = ClaimsIndex.safeParse(JSON.parse(await getText('/claims/index.json', signal)))
+      if (!parsed.success) throw new Error('/claims/index.json is not a list of claims')
+      return parsed.data.claims
+    },
+    staleTime: Infinity,
+  })
 
-export const claimFileQuery = (file: string) => queryOptions({
-  queryKey: runKeys.claim(file),
-  queryFn: async ({ signal }) => parseClaimFile(await getText(`/claims/${encodeURIComponent(file)}`, signal), file),
-  staleTime: Infinity,
-})
+export const claimFileQuery = (file: string) =>
+  queryOptions({
+    queryKey: runKeys.claim(file),
+    queryFn: async ({ signal }) => parseClaimFile(await getText(`/claims/${encodeURIComponent(file)}`, signal), file),
+    staleTime: Infinity,
+  })

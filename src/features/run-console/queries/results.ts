@@ -5,15 +5,17 @@ import { resultsStorage } from '../../../lib/browserResults'
 import { listSweeps, readSweep } from '../../../lib/sweepRecords'
 import { runKeys } from '../../../queries/runKeys'
 
-export const experimentsQuery = () => queryOptions({
-  queryKey: runKeys.experiments,
-  queryFn: () => listExperiments(resultsStorage()),
-})
+export const experimentsQuery = () =>
+  queryOptions({
+    queryKey: runKeys.experiments,
+    queryFn: () => listExperiments(resultsStorage()),
+  })
 
-export const tasksQuery = (dir: string) => queryOptions({
-  queryKey: runKeys.tasks(dir),
-  queryFn: () => readTasks(resultsStorage(), dir),
-})
+export const tasksQuery = (dir: string) =>
+  queryOptions({
+    queryKey: runKeys.tasks(dir),
+    queryFn: () => readTasks(resultsStorage(), dir),
+  })
 
 export const sweepsQuery = () => queryOptions({ queryKey: runKeys.sweeps, queryFn: listSweeps })
 

@@ -16,15 +16,26 @@ export function WorkspaceChoice({ view }: { view: DesignerView }) {
   const activeId = useWorkspace((s) => s.activeId)
   return (
     <div className="rc-field">
-      <label className="rc-label" htmlFor="rc-workspace">Workspace</label>
-      <select id="rc-workspace" className="rc-input" value={view.workspaceId}
-        onChange={(e) => setupActions().setThreat({ workspace: e.target.value, source: '' })}>
+      <label className="rc-label" htmlFor="rc-workspace">
+        Workspace
+      </label>
+      <select
+        id="rc-workspace"
+        className="rc-input"
+        value={view.workspaceId}
+        onChange={(e) => setupActions().setThreat({ workspace: e.target.value, source: '' })}
+      >
         {workspaces.map((w) => (
-          <option key={w.id} value={w.id}>{w.name || 'Untitled'} ({w.tagCount} tag{w.tagCount === 1 ? '' : 's'}){w.id === activeId ? ', open in the designer' : ''}</option>
+          <option key={w.id} value={w.id}>
+            {w.name || 'Untitled'} ({w.tagCount} tag{w.tagCount === 1 ? '' : 's'}){w.id === activeId ? ', open in the designer' : ''}
+          </option>
         ))}
       </select>
       {view.missing ? (
-        <span className="rc-issue" role="alert">The workspace this console was running has been deleted: it now shows “{view.workspace}”, the one open in the designer. Choose another above if that is not what you want.</span>
+        <span className="rc-issue" role="alert">
+          The workspace this console was running has been deleted: it now shows “{view.workspace}”, the one open in the designer. Choose
+          another above if that is not what you want.
+        </span>
       ) : null}
     </div>
   )
@@ -38,8 +49,13 @@ function ModelChoice({ view, chosen }: { view: DesignerView; chosen: ThreatChoic
     <ul className="rc-list rc-models" role="radiogroup" aria-label="Threat model">
       {options.map((m) => (
         <li key={m.id}>
-          <button type="button" role="radio" aria-checked={chosen?.id === m.id}
-            className="rc-pick" onClick={() => setupActions().setThreat({ source: m.id })}>
+          <button
+            type="button"
+            role="radio"
+            aria-checked={chosen?.id === m.id}
+            className="rc-pick"
+            onClick={() => setupActions().setThreat({ source: m.id })}
+          >
             <span className="rc-pick__name">{m.name}</span>
             <ScopeChips scope={m.scope} readOnly={m.readOnly} empty={emptyHint} />
           </button>
@@ -74,24 +90,61 @@ export function ConsolePage({ view }: { view: DesignerView }) {
     <>
       <section className="rc-card" aria-label="Threat model">
         <div className="rc-row rc-row--spread">
-          <h2 className="rc-card__title"><span className="rc-step">5</span> Threat model</h2>
-          <Link href="~/" className="rc-link rc-small">Edit scopes in the designer</Link>
+          <h2 className="rc-card__title">
+            <span className="rc-step">5</span> Threat model
+          </h2>
+          <Link href="~/" className="rc-link rc-small">
+            Edit scopes in the designer
+          </Link>
         </div>
         <WorkspaceChoice view={view} />
         <ModelChoice view={view} chosen={chosen} />
         <p className="rc-small" data-testid="runs-what">
-          {chosen ? <>Runs <strong>{chosen.name}</strong> of workspace <strong>“{view.workspace}”</strong>.</> : <>Nothing chosen in workspace “{view.workspace}”.</>}
+          {chosen ? (
+            <>
+              Runs <strong>{chosen.name}</strong> of workspace <strong>“{view.workspace}”</strong>.
+            </>
+          ) : (
+            <>Nothing chosen in workspace “{view.workspace}”.</>
+          )}
         </p>
         <div className="rc-row rc-runbar">
-          <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting || blocked !== null}
-            onClick={() => void startSingle(() => singleRequest(view.forest, { ...chosen!, savedName: chosen!.id === 'designer' ? undefined : chosen!.name }, view.workspace, true))}>
+          <button
+            type="button"
+            className="rc-btn rc-btn--primary rc-btn--big"
+            disabled={busy || starting || blocked !== null}
+            onClick={() =>
+              void startSingle(() =>
+                singleRequest(
+                  view.forest,
+                  { ...chosen!, savedName: chosen!.id === 'designer' ? undefined : chosen!.name },
+                  view.workspace,
+                  true,
+                ),
+              )
+            }
+          >
             {starting ? 'Connecting…' : busy ? 'Running…' : 'Run threat model'}
           </button>
           <span className="rc-muted rc-small">Scope is matched to the target’s tags by name. Results are saved in this browser.</span>
         </div>
-        {blocked && !view.loading ? <p className="rc-issue" data-testid="run-blocked">{blocked}</p> : null}
-        {outcome?.error ? <p className="rc-error" role="alert" data-testid="start-error">{outcome.error}</p> : null}
-        {outcome?.notes.length ? <ul className="rc-warn rc-notes">{outcome.notes.map((n) => <li key={n}>{n}</li>)}</ul> : null}
+        {blocked && !view.loading ? (
+          <p className="rc-issue" data-testid="run-blocked">
+            {blocked}
+          </p>
+        ) : null}
+        {outcome?.error ? (
+          <p className="rc-error" role="alert" data-testid="start-error">
+            {outcome.error}
+          </p>
+        ) : null}
+        {outcome?.notes.length ? (
+          <ul className="rc-warn rc-notes">
+            {outcome.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        ) : null}
       </section>
       {hasSession ? <Dashboard kind="any" /> : <EmptyState />}
     </>

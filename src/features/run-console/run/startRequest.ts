@@ -21,13 +21,25 @@ export function targetTitle(): string {
  * `watched`: a run people follow in the live view, which paces a demo target (livePace.ts); a frontier search's
  * runs are not.
  */
-export function singleRequest(forest: Forest, model: ThreatModelNames & { readonly name?: string }, workspace?: string, watched = false): RunRequest {
+export function singleRequest(
+  forest: Forest,
+  model: ThreatModelNames & { readonly name?: string },
+  workspace?: string,
+  watched = false,
+): RunRequest {
   const setup = useSetup.getState()
   const which = model.name ? `: “${model.name}”${workspace ? ` of “${workspace}”` : ''}` : ''
   return {
-    kind: 'single', concurrency: 1,
+    kind: 'single',
+    concurrency: 1,
     title: `${setup.claim.name || 'claim'} against ${targetTitle()}${which}`,
-    build: (signal) => buildRun(setup, currentSecrets(), forest, [model], { fetch: pageFetch, origin: location.origin, signal, paceMs: watched ? livePaceMs() : 0 }),
+    build: (signal) =>
+      buildRun(setup, currentSecrets(), forest, [model], {
+        fetch: pageFetch,
+        origin: location.origin,
+        signal,
+        paceMs: watched ? livePaceMs() : 0,
+      }),
   }
 }
 
@@ -39,9 +51,17 @@ export function repeatsRequest(forest: Forest, model: ThreatModelNames, repeats:
   const setup = useSetup.getState()
   const parallel = repeats.length
   return {
-    kind: 'single', concurrency: parallel,
+    kind: 'single',
+    concurrency: parallel,
     title: `${setup.claim.name || 'claim'} against ${targetTitle()}: ${plural(parallel, 'run')} of one threat model (${repeats.length === 1 ? `run ${repeats[0]}` : `runs ${repeats[0]}-${repeats[repeats.length - 1]}`})`,
-    build: (signal) => buildRun(setup, currentSecrets(), forest, repeats.map((repeat) => ({ ...model, repeat })), { fetch: pageFetch, origin: location.origin, signal, parallel }),
+    build: (signal) =>
+      buildRun(
+        setup,
+        currentSecrets(),
+        forest,
+        repeats.map((repeat) => ({ ...model, repeat })),
+        { fetch: pageFetch, origin: location.origin, signal, parallel },
+      ),
   }
 }
 
@@ -51,13 +71,26 @@ export function sweepRequest(forest: Forest, models: ReadonlyArray<ThreatModelNa
   const title = `Sweep of ${plural(models.length, 'threat model')}: ${setup.claim.name || 'claim'} against ${targetTitle()}`
   const parallel = Math.min(models.length, numberOrThrow(setup.threat.parallelModels, RULES.parallelModels) ?? 1)
   return {
-    kind: 'sweep', title, concurrency: parallel,
+    kind: 'sweep',
+    title,
+    concurrency: parallel,
     build: (signal) => buildRun(setup, currentSecrets(), forest, models, { fetch: pageFetch, origin: location.origin, signal, parallel }),
     sweep: (run): SweepRecord => ({
-      v: 1, id: `sweep-${Date.now().toString(36)}`, createdAt: Date.now(), title,
-      target: run.target.label, claim: setup.claim.name, attacker: run.controllers[0].meta(null).attacker, forest,
-      models: run.controllers.map((c, i) => ({ dir: c.label, index: models[i].index?.toString() ?? '', scope: [...models[i].scope], readOnly: [...models[i].readOnly],
-        ...(models[i].savedName ? { name: models[i].savedName } : {}) })),
+      v: 1,
+      id: `sweep-${Date.now().toString(36)}`,
+      createdAt: Date.now(),
+      title,
+      target: run.target.label,
+      claim: setup.claim.name,
+      attacker: run.controllers[0].meta(null).attacker,
+      forest,
+      models: run.controllers.map((c, i) => ({
+        dir: c.label,
+        index: models[i].index?.toString() ?? '',
+        scope: [...models[i].scope],
+        readOnly: [...models[i].readOnly],
+        ...(models[i].savedName ? { name: models[i].savedName } : {}),
+      })),
     }),
   }
 }

@@ -7,15 +7,34 @@
  * and the engine persists `{model}` of it, never the key.
  */
 import {
-  humanOptimizerFactory, llmOptimizerFactory, recordedRun, replayOptimizerFactory, servedAttackerConfig, templateOptimizerFactory,
+  humanOptimizerFactory,
+  llmOptimizerFactory,
+  recordedRun,
+  replayOptimizerFactory,
+  servedAttackerConfig,
+  templateOptimizerFactory,
 } from '../../../attackers'
 import { fetchLlmClientFactory } from '../../../adapters/endpoint-targets/chatBackend'
 import { claimFromFile, needsJudge } from '../../../claims'
 import {
-  billingPrice, Controller, DEFAULT_PRICE_TABLE, unpricedCapMessage, type LLMClient, type LLMConfig, type ModelPrice, type OptimizerFactory,
+  billingPrice,
+  Controller,
+  DEFAULT_PRICE_TABLE,
+  unpricedCapMessage,
+  type LLMClient,
+  type LLMConfig,
+  type ModelPrice,
+  type OptimizerFactory,
 } from '../../../core/engine'
 import type { LiveLimits } from '../live/liveTypes'
-import { attackerClashText, derivedAttackerLabel, findAttackerClashes, readTrajectory, slugOf, type AttackerConfig } from '../../../core/results'
+import {
+  attackerClashText,
+  derivedAttackerLabel,
+  findAttackerClashes,
+  readTrajectory,
+  slugOf,
+  type AttackerConfig,
+} from '../../../core/results'
 import { referencesByTag, scopeOf, validateScope, type Forest, type SecurityDomain } from '../../../core/tags'
 import { mergeTagReferences } from '../../../core/compliance'
 import { forestFromManifest } from '../../../protocol'
@@ -77,7 +96,9 @@ function configuredPrice(e: LlmEndpoint): ModelPrice | null {
 function priceOrRefuse(config: LLMConfig, e: LlmEndpoint, who: string, costCap: number | null): ModelPrice | null {
   const price = billingPrice(config.model, config.apiBase, DEFAULT_PRICE_TABLE, configuredPrice(e))
   if (price === null && costCap !== null) {
-    throw new SetupError(`Cost cap: ${who}: ${unpricedCapMessage(config.model, config.apiBase)} (Input and Output $ / 1M tokens under Budget & models), or clear the cap`)
+    throw new SetupError(
+      `Cost cap: ${who}: ${unpricedCapMessage(config.model, config.apiBase)} (Input and Output $ / 1M tokens under Budget & models), or clear the cap`,
+    )
   }
   return price
 }
@@ -101,7 +122,12 @@ export function resolveNames(domain: SecurityDomain, names: ThreatModelNames, no
 }
 
 /** The attacker's factory and its configuration (what results record, and what its label is derived from). */
-async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, env: BuildEnv): Promise<{ factory: OptimizerFactory; config: AttackerConfig }> {
+async function attackerOf(
+  setup: Setup,
+  laneKey: () => string,
+  maxRuns: number,
+  env: BuildEnv,
+): Promise<{ factory: OptimizerFactory; config: AttackerConfig }> {
   const a = setup.attacker
   switch (a.kind) {
     case 'template': {
@@ -110,7 +136,10 @@ async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, 
       return { factory: templateOptimizerFactory({ templates, injectOn: a.injectOn }), config: setupAttackerConfig(setup)! }
     }
     case 'llm':
-      return { factory: llmOptimizerFactory({ injectOn: a.llmInjectOn, maxTurns: numberOrThrow(a.llmMaxTurns, RULES.maxTurns)! }), config: setupAttackerConfig(setup)! }
+      return {
+        factory: llmOptimizerFactory({ injectOn: a.llmInjectOn, maxTurns: numberOrThrow(a.llmMaxTurns, RULES.maxTurns)! }),
+        config: setupAttackerConfig(setup)!,
+      }
     case 'replay': {
       if (a.replay === null) throw new SetupError('Attacker: pick the recorded run to replay')
       const file = await readTrajectory(resultsStorage(), a.replay.taskDir, a.replay.run)
@@ -120,7 +149,10 @@ async function attackerOf(setup: Setup, laneKey: () => string, maxRuns: number, 
       return { factory: replayOptimizerFactory([run]), config: setupAttackerConfig(setup, run)! }
     }
     case 'human':
-      return { factory: () => humanOptimizerFactory(browserPrompter(laneKey(), maxRuns, env.signal))(), config: setupAttackerConfig(setup)! }
+      return {
+        factory: () => humanOptimizerFactory(browserPrompter(laneKey(), maxRuns, env.signal))(),
+        config: setupAttackerConfig(setup)!,
+      }
     case 'served':
       throw new Error('a served optimizer is connected once per run, by servedAttacker')
   }
@@ -134,23 +166,33 @@ export function repeatLabel(label: string, repeat: number | undefined): string {
 /** The served optimizer: its server's list read, the form's kwargs checked there, one session per task. */
 async function servedAttacker(setup: Setup, token: string, env: BuildEnv): Promise<ServedOptimizerSource> {
   const d = setup.attacker.served
-  if (d.url.trim() === '') throw new SetupError('Attacker: give the optimizer server\'s URL')
-  if (d.name === '') throw new SetupError('Attacker: list the server\'s optimizers and pick one')
+  if (d.url.trim() === '') throw new SetupError("Attacker: give the optimizer server's URL")
+  if (d.name === '') throw new SetupError("Attacker: list the server's optimizers and pick one")
   try {
-    return await connectServedOptimizer(d.url.trim(), d.name, (served) => {
-      const { kwargs, issues } = kwargsOf(kwargFields(served.kwargs_schema), d.kwargs)
-      const [field, issue] = Object.entries(issues)[0] ?? []
-      if (field !== undefined) throw new SetupError(`Attacker: ${served.name}'s ${field} ${issue}`)
-      return kwargs
-    }, { fetch: env.fetch, token: token || undefined })
+    return await connectServedOptimizer(
+      d.url.trim(),
+      d.name,
+      (served) => {
+        const { kwargs, issues } = kwargsOf(kwargFields(served.kwargs_schema), d.kwargs)
+        const [field, issue] = Object.entries(issues)[0] ?? []
+        if (field !== undefined) throw new SetupError(`Attacker: ${served.name}'s ${field} ${issue}`)
+        return kwargs
+      },
+      { fetch: env.fetch, token: token || undefined },
+    )
   } catch (e) {
     if (e instanceof SetupError) throw e
     throw new SetupError(`Attacker: ${(e as Error).message}`)
   }
 }
 
-export async function buildRun(setup: Setup, secrets: TargetSecrets & { attackerKey: string; judgeKey: string; optimizerToken?: string }, forest: Forest,
-  models: readonly ThreatModelNames[], env: BuildEnv): Promise<BuiltRun> {
+export async function buildRun(
+  setup: Setup,
+  secrets: TargetSecrets & { attackerKey: string; judgeKey: string; optimizerToken?: string },
+  forest: Forest,
+  models: readonly ThreatModelNames[],
+  env: BuildEnv,
+): Promise<BuiltRun> {
   const t = setup.threat
   const maxRuns = numberOrThrow(t.maxRuns, RULES.maxRuns)!
   const costCap = numberOrThrow(t.costCap, RULES.costCap)
@@ -173,34 +215,60 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
   // A served optimizer calls the server's own model: only its name comes here, for usage and the results.
   const attackerLlm = served !== null ? served.llmConfig : isLlm ? llmConfig(t.attackerLlm, secrets.attackerKey, 'Attacker model') : null
   const judgeEndpoint = t.judgeSame ? t.attackerLlm : t.judgeLlm
-  const judgeLlm = needsJudge(claimFile) ? llmConfig(judgeEndpoint, t.judgeSame ? secrets.attackerKey : secrets.judgeKey, 'Judge model') : null
+  const judgeLlm = needsJudge(claimFile)
+    ? llmConfig(judgeEndpoint, t.judgeSame ? secrets.attackerKey : secrets.judgeKey, 'Judge model')
+    : null
   const attackerPrice = attackerLlm === null ? null : priceOrRefuse(attackerLlm, t.attackerLlm, 'Attacker model', costCap)
   const judgePrice = judgeLlm === null ? null : priceOrRefuse(judgeLlm, judgeEndpoint, 'Judge model', costCap)
-  const clients = fetchLlmClientFactory({ fetch: env.fetch, configured: attackerLlm && attackerPrice ? { [attackerLlm.model]: attackerPrice } : {} })
-  const judgeClients = fetchLlmClientFactory({ fetch: env.fetch, configured: judgeLlm && judgePrice ? { [judgeLlm.model]: judgePrice } : {} })
+  const clients = fetchLlmClientFactory({
+    fetch: env.fetch,
+    configured: attackerLlm && attackerPrice ? { [attackerLlm.model]: attackerPrice } : {},
+  })
+  const judgeClients = fetchLlmClientFactory({
+    fetch: env.fetch,
+    configured: judgeLlm && judgePrice ? { [judgeLlm.model]: judgePrice } : {},
+  })
   // A person answers one pause at a time: their tasks run one after another.
   const targetSetup = setup.attacker.kind === 'human' ? { ...setup.target, concurrency: '1' } : setup.target
   const target = await buildTarget(targetSetup, secrets, forest, env)
   const notes: string[] = []
   const controllers: Controller[] = []
   // The tags' framework references for domain.json: the target's manifest's, then the designer's own (last word).
-  const domainReferences = mergeTagReferences(target.manifest ? referencesByTag(forestFromManifest(target.manifest)) : new Map(), referencesByTag(forest))
+  const domainReferences = mergeTagReferences(
+    target.manifest ? referencesByTag(forestFromManifest(target.manifest)) : new Map(),
+    referencesByTag(forest),
+  )
   for (const m of models) {
     const { scope, readOnly } = resolveNames(target.domain, m, notes)
     const judge = judgeLlm === null ? undefined : (): LLMClient => judgeClients(judgeLlm, costCap, env.signal)
     let key = ''
-    const attacker = served !== null
-      ? { factory: served.optimizerFactory, config: servedAttackerConfig(served.config) }
-      : await attackerOf(setup, () => key, maxRuns, env)
+    const attacker =
+      served !== null
+        ? { factory: served.optimizerFactory, config: servedAttackerConfig(served.config) }
+        : await attackerOf(setup, () => key, maxRuns, env)
     const controller = new Controller({
-      optimizerFactory: attacker.factory, attackerConfig: attacker.config,
-      targetFactory: target.factory, securityClaim: claimFromFile(claimFile, { judge }), scope, readOnly,
-      llmConfig: attackerLlm, llmClientFactory: attackerLlm ? (served !== null ? servedLlmClientFactory : clients) : null,
-      taskCostCapUsd: costCap, taskTimeCapS: timeCap, maxRunsPerTask: maxRuns, includeFeedback: t.includeFeedback,
-      countEchoes: t.countEchoes, storage: resultsWriter(), overwrite: t.overwrite, domain: target.domain, domainReferences,
+      optimizerFactory: attacker.factory,
+      attackerConfig: attacker.config,
+      targetFactory: target.factory,
+      securityClaim: claimFromFile(claimFile, { judge }),
+      scope,
+      readOnly,
+      llmConfig: attackerLlm,
+      llmClientFactory: attackerLlm ? (served !== null ? servedLlmClientFactory : clients) : null,
+      taskCostCapUsd: costCap,
+      taskTimeCapS: timeCap,
+      maxRunsPerTask: maxRuns,
+      includeFeedback: t.includeFeedback,
+      countEchoes: t.countEchoes,
+      storage: resultsWriter(),
+      overwrite: t.overwrite,
+      domain: target.domain,
+      domainReferences,
       // The label is derived from the configuration, as the CLI's is without --attacker-label: the same folder for the
       // same attacker; a frontier's run k ≥ 2 of a threat model adds -repeat-k, which no derived label ends with.
-      attackerLabel: repeatLabel(derivedAttackerLabel(attacker.config), m.repeat), targetLabel: target.label, claimLabel: claimFile.name,
+      attackerLabel: repeatLabel(derivedAttackerLabel(attacker.config), m.repeat),
+      targetLabel: target.label,
+      claimLabel: claimFile.name,
       threatModelName: m.savedName ?? null,
     })
     key = controller.info().key
@@ -224,11 +292,18 @@ export async function buildRun(setup: Setup, secrets: TargetSecrets & { attacker
 async function refuseAttackerClash(controllers: readonly Controller[], dirs: ReadonlySet<string>, overwrite: boolean): Promise<void> {
   if (overwrite) return
   // One slug per attacker label: a frontier's repeats (-repeat-k) are labels, and so slugs, of their own.
-  const metas = new Map(controllers.map((c) => { const meta = c.meta(null); return [slugOf(meta), meta] as const }))
+  const metas = new Map(
+    controllers.map((c) => {
+      const meta = c.meta(null)
+      return [slugOf(meta), meta] as const
+    }),
+  )
   for (const [slug, meta] of metas) {
     const [clash] = await findAttackerClashes(resultsStorage(), '', { slug, config: meta.attackerConfig!, belongs: (dir) => dirs.has(dir) })
     if (clash !== undefined) {
-      throw new SetupError(`Attacker: ${attackerClashText(clash, clash.dir)}. Tick “Rerun finished tasks” to replace those results (the old ones are kept in previous_NN/).`)
+      throw new SetupError(
+        `Attacker: ${attackerClashText(clash, clash.dir)}. Tick “Rerun finished tasks” to replace those results (the old ones are kept in previous_NN/).`,
+      )
     }
   }
 }

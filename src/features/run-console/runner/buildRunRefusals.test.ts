@@ -44,30 +44,85 @@ describe('buildRun refuses', () => {
   it('a claim served by another target than the one selected, naming both; the same served claim on its own target builds', async () => {
     const elsewhere = 'http://127.0.0.1:9'
     const servedBy = (url: string) => (s: Setup) => {
-      s.claim = { ...s.claim, origin: servedOrigin(url), tasks: s.claim.tasks.map((t) => ({ ...t, evaluator: { ...t.evaluator, type: 'served', servedTask: '1' } })) }
+      s.claim = {
+        ...s.claim,
+        origin: servedOrigin(url),
+        tasks: s.claim.tasks.map((t) => ({ ...t, evaluator: { ...t.evaluator, type: 'served', servedTask: '1' } })),
+      }
     }
     await expect(buildRun(setupWith(servedBy(elsewhere)), secrets, CHATBOT_FOREST, user, env())).rejects.toThrow(
-      `Claim: its tasks are served by ${elsewhere}, but the target selected is ${target.url}: select that target again, use the selected target’s own claim, or pick another claim.`)
-    await expect(buildRun(setupWith((s) => { servedBy(target.url)(s); s.target.kind = 'demo' }), secrets, CHATBOT_FOREST, user, env()))
-      .rejects.toThrow(`Claim: its tasks are served by ${target.url}, but the target selected is the demo chatbot`)
+      `Claim: its tasks are served by ${elsewhere}, but the target selected is ${target.url}: select that target again, use the selected target’s own claim, or pick another claim.`,
+    )
+    await expect(
+      buildRun(
+        setupWith((s) => {
+          servedBy(target.url)(s)
+          s.target.kind = 'demo'
+        }),
+        secrets,
+        CHATBOT_FOREST,
+        user,
+        env(),
+      ),
+    ).rejects.toThrow(`Claim: its tasks are served by ${target.url}, but the target selected is the demo chatbot`)
     // On the target it was served by, it builds (were that server to serve no such task, its first run would say so).
     expect((await buildRun(setupWith(servedBy(target.url)), secrets, CHATBOT_FOREST, user, env())).controllers).toHaveLength(1)
     // A claim loaded from a server whose tasks were all rewritten into redscope's own is the user's: it runs anywhere.
-    expect((await buildRun(setupWith((s) => { s.claim = { ...s.claim, origin: servedOrigin(elsewhere) } }), secrets, CHATBOT_FOREST, user, env())).controllers).toHaveLength(1)
+    expect(
+      (
+        await buildRun(
+          setupWith((s) => {
+            s.claim = { ...s.claim, origin: servedOrigin(elsewhere) }
+          }),
+          secrets,
+          CHATBOT_FOREST,
+          user,
+          env(),
+        )
+      ).controllers,
+    ).toHaveLength(1)
   })
 
   it('a results folder holding another attacker configuration (unless finished tasks are rerun)', async () => {
-    const built = await buildRun(setupWith(() => {}), secrets, CHATBOT_FOREST, user, env())
+    const built = await buildRun(
+      setupWith(() => {}),
+      secrets,
+      CHATBOT_FOREST,
+      user,
+      env(),
+    )
     const dir = built.controllers[0].label
     expect(dir).toMatch(/^template-[0-9a-f]{8}__redscope-chatbot__chatbot-secret-leak__no-llm-[0-9a-f]{8}$/)
     // What an older version, or the one label two configurations share, would leave there.
     const storage = resultsStorage()
     await storage.writeTextAtomic(joinPath(dir, 'manifest.json'), dumpFile({ experiment: { scope: ['user'], read_only: [] } }))
-    await storage.writeTextAtomic(joinPath(dir, ATTACKER_CONFIG_FILE), dumpFile({ schema_version: 5, config: { kind: 'template', templates: ['{goal}'], inject_on: 'pre' } }))
-    await expect(buildRun(setupWith(() => {}), secrets, CHATBOT_FOREST, user, env())).rejects.toThrow(
-      new RegExp(`^Attacker: ${dir} holds the results of another attacker configuration: it holds template, 1 payload \\("\\{goal\\}"\\).*` +
-        'this run asks for template, 1 payload \\("Hello, have a nice day\\."\\).*Tick “Rerun finished tasks” to replace those results'))
-    const rerun = await buildRun(setupWith((s) => { s.threat.overwrite = true }), secrets, CHATBOT_FOREST, user, env())
+    await storage.writeTextAtomic(
+      joinPath(dir, ATTACKER_CONFIG_FILE),
+      dumpFile({ schema_version: 5, config: { kind: 'template', templates: ['{goal}'], inject_on: 'pre' } }),
+    )
+    await expect(
+      buildRun(
+        setupWith(() => {}),
+        secrets,
+        CHATBOT_FOREST,
+        user,
+        env(),
+      ),
+    ).rejects.toThrow(
+      new RegExp(
+        `^Attacker: ${dir} holds the results of another attacker configuration: it holds template, 1 payload \\("\\{goal\\}"\\).*` +
+          'this run asks for template, 1 payload \\("Hello, have a nice day\\."\\).*Tick “Rerun finished tasks” to replace those results',
+      ),
+    )
+    const rerun = await buildRun(
+      setupWith((s) => {
+        s.threat.overwrite = true
+      }),
+      secrets,
+      CHATBOT_FOREST,
+      user,
+      env(),
+    )
     expect(rerun.controllers[0].label).toBe(dir)
   })
 })

@@ -59,11 +59,16 @@ export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, fo
       const url = protocolUrlOf(setup, env.origin)!
       if (url === '') throw new SetupError('Target: type the address of a Target-over-HTTP server')
       try {
-        const options = { fetch: env.fetch, maxConcurrency: concurrency, token: setup.kind === 'http' && secrets.targetToken ? secrets.targetToken : undefined }
+        const options = {
+          fetch: env.fetch,
+          maxConcurrency: concurrency,
+          token: setup.kind === 'http' && secrets.targetToken ? secrets.targetToken : undefined,
+        }
         let factory = await connectHttpTarget(url, options)
         // Threat models running side by side share the server's sessions: each takes its share, so none waits on 503s.
         const share = Math.max(1, Math.floor(factory.manifest.concurrency / Math.max(1, env.parallel ?? 1)))
-        if (share < factory.concurrency) factory = new HttpTargetFactory(factory.client, factory.manifest, { ...options, maxConcurrency: share })
+        if (share < factory.concurrency)
+          factory = new HttpTargetFactory(factory.client, factory.manifest, { ...options, maxConcurrency: share })
         const paced = setup.kind === 'demo' ? pacedFactory(factory, env.paceMs ?? 0) : factory
         return { factory: paced, domain: factory.surfaces.domain, label: factory.manifest.name, where: url, manifest: factory.manifest }
       } catch (e) {
@@ -75,7 +80,11 @@ export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, fo
       const o = setup.openai
       if (o.model.trim() === '') throw new SetupError('Target: name the model the chat endpoint serves')
       const backend = new FetchChatBackend({ baseURL: o.baseURL.trim() || null, apiKey: secrets.openaiKey || null, fetch: env.fetch })
-      const { factory, domain } = openAiChatTargetFactory(backend, { model: o.model.trim(), systemPrompt: o.systemPrompt, userMessage: o.userMessage }, concurrency)
+      const { factory, domain } = openAiChatTargetFactory(
+        backend,
+        { model: o.model.trim(), systemPrompt: o.systemPrompt, userMessage: o.userMessage },
+        concurrency,
+      )
       return { factory, domain, label: `chat-${o.model.trim()}`, where: o.baseURL, manifest: null }
     }
     case 'generic': {
@@ -85,7 +94,11 @@ export async function buildTarget(setup: TargetSetup, secrets: TargetSecrets, fo
         const [path, message] = [...check.issues][0]
         throw new SetupError(`Target: the HTTP endpoint's ${path || 'setup'}: ${message}`)
       }
-      const { factory, domain } = genericHttpTargetFactory(check.spec, { secret: secrets.genericSecret || null, fetch: env.fetch }, concurrency)
+      const { factory, domain } = genericHttpTargetFactory(
+        check.spec,
+        { secret: secrets.genericSecret || null, fetch: env.fetch },
+        concurrency,
+      )
       return { factory, domain, label: check.spec.name, where: check.spec.url.split('?')[0], manifest: null }
     }
   }

@@ -37,11 +37,15 @@ afterAll(async () => {
 
 async function cliFolder(out: string, ...argv: string[]): Promise<{ folder: string; config: unknown }> {
   let stderr = ''
-  const code = await main(['run', '--target', assistant.url, '--claim', CLAIM, '--scope', 'inbox', '--out', out, ...argv],
-    { stdout: () => {}, stderr: (s) => (stderr += s) })
+  const code = await main(['run', '--target', assistant.url, '--claim', CLAIM, '--scope', 'inbox', '--out', out, ...argv], {
+    stdout: () => {},
+    stderr: (s) => (stderr += s),
+  })
   expect(stderr).toBe('')
   expect(code).toBe(0)
-  const [folder, ...more] = readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+  const [folder, ...more] = readdirSync(out, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
   expect(more).toEqual([])
   return { folder, config: JSON.parse(readFileSync(join(out, folder, 'attacker_config.json'), 'utf8')).config }
 }
@@ -53,8 +57,11 @@ async function consoleFolder(patch: (s: Setup) => void): Promise<{ folder: strin
   patch(s)
   const secrets = { targetToken: '', openaiKey: '', genericSecret: '', attackerKey: 'sk-parity', judgeKey: '' }
   // An HTTP target brings its own forest: the designer's is not read.
-  const built = await buildRun(s, secrets, { tags: [] }, [{ scope: ['inbox'], readOnly: [] }],
-    { fetch: globalThis.fetch, origin: 'http://127.0.0.1', signal: new AbortController().signal })
+  const built = await buildRun(s, secrets, { tags: [] }, [{ scope: ['inbox'], readOnly: [] }], {
+    fetch: globalThis.fetch,
+    origin: 'http://127.0.0.1',
+    signal: new AbortController().signal,
+  })
   const [controller] = built.controllers
   return { folder: controller.label, config: controller.meta(null).attackerConfig }
 }
@@ -76,7 +83,17 @@ describe('the CLI and the run console, each with its defaults', () => {
   })
 
   it('put the llm attacker on one endpoint in the same folder (with a trailing slash on its address or not)', async () => {
-    const cli = await cliFolder(join(dir, 'llm'), '--optimizer', 'llm', '--model', 'gpt-4o-mini', '--base-url', `${llm.baseURL}/`, '--max-runs', '1')
+    const cli = await cliFolder(
+      join(dir, 'llm'),
+      '--optimizer',
+      'llm',
+      '--model',
+      'gpt-4o-mini',
+      '--base-url',
+      `${llm.baseURL}/`,
+      '--max-runs',
+      '1',
+    )
     const browser = await consoleFolder((s) => {
       s.attacker.kind = 'llm'
       s.threat.maxRuns = '1'

@@ -72,24 +72,46 @@ const observableLine = (o: ObservableValue) =>
 export function browserPrompter(lane: string, maxRuns: number, signal: AbortSignal): HumanPrompter {
   return {
     askInjection: async (r: HumanInjectionRequest) => {
-      const value = await ask({
-        kind: 'inject', lane, goal: r.goal, runNumber: r.runNumber,
-        pause: {
-          when: r.kind, controllable: r.controllable.name, domain: r.controllable.securityDomain?.name ?? null,
-          description: r.controllable.description, request: r.request, answer: r.answer,
+      const value = await ask(
+        {
+          kind: 'inject',
+          lane,
+          goal: r.goal,
+          runNumber: r.runNumber,
+          pause: {
+            when: r.kind,
+            controllable: r.controllable.name,
+            domain: r.controllable.securityDomain?.name ?? null,
+            description: r.controllable.description,
+            request: r.request,
+            answer: r.answer,
+          },
+          offered: r.offered.map((c) => c.name),
+          observables: r.observables.map(observableLine),
+          seen: r.seen.map(describeItem).filter((l): l is string => l !== null),
+          feedback: null,
         },
-        offered: r.offered.map((c) => c.name), observables: r.observables.map(observableLine),
-        seen: r.seen.map(describeItem).filter((l): l is string => l !== null), feedback: null,
-      }, signal)
+        signal,
+      )
       return typeof value === 'string' ? value : null
     },
     runEnded: async (end: HumanRunEnd) => {
       // A success ends the task anyway, and after the last run there is nothing to decide.
       if (end.evaluation?.success || end.runNumber >= maxRuns) return false
-      const value = await ask({
-        kind: 'runEnd', lane, goal: '', runNumber: end.runNumber, pause: null, offered: [], observables: [], seen: [],
-        feedback: describeEvaluation(end.evaluation),
-      }, signal)
+      const value = await ask(
+        {
+          kind: 'runEnd',
+          lane,
+          goal: '',
+          runNumber: end.runNumber,
+          pause: null,
+          offered: [],
+          observables: [],
+          seen: [],
+          feedback: describeEvaluation(end.evaluation),
+        },
+        signal,
+      )
       return value === true
     },
   }

@@ -4,7 +4,7 @@ import { LIVE_PACE_KEY, livePaceMs, pacedFactory } from './livePace'
 
 afterEach(() => localStorage.removeItem(LIVE_PACE_KEY))
 
-describe('the live view\'s pace for a watched demo run', () => {
+describe("the live view's pace for a watched demo run", () => {
   it('is the demo pace unless this browser says otherwise; nonsense falls back to it', () => {
     expect(livePaceMs()).toBe(DEFAULT_THINK_MS)
     localStorage.setItem(LIVE_PACE_KEY, '0')

@@ -59,13 +59,25 @@ export async function startRun(request: RunRequest, onResultsChanged: () => void
     onResultsChanged()
   }
   const actions = liveActions()
-  actions.begin(newSession({
-    id: `run-${Date.now().toString(36)}`, kind: request.kind, title: request.title,
-    lanes: built.controllers.map((c) => c.info()), sweepId: record?.id ?? null, now: Date.now(), limits: built.limits,
-  }))
+  actions.begin(
+    newSession({
+      id: `run-${Date.now().toString(36)}`,
+      kind: request.kind,
+      title: request.title,
+      lanes: built.controllers.map((c) => c.info()),
+      sweepId: record?.id ?? null,
+      now: Date.now(),
+      limits: built.limits,
+    }),
+  )
   void (async () => {
     let outcome: readonly ThreatModelResult[] | null = null
-    const { reporter, flush } = batchReporter((events) => actions.apply(events), undefined, undefined, () => abort.signal.aborted)
+    const { reporter, flush } = batchReporter(
+      (events) => actions.apply(events),
+      undefined,
+      undefined,
+      () => abort.signal.aborted,
+    )
     try {
       const results = await runAll(built.controllers, { concurrency: request.concurrency, reporter, signal: abort.signal })
       flush()

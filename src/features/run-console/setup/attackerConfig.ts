@@ -4,9 +4,7 @@
  * attacker panel shows the label before a run; buildRun gives the Controller the configuration.
  */
 import { checkNumber, RULES } from './numbers'
-import {
-  humanAttackerConfig, llmAttackerConfig, replayAttackerConfig, templateAttackerConfig, type RecordedRun,
-} from '../../../attackers'
+import { humanAttackerConfig, llmAttackerConfig, replayAttackerConfig, templateAttackerConfig, type RecordedRun } from '../../../attackers'
 import { joinPath, runFileName, type AttackerConfig } from '../../../core/results'
 import type { Setup } from './setupTypes'
 
@@ -14,7 +12,8 @@ import type { Setup } from './setupTypes'
 export const tickedTemplates = (a: Setup['attacker']) => a.templates.filter((t) => t.on && t.text.trim() !== '').map((t) => t.text)
 
 /** Where a replayed run is read from, as a path in the results tree (what `redscope run --replay` would be given). */
-export const replaySource = (replay: NonNullable<Setup['attacker']['replay']>) => joinPath(replay.taskDir, 'trajectories', runFileName(replay.run))
+export const replaySource = (replay: NonNullable<Setup['attacker']['replay']>) =>
+  joinPath(replay.taskDir, 'trajectories', runFileName(replay.run))
 
 /**
  * The configuration, or null when it cannot be known yet: no payload ticked, no model named, or a replay whose
@@ -29,8 +28,16 @@ export function setupAttackerConfig(setup: Pick<Setup, 'attacker' | 'threat'>, r
     }
     case 'llm': {
       const e = setup.threat.attackerLlm
-      return e.model.trim() === '' ? null : llmAttackerConfig({ model: e.model.trim(), apiBase: e.baseURL.trim() || null, injectOn: a.llmInjectOn,
-        ...(checkNumber(a.llmMaxTurns, RULES.maxTurns).value === null ? {} : { maxTurns: checkNumber(a.llmMaxTurns, RULES.maxTurns).value! }) })
+      return e.model.trim() === ''
+        ? null
+        : llmAttackerConfig({
+            model: e.model.trim(),
+            apiBase: e.baseURL.trim() || null,
+            injectOn: a.llmInjectOn,
+            ...(checkNumber(a.llmMaxTurns, RULES.maxTurns).value === null
+              ? {}
+              : { maxTurns: checkNumber(a.llmMaxTurns, RULES.maxTurns).value! }),
+          })
     }
     case 'replay':
       return a.replay === null || replayed === null ? null : replayAttackerConfig(replayed, replaySource(a.replay))

@@ -21,10 +21,18 @@ describe('claim table', () => {
 
   it('puts each problem beside its cell as it is typed', () => {
     const check = checkClaim({
-      name: ' ', description: '', target: '', origin: '',
+      name: ' ',
+      description: '',
+      target: '',
+      origin: '',
       tasks: [
         { id: 'a', goal: '', config: 'defence=none\noops', evaluator: { ...emptyEvaluator(), query: 'sent', pattern: '(' } },
-        { id: 'b', goal: 'g', config: '', evaluator: { ...emptyEvaluator(), type: 'trajectory_match', observable: 'reply', pattern: 'x', flags: 'q' } },
+        {
+          id: 'b',
+          goal: 'g',
+          config: '',
+          evaluator: { ...emptyEvaluator(), type: 'trajectory_match', observable: 'reply', pattern: 'x', flags: 'q' },
+        },
         { id: 'c', goal: 'g', config: '', evaluator: { ...emptyEvaluator(), type: 'query_evaluation', query: 'q', params: 'goal' } },
       ],
     })
@@ -41,8 +49,18 @@ describe('claim table', () => {
 
   it('a "__proto__" config name is an issue on its cell, not a name that vanishes', () => {
     const check = checkClaim({
-      name: 'x', description: '', target: '', origin: '',
-      tasks: [{ id: 'a', goal: 'g', config: 'defence=none\n__proto__=on', evaluator: { ...emptyEvaluator(), type: 'query_evaluation', query: 'q' } }],
+      name: 'x',
+      description: '',
+      target: '',
+      origin: '',
+      tasks: [
+        {
+          id: 'a',
+          goal: 'g',
+          config: 'defence=none\n__proto__=on',
+          evaluator: { ...emptyEvaluator(), type: 'query_evaluation', query: 'q' },
+        },
+      ],
     })
     expect(check.file).toBeNull()
     expect(check.issues.get('tasks.0.config')).toBe('line 2: __proto__ is not a name a claim can use')
@@ -55,9 +73,30 @@ describe('claim table', () => {
 
   it('an llm_judge row takes criteria, optional observables and an optional query', () => {
     const check = checkClaim({
-      name: 'j', description: '', target: '', origin: '',
-      tasks: [{ id: 'a', goal: 'leak', config: '', evaluator: { ...emptyEvaluator(), type: 'llm_judge', criteria: 'the reply holds the secret', observables: 'reply, reasoning', query: 'last_reply' } }],
+      name: 'j',
+      description: '',
+      target: '',
+      origin: '',
+      tasks: [
+        {
+          id: 'a',
+          goal: 'leak',
+          config: '',
+          evaluator: {
+            ...emptyEvaluator(),
+            type: 'llm_judge',
+            criteria: 'the reply holds the secret',
+            observables: 'reply, reasoning',
+            query: 'last_reply',
+          },
+        },
+      ],
     })
-    expect(check.file?.tasks[0].evaluator).toEqual({ type: 'llm_judge', criteria: 'the reply holds the secret', observables: ['reply', 'reasoning'], query: { name: 'last_reply', params: {} } })
+    expect(check.file?.tasks[0].evaluator).toEqual({
+      type: 'llm_judge',
+      criteria: 'the reply holds the secret',
+      observables: ['reply', 'reasoning'],
+      query: { name: 'last_reply', params: {} },
+    })
   })
 })

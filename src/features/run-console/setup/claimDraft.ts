@@ -8,20 +8,33 @@ import { ClaimFileSchema, type ClaimFile, type Evaluator } from '../../../claims
 import { draftId, type ClaimDraft, type TaskDraft } from './setupTypes'
 
 const pairs = (record: Readonly<Record<string, string>> | undefined) =>
-  Object.entries(record ?? {}).map(([k, v]) => `${k}=${v}`).join('\n')
+  Object.entries(record ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n')
 
 export function draftFromClaimFile(file: ClaimFile, origin: string): ClaimDraft {
   return {
-    name: file.name, description: file.description ?? '', target: file.target ?? '', origin,
+    name: file.name,
+    description: file.description ?? '',
+    target: file.target ?? '',
+    origin,
     ...(file.references?.length ? { references: [...file.references] } : {}),
     tasks: file.tasks.map((t): TaskDraft => {
       const e: Evaluator = t.evaluator
       return {
-        id: draftId('t'), goal: t.goal, config: pairs(t.config), ...(t.references?.length ? { references: [...t.references] } : {}),
+        id: draftId('t'),
+        goal: t.goal,
+        config: pairs(t.config),
+        ...(t.references?.length ? { references: [...t.references] } : {}),
         evaluator: {
           type: e.type,
           query: e.type === 'query_match' || e.type === 'query_evaluation' ? e.query : e.type === 'llm_judge' ? (e.query?.name ?? '') : '',
-          params: e.type === 'query_match' || e.type === 'query_evaluation' ? pairs(e.params) : e.type === 'llm_judge' ? pairs(e.query?.params) : '',
+          params:
+            e.type === 'query_match' || e.type === 'query_evaluation'
+              ? pairs(e.params)
+              : e.type === 'llm_judge'
+                ? pairs(e.query?.params)
+                : '',
           pattern: e.type === 'query_match' || e.type === 'trajectory_match' ? e.pattern : '',
           flags: e.type === 'query_match' || e.type === 'trajectory_match' ? e.flags : '',
           observable: e.type === 'trajectory_match' ? e.observable : '',
@@ -66,9 +79,13 @@ function evaluatorJson(e: TaskDraft['evaluator'], where: string, issues: Map<str
     case 'trajectory_match':
       return { type: e.type, observable: e.observable, pattern: e.pattern, flags: e.flags }
     case 'llm_judge': {
-      const observables = e.observables.split(',').map((s) => s.trim()).filter(Boolean)
+      const observables = e.observables
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
       return {
-        type: e.type, criteria: e.criteria,
+        type: e.type,
+        criteria: e.criteria,
         ...(observables.length ? { observables } : {}),
         ...(e.query.trim() ? { query: { name: e.query.trim(), params: parsePairs(e.params, `${where}.params`, issues) } } : {}),
       }
@@ -97,9 +114,12 @@ export function claimJson(draft: ClaimDraft, issues: Map<string, string> = new M
     ...(draft.target ? { target: draft.target } : {}),
     ...(draft.references?.length ? { references: draft.references } : {}),
     tasks: draft.tasks.map((t, i) => ({
-      goal: t.goal, config: parsePairs(t.config, `tasks.${i}.config`, issues),
+      goal: t.goal,
+      config: parsePairs(t.config, `tasks.${i}.config`, issues),
       ...(t.references?.length ? { references: t.references } : {}),
-      ...(t.evaluator.type === 'served' ? { served_task: servedNumber(t.evaluator.servedTask ?? '', `tasks.${i}.evaluator.servedTask`, issues) } : {}),
+      ...(t.evaluator.type === 'served'
+        ? { served_task: servedNumber(t.evaluator.servedTask ?? '', `tasks.${i}.evaluator.servedTask`, issues) }
+        : {}),
       evaluator: evaluatorJson(t.evaluator, `tasks.${i}.evaluator`, issues),
     })),
   }

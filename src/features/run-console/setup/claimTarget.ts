@@ -13,7 +13,16 @@ export function servedClaimMismatch(setup: Pick<Setup, 'claim' | 'target'>): str
   const t = setup.target
   const here = t.kind === 'http' ? httpTargetUrl(t) : ''
   if (here === from) return null
-  const selected = t.kind === 'http' ? (here === '' ? 'no Target URL' : here) : t.kind === 'demo' ? `the demo ${t.demo}` : `a ${t.kind === 'openai' ? 'chat endpoint' : 'JSON HTTP endpoint'}`
-  return `Claim: its tasks are served by ${from}, but the target selected is ${selected}: ` +
+  const selected =
+    t.kind === 'http'
+      ? here === ''
+        ? 'no Target URL'
+        : here
+      : t.kind === 'demo'
+        ? `the demo ${t.demo}`
+        : `a ${t.kind === 'openai' ? 'chat endpoint' : 'JSON HTTP endpoint'}`
+  return (
+    `Claim: its tasks are served by ${from}, but the target selected is ${selected}: ` +
     'select that target again, use the selected target’s own claim, or pick another claim.'
+  )
 }

@@ -3,15 +3,19 @@ import { demoModelIssue, demoTitle, withDemoModel } from './demoModel'
 import { defaultSetup, SetupSchema, type TargetSetup } from './setupTypes'
 
 const claim: ClaimFile = {
-  name: 'c', description: '', target: 'chatbot',
+  name: 'c',
+  description: '',
+  target: 'chatbot',
   tasks: [
     { goal: 'g', config: { defence: 'none' }, evaluator: { type: 'query_evaluation', query: 'leak_evaluation', params: {} } },
     { goal: 'g', config: { policy_model: '' }, evaluator: { type: 'query_evaluation', query: 'leak_evaluation', params: {} } },
   ],
 } as unknown as ClaimFile
 
-const demo = (patch: Partial<TargetSetup['demoModel']> = {}): TargetSetup =>
-  ({ ...defaultSetup().target, demoModel: { ...defaultSetup().target.demoModel, ...patch } })
+const demo = (patch: Partial<TargetSetup['demoModel']> = {}): TargetSetup => ({
+  ...defaultSetup().target,
+  demoModel: { ...defaultSetup().target.demoModel, ...patch },
+})
 
 describe("the demo target's model switch", () => {
   it('is off by default, and a setup stored before it existed parses as off', () => {
@@ -42,6 +46,6 @@ describe("the demo target's model switch", () => {
     expect(demoModelIssue(demo({ on: true, baseURL: 'nope' }))).toMatch(/base URL/)
     expect(demoModelIssue(demo({ on: true, baseURL: 'http://u:p@127.0.0.1:8808/v1' }))).toMatch(/credentials/)
     expect(demoModelIssue(demo({ on: false, baseURL: 'nope' }))).toBeNull()
-    expect(() => withDemoModel(claim, demo({ on: true, baseURL: 'ftp://x' }))).toThrow('Target: the model server\'s URL must be http(s)')
+    expect(() => withDemoModel(claim, demo({ on: true, baseURL: 'ftp://x' }))).toThrow("Target: the model server's URL must be http(s)")
   })
 })

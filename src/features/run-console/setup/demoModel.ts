@@ -22,10 +22,10 @@ export function demoModelIssue(t: Pick<TargetSetup, 'demoModel'>): string | null
   try {
     url = new URL(t.demoModel.baseURL.trim())
   } catch {
-    return 'type the model server\'s base URL, e.g. http://127.0.0.1:8808/v1'
+    return "type the model server's base URL, e.g. http://127.0.0.1:8808/v1"
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the model server\'s URL must be http(s)'
-  if (url.username || url.password) return 'the model server\'s URL must not carry credentials'
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return "the model server's URL must be http(s)"
+  if (url.username || url.password) return "the model server's URL must not carry credentials"
   return null
 }
 

@@ -6,11 +6,28 @@ import type { GenericDraft } from './setupTypes'
 export function genericDraftFor(forest: Forest): GenericDraft {
   const ex = exampleGenericSpec(forest)
   return {
-    name: ex.name ?? 'http-endpoint', method: ex.method, url: ex.url, headers: ex.headers ?? [], authHeader: ex.authHeader ?? 'Authorization',
+    name: ex.name ?? 'http-endpoint',
+    method: ex.method,
+    url: ex.url,
+    headers: ex.headers ?? [],
+    authHeader: ex.authHeader ?? 'Authorization',
     bodyTemplate: ex.bodyTemplate ?? '',
-    fields: (ex.fields ?? []).map((f) => ({ name: f.name, role: f.role, securityDomain: f.securityDomain, description: f.description ?? '', default: f.default ?? '' })),
-    outputs: ex.outputs.map((o) => ({ name: o.name, path: o.path, securityDomain: o.securityDomain, description: o.description ?? '', controllable: o.controllable ?? false })),
-    maxRetries: String(ex.maxRetries ?? 3), maxRetryWaitS: String(ex.maxRetryWaitS ?? 30),
+    fields: (ex.fields ?? []).map((f) => ({
+      name: f.name,
+      role: f.role,
+      securityDomain: f.securityDomain,
+      description: f.description ?? '',
+      default: f.default ?? '',
+    })),
+    outputs: ex.outputs.map((o) => ({
+      name: o.name,
+      path: o.path,
+      securityDomain: o.securityDomain,
+      description: o.description ?? '',
+      controllable: o.controllable ?? false,
+    })),
+    maxRetries: String(ex.maxRetries ?? 3),
+    maxRetryWaitS: String(ex.maxRetryWaitS ?? 30),
   }
 }
 

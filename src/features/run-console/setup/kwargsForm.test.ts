@@ -20,21 +20,35 @@ describe('the kwargs form of a served optimizer', () => {
 
   it('turns drafts into kwargs: empty fields left out (the server default holds), each bad one named', () => {
     const fields = kwargFields(pair)
-    expect(kwargsOf(fields, { n_streams: '2', judge_method: 'no-judge', response_observable_names: 'reply\n\nanswer ', target_str: '' }))
-      .toEqual({ kwargs: { n_streams: 2, judge_method: 'no-judge', response_observable_names: ['reply', 'answer'] }, issues: {} })
+    expect(
+      kwargsOf(fields, { n_streams: '2', judge_method: 'no-judge', response_observable_names: 'reply\n\nanswer ', target_str: '' }),
+    ).toEqual({ kwargs: { n_streams: 2, judge_method: 'no-judge', response_observable_names: ['reply', 'answer'] }, issues: {} })
     const bad = kwargsOf(fields, { n_streams: '0', n_iterations: '1.5', attack_top_p: '2', judge_method: 'llm' })
     expect(bad.issues).toEqual({
-      n_streams: 'must be at least 1', n_iterations: 'must be a whole number', attack_top_p: 'must be at most 1',
+      n_streams: 'must be at least 1',
+      n_iterations: 'must be a whole number',
+      attack_top_p: 'must be at most 1',
       judge_method: 'must be one of gcg, gpt, no-judge',
     })
   })
 
   it('a signature-derived schema: required fields, booleans, JSON for what has no simpler form', () => {
     const fields = kwargFields({
-      type: 'object', required: ['prompts'],
-      properties: { prompts: { type: 'array', items: { type: 'string' } }, verbose: { type: 'boolean', default: false }, extra: { type: 'object' }, seed: { type: ['integer', 'null'] } },
+      type: 'object',
+      required: ['prompts'],
+      properties: {
+        prompts: { type: 'array', items: { type: 'string' } },
+        verbose: { type: 'boolean', default: false },
+        extra: { type: 'object' },
+        seed: { type: ['integer', 'null'] },
+      },
     })
-    expect(fields.map((f) => [f.name, f.kind, f.required])).toEqual([['prompts', 'lines', true], ['verbose', 'boolean', false], ['extra', 'json', false], ['seed', 'integer', false]])
+    expect(fields.map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['prompts', 'lines', true],
+      ['verbose', 'boolean', false],
+      ['extra', 'json', false],
+      ['seed', 'integer', false],
+    ])
     expect(kwargsOf(fields, {}).issues).toEqual({ prompts: 'required' })
     expect(kwargValue(fields[1], 'true')).toEqual({ value: true })
     expect(kwargValue(fields[2], '{"a": 1}')).toEqual({ value: { a: 1 } })

@@ -40,15 +40,20 @@ function kindOf(schema: JsonSchema, types: readonly string[]): KwargKind {
   const solid = types.filter((t) => t !== 'null')
   if (solid.length !== 1) return 'json'
   switch (solid[0]) {
-    case 'integer': return 'integer'
-    case 'number': return 'number'
-    case 'string': return 'string'
-    case 'boolean': return 'boolean'
+    case 'integer':
+      return 'integer'
+    case 'number':
+      return 'number'
+    case 'string':
+      return 'string'
+    case 'boolean':
+      return 'boolean'
     case 'array': {
       const items = isObject(schema.items) ? typesOf(schema.items) : []
       return items.length === 1 && items[0] === 'string' ? 'lines' : 'json'
     }
-    default: return 'json'
+    default:
+      return 'json'
   }
 }
 
@@ -69,7 +74,10 @@ export function kwargFields(schema: unknown): KwargField[] {
     const types = typesOf(prop)
     const kind = kindOf(prop, types)
     return {
-      name, kind, nullable: types.includes('null'), required: required.has(name),
+      name,
+      kind,
+      nullable: types.includes('null'),
+      required: required.has(name),
       options: kind === 'enum' ? (prop.enum as string[]) : [],
       description: typeof prop.description === 'string' ? prop.description : '',
       placeholder: shown(kind, prop.default),
@@ -88,7 +96,8 @@ export function kwargValue(field: KwargField, draft: string): { value?: unknown;
     case 'integer':
     case 'number': {
       const n = Number(text)
-      if (!Number.isFinite(n) || (field.kind === 'integer' && !Number.isInteger(n))) return { issue: `must be ${field.kind === 'integer' ? 'a whole number' : 'a number'}` }
+      if (!Number.isFinite(n) || (field.kind === 'integer' && !Number.isInteger(n)))
+        return { issue: `must be ${field.kind === 'integer' ? 'a whole number' : 'a number'}` }
       if (field.minimum !== null && n < field.minimum) return { issue: `must be at least ${field.minimum}` }
       if (field.maximum !== null && n > field.maximum) return { issue: `must be at most ${field.maximum}` }
       return { value: n }
@@ -100,7 +109,12 @@ export function kwargValue(field: KwargField, draft: string): { value?: unknown;
     case 'string':
       return { value: draft }
     case 'lines':
-      return { value: draft.split('\n').map((l) => l.trim()).filter((l) => l !== '') }
+      return {
+        value: draft
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== ''),
+      }
     case 'json':
       try {
         return { value: JSON.parse(text) as unknown }
@@ -111,7 +125,10 @@ export function kwargValue(field: KwargField, draft: string): { value?: unknown;
 }
 
 /** The kwargs the drafts give (empty fields left out) and the issues by field name. */
-export function kwargsOf(fields: readonly KwargField[], drafts: Readonly<Record<string, string>>): { kwargs: Record<string, unknown>; issues: Record<string, string> } {
+export function kwargsOf(
+  fields: readonly KwargField[],
+  drafts: Readonly<Record<string, string>>,
+): { kwargs: Record<string, unknown>; issues: Record<string, string> } {
   const kwargs: Record<string, unknown> = {}
   const issues: Record<string, string> = {}
   for (const f of fields) {

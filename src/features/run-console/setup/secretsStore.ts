@@ -13,7 +13,9 @@ export const SECRET_NAMES = ['targetToken', 'openaiKey', 'genericSecret', 'attac
 export type SecretName = (typeof SECRET_NAMES)[number]
 
 const KEY = RUN_KEYS_ITEM
-const Stored = z.object(Object.fromEntries(SECRET_NAMES.map((n) => [n, z.string().default('')])) as Record<SecretName, z.ZodDefault<z.ZodString>>)
+const Stored = z.object(
+  Object.fromEntries(SECRET_NAMES.map((n) => [n, z.string().default('')])) as Record<SecretName, z.ZodDefault<z.ZodString>>,
+)
 
 type Values = Record<SecretName, string>
 

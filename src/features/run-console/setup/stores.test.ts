@@ -37,7 +37,10 @@ describe('setup store', () => {
     setupActions().addTask()
     const id = useSetup.getState().claim.tasks[0].id
     setupActions().updateTask(id, { goal: 'g', evaluator: { type: 'trajectory_match', pattern: 'x' } })
-    expect(useSetup.getState().claim.tasks[0]).toMatchObject({ goal: 'g', evaluator: { type: 'trajectory_match', pattern: 'x', query: '' } })
+    expect(useSetup.getState().claim.tasks[0]).toMatchObject({
+      goal: 'g',
+      evaluator: { type: 'trajectory_match', pattern: 'x', query: '' },
+    })
     setupActions().removeTask(id)
     expect(useSetup.getState().claim.tasks).toEqual([])
     const first = useSetup.getState().attacker.templates[0]

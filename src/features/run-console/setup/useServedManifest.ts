@@ -21,4 +21,3 @@ export function useServedManifest(): ServedManifest | null {
   const q = useQuery({ ...targetManifestQuery(current ? url : null, token, tested.attempt), enabled: current })
   return current && q.data ? { url, manifest: q.data } : null
 }
-

@@ -14,6 +14,13 @@ export function FrontierForest({ forest, wins, alone }: { forest: Forest; wins: 
   const painting = alone
     ? { kind: 'grant' as const, paint: paintFrontier(forest, [alone]), who: `#${alone.index}` }
     : { kind: 'frontier' as const, paint: paintFrontier(forest, wins), source: 'This search' }
-  return <PaintedForest forest={forest} painting={painting} testId="frontier-tag" maxHeight={420}
-    label={alone ? `Forest painted with threat model #${alone.index}` : 'Forest painted with the minimal winning threat models'} />
+  return (
+    <PaintedForest
+      forest={forest}
+      painting={painting}
+      testId="frontier-tag"
+      maxHeight={420}
+      label={alone ? `Forest painted with threat model #${alone.index}` : 'Forest painted with the minimal winning threat models'}
+    />
+  )
 }

@@ -13,15 +13,26 @@ import { rowsFromLive, sweepManifestsQuery } from './sweepRows'
 function DownloadButton({ record }: { record: SweepRecord }) {
   const [busy, setBusy] = useState<string | null>(null)
   return (
-    <button type="button" className="rc-btn" disabled={busy !== null} onClick={async () => {
-      setBusy('Zipping…')
-      try {
-        await downloadExperimentsZip(record.models.map((m) => m.dir), record.id, { [SWEEP_FILE]: sweepRecordText(record) })
-        setBusy(null)
-      } catch (e) {
-        setBusy(`Could not zip: ${(e as Error).message}`)
-      }
-    }}>{busy ?? 'Download sweep (.zip)'}</button>
+    <button
+      type="button"
+      className="rc-btn"
+      disabled={busy !== null}
+      onClick={async () => {
+        setBusy('Zipping…')
+        try {
+          await downloadExperimentsZip(
+            record.models.map((m) => m.dir),
+            record.id,
+            { [SWEEP_FILE]: sweepRecordText(record) },
+          )
+          setBusy(null)
+        } catch (e) {
+          setBusy(`Could not zip: ${(e as Error).message}`)
+        }
+      }}
+    >
+      {busy ?? 'Download sweep (.zip)'}
+    </button>
   )
 }
 
@@ -33,16 +44,42 @@ export function SweepResults({ record }: { record: SweepRecord }) {
   const session = useLiveStore((s) => (s.session?.sweepId === record.id ? s.session : null))
   // This page ran it: the live lanes are the truth (also once it ended). After a reload: the manifests.
   const stored = useQuery({ ...sweepManifestsQuery(record), enabled: session === null })
-  const rows = useMemo(() => (session ? rowsFromLive(record, session) : stored.data ? rowsFromManifests(record, stored.data) : null), [record, session, stored.data])
+  const rows = useMemo(
+    () => (session ? rowsFromLive(record, session) : stored.data ? rowsFromManifests(record, stored.data) : null),
+    [record, session, stored.data],
+  )
   // A busy sweep changes every frame; the painting and the pairwise check may lag a frame or two behind.
   const deferred = useDeferredValue(rows)
   const search = useFrontier()
   const frontier = useMemo(() => frontierForSweep(search, record), [search, record])
   if (stored.error) return <p className="rc-error">Could not read the sweep’s results: {stored.error.message}</p>
-  if (deferred === null) return <p className="rc-muted" role="status">Reading the sweep’s results…</p>
-  return <SweepAnalysis record={record} rows={deferred} openHref={openInViewer} frontier={frontier} actions={<>
-    <DownloadButton record={record} />{' '}
-    <ReportButton className="rc-btn" storage={resultsStorage()} sourceLabel="this browser" dirs={record.models.map((m) => m.dir)} kind="sweep"
-      fileName={`sweep-${record.title}`} title={record.title} frontier={frontier} />
-  </>} />
+  if (deferred === null)
+    return (
+      <p className="rc-muted" role="status">
+        Reading the sweep’s results…
+      </p>
+    )
+  return (
+    <SweepAnalysis
+      record={record}
+      rows={deferred}
+      openHref={openInViewer}
+      frontier={frontier}
+      actions={
+        <>
+          <DownloadButton record={record} />{' '}
+          <ReportButton
+            className="rc-btn"
+            storage={resultsStorage()}
+            sourceLabel="this browser"
+            dirs={record.models.map((m) => m.dir)}
+            kind="sweep"
+            fileName={`sweep-${record.title}`}
+            title={record.title}
+            frontier={frontier}
+          />
+        </>
+      }
+    />
+  )
 }

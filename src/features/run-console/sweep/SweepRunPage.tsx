@@ -29,7 +29,8 @@ function savedModels(view: DesignerView): Array<ThreatModelNames & { index: bigi
   const domain = view.domain!
   return view.saved.map((m) => {
     const tags = m.scope.map((n) => domain.get(n))
-    const index = m.readOnly.length === 0 && tags.every((t) => t !== undefined) ? combinationIndex(domain, tags as SecurityDomainTag[]) : null
+    const index =
+      m.readOnly.length === 0 && tags.every((t) => t !== undefined) ? combinationIndex(domain, tags as SecurityDomainTag[]) : null
     return { index, scope: m.scope, readOnly: m.readOnly, savedName: m.name }
   })
 }
@@ -41,33 +42,41 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
   const mismatch = useClaimTargetMismatch()
   return (
     <>
-    <button type="button" className="rc-btn rc-btn--primary rc-btn--big" disabled={busy || starting || view.domain === null || mismatch !== null} onClick={async () => {
-      const setup = useSetup.getState()
-      const limit = checkNumber(setup.sweep.limit, { label: 'At most', min: 1, integer: true })
-      const par = checkNumber(setup.threat.parallelModels, RULES.parallelModels)
-      if (limit.error || par.error) return onOutcome({ error: limit.error ?? par.error, notes: [] })
-      let models: Array<ThreatModelNames & { index: bigint | null }>
-      try {
-        models = setup.sweep.mode === 'saved'
-          ? savedModels(view).slice(0, limit.value!)
-          : expandPick(view.domain!, pickOf(setup.sweep), limit.value!).map((m) => ({ index: m.index, scope: m.scope, readOnly: [] }))
-      } catch (e) {
-        return onOutcome({ error: (e as Error).message, notes: [] })
-      }
-      if (models.length === 0) return onOutcome({ error: 'No threat model to run: pick at least one.', notes: [] })
-      setStarting(true)
-      try {
-        await applyDemoClaim()
-        await applyServedClaim()
-        const outcome = await startRun(sweepRequest(view.forest, models), invalidateBrowserResults)
-        onOutcome(outcome)
-        const id = useLiveStore.getState().session?.sweepId
-        if (outcome.error === null && id) navigate(`/sweep/${id}`)
-      } finally {
-        setStarting(false)
-      }
-    }}>{starting ? 'Connecting…' : busy ? 'Running…' : 'Run sweep'}</button>
-    <ClaimTargetBlock reason={mismatch} />
+      <button
+        type="button"
+        className="rc-btn rc-btn--primary rc-btn--big"
+        disabled={busy || starting || view.domain === null || mismatch !== null}
+        onClick={async () => {
+          const setup = useSetup.getState()
+          const limit = checkNumber(setup.sweep.limit, { label: 'At most', min: 1, integer: true })
+          const par = checkNumber(setup.threat.parallelModels, RULES.parallelModels)
+          if (limit.error || par.error) return onOutcome({ error: limit.error ?? par.error, notes: [] })
+          let models: Array<ThreatModelNames & { index: bigint | null }>
+          try {
+            models =
+              setup.sweep.mode === 'saved'
+                ? savedModels(view).slice(0, limit.value!)
+                : expandPick(view.domain!, pickOf(setup.sweep), limit.value!).map((m) => ({ index: m.index, scope: m.scope, readOnly: [] }))
+          } catch (e) {
+            return onOutcome({ error: (e as Error).message, notes: [] })
+          }
+          if (models.length === 0) return onOutcome({ error: 'No threat model to run: pick at least one.', notes: [] })
+          setStarting(true)
+          try {
+            await applyDemoClaim()
+            await applyServedClaim()
+            const outcome = await startRun(sweepRequest(view.forest, models), invalidateBrowserResults)
+            onOutcome(outcome)
+            const id = useLiveStore.getState().session?.sweepId
+            if (outcome.error === null && id) navigate(`/sweep/${id}`)
+          } finally {
+            setStarting(false)
+          }
+        }}
+      >
+        {starting ? 'Connecting…' : busy ? 'Running…' : 'Run sweep'}
+      </button>
+      <ClaimTargetBlock reason={mismatch} />
     </>
   )
 }
@@ -75,7 +84,12 @@ function RunSweepButton({ view, onOutcome }: { view: DesignerView; onOutcome: (o
 function Shown({ id }: { id: string }) {
   const q = useQuery(sweepQuery(id))
   if (q.error) return <p className="rc-error">{q.error.message}</p>
-  if (!q.data) return <p className="rc-muted" role="status">Loading the sweep…</p>
+  if (!q.data)
+    return (
+      <p className="rc-muted" role="status">
+        Loading the sweep…
+      </p>
+    )
   return <SweepResults record={q.data} />
 }
 
@@ -89,15 +103,34 @@ export function SweepRunPage({ view }: { view: DesignerView }) {
     <>
       <section className="rc-card" aria-label="Sweep">
         <div className="rc-row rc-row--spread">
-          <h2 className="rc-card__title"><span className="rc-step">5</span> Sweep the threat models of “{view.workspace}”</h2>
-          <Link href="~/" className="rc-link rc-small">Edit the forest in the designer</Link>
+          <h2 className="rc-card__title">
+            <span className="rc-step">5</span> Sweep the threat models of “{view.workspace}”
+          </h2>
+          <Link href="~/" className="rc-link rc-small">
+            Edit the forest in the designer
+          </Link>
         </div>
-        <p className="rc-hint">Each threat model grants one of superred’s distinct combinations as the scope (read-only none), or is one of the workspace’s saved threat models (read-only included), with the target, claim, attacker and budget of steps 1-4; they run under one concurrency cap.</p>
+        <p className="rc-hint">
+          Each threat model grants one of superred’s distinct combinations as the scope (read-only none), or is one of the workspace’s saved
+          threat models (read-only included), with the target, claim, attacker and budget of steps 1-4; they run under one concurrency cap.
+        </p>
         <WorkspaceChoice view={view} />
         <SweepPicker view={view} />
-        <div className="rc-row rc-runbar"><RunSweepButton view={view} onOutcome={setOutcome} /></div>
-        {outcome?.error ? <p className="rc-error" role="alert" data-testid="start-error">{outcome.error}</p> : null}
-        {outcome?.notes.length ? <ul className="rc-warn rc-notes">{outcome.notes.slice(0, 5).map((n) => <li key={n}>{n}</li>)}</ul> : null}
+        <div className="rc-row rc-runbar">
+          <RunSweepButton view={view} onOutcome={setOutcome} />
+        </div>
+        {outcome?.error ? (
+          <p className="rc-error" role="alert" data-testid="start-error">
+            {outcome.error}
+          </p>
+        ) : null}
+        {outcome?.notes.length ? (
+          <ul className="rc-warn rc-notes">
+            {outcome.notes.slice(0, 5).map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        ) : null}
       </section>
       <FrontierPanel view={view} />
       <Dashboard kind="sweep" />
@@ -109,7 +142,11 @@ export function SweepRunPage({ view }: { view: DesignerView }) {
               {new Date(s.createdAt).toLocaleString()} · {s.models.length}
             </Link>
           ))}
-          {sweeps.data.length > 8 ? <Link href={`~${browserRunsHref()}`} className="rc-link">all…</Link> : null}
+          {sweeps.data.length > 8 ? (
+            <Link href={`~${browserRunsHref()}`} className="rc-link">
+              all…
+            </Link>
+          ) : null}
         </nav>
       ) : null}
       {shown ? <Shown key={shown} id={shown} /> : null}

@@ -12,7 +12,17 @@
  */
 import { create } from 'zustand'
 import {
-  answerWords, FrontierSession, frontierFile, outcomesOf, type FrontierFile, sequenceInterval, tallyOf, type Evaluation, type Seed, type SequentialTest, type Tally,
+  answerWords,
+  FrontierSession,
+  frontierFile,
+  outcomesOf,
+  type FrontierFile,
+  sequenceInterval,
+  tallyOf,
+  type Evaluation,
+  type Seed,
+  type SequentialTest,
+  type Tally,
 } from '../../../core/frontier'
 import { coverKey, describeModel, GrantLattice, ThreatModelLattice, type Cover, type SearchSpace } from '../../../core/lattice'
 import type { Forest, SecurityDomain } from '../../../core/tags'
@@ -86,8 +96,24 @@ export interface FrontierState {
 }
 
 const IDLE: FrontierState = {
-  state: 'idle', readOnly: false, total: 0, evaluated: 0, inferred: null, undecided: null, minimalWins: [], maximalLosses: [], contradictions: 0, error: null,
-  basis: null, test: null, undecidedPoints: [], evaluatedPoints: [], runs: 0, guarantee: null, keptId: null, kept: null,
+  state: 'idle',
+  readOnly: false,
+  total: 0,
+  evaluated: 0,
+  inferred: null,
+  undecided: null,
+  minimalWins: [],
+  maximalLosses: [],
+  contradictions: 0,
+  error: null,
+  basis: null,
+  test: null,
+  undecidedPoints: [],
+  evaluatedPoints: [],
+  runs: 0,
+  guarantee: null,
+  keptId: null,
+  kept: null,
 }
 
 export const useFrontier = create<FrontierState>(() => IDLE)
@@ -136,7 +162,13 @@ function evaluateBatch(request: RunRequest): Promise<Batch> {
  * `redscope frontier --read-only`, opt-in there too since it squares the space). With `test`, each evaluated
  * threat model is decided by a sequential test on repeated runs (`redscope frontier --confidence`).
  */
-export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain, seed: Seed = 'low', readOnly = false, test: SequentialTest | null = null): Promise<void> {
+export async function findWeakestAttacker(
+  forest: Forest,
+  domain: SecurityDomain,
+  seed: Seed = 'low',
+  readOnly = false,
+  test: SequentialTest | null = null,
+): Promise<void> {
   if (useFrontier.getState().state === 'running') return
   stopRequested = false
   const base = new ThreatModelLattice(domain)
@@ -161,8 +193,14 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
     const ds = dirs.get(key) ?? []
     const e = evaluationOf.get(key)
     return {
-      index: lattice.label(c), scope: m.scope, readOnly: m.readOnly, words: describeModel(m), dir: ds[0] ?? null, dirs: ds,
-      tally: e === undefined ? null : tallyOf(e.observation, 'claim'), tested: testedFor(e),
+      index: lattice.label(c),
+      scope: m.scope,
+      readOnly: m.readOnly,
+      words: describeModel(m),
+      dir: ds[0] ?? null,
+      dirs: ds,
+      tally: e === undefined ? null : tallyOf(e.observation, 'claim'),
+      tested: testedFor(e),
     }
   }
   // Kept as the CLI's frontier.json, rewritten after every evaluation; writes are chained so the last one lands last.
@@ -173,17 +211,38 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
     (dirs.get(coverKey(lattice.coverOfModel({ scope: [...m.scope], readOnly: [...m.readOnly] }))) ?? []).slice(0, n)
   const keep = (answer: ReturnType<FrontierSession['answer']>) => {
     const goals = useSetup.getState().claim.tasks.map((t) => t.goal)
-    const file = frontierFile(lattice, answer, {
-      target: basis.target ?? '', claim: basis.claim, attacker: basis.attacker, claim_digest: '', attacker_digest: '',
-      seed, repeat: test?.maxRepeats ?? 1, per_task: false, budget_runs: null, read_only: readOnly,
-      ...(test === null ? {} : { confidence: test.confidence, threshold: test.threshold, max_repeats: test.maxRepeats }),
-    }, goals, runsOf)
+    const file = frontierFile(
+      lattice,
+      answer,
+      {
+        target: basis.target ?? '',
+        claim: basis.claim,
+        attacker: basis.attacker,
+        claim_digest: '',
+        attacker_digest: '',
+        seed,
+        repeat: test?.maxRepeats ?? 1,
+        per_task: false,
+        budget_runs: null,
+        read_only: readOnly,
+        ...(test === null ? {} : { confidence: test.confidence, threshold: test.threshold, max_repeats: test.maxRepeats }),
+      },
+      goals,
+      runsOf,
+    )
     const title = `${basis.claim || 'claim'} on ${basis.target ?? 'the target'}, attacker ${basis.attacker}`
     useFrontier.setState({ kept: file })
-    saving = saving.then(() => saveFrontier({ id, title, createdAt, file })).then(
-      () => { useFrontier.setState({ keptId: id }); invalidateBrowserResults() },
-      (e: unknown) => { useFrontier.setState({ error: `the search could not be kept in this browser: ${(e as Error).message}` }) },
-    )
+    saving = saving
+      .then(() => saveFrontier({ id, title, createdAt, file }))
+      .then(
+        () => {
+          useFrontier.setState({ keptId: id })
+          invalidateBrowserResults()
+        },
+        (e: unknown) => {
+          useFrontier.setState({ error: `the search could not be kept in this browser: ${(e as Error).message}` })
+        },
+      )
   }
   const publish = (state: FrontierState['state'], error: string | null = null) => {
     const answer = session.answer(state === 'stopped')
@@ -191,11 +250,19 @@ export async function findWeakestAttacker(forest: Forest, domain: SecurityDomain
     const counts = live || state === 'done' ? session.counts('claim') : null
     const decisions = test === null ? 0 : answer.evaluations.filter((e) => session.decided(e, 'claim') !== 'undecided').length
     useFrontier.setState({
-      state, error, readOnly, total: Number(lattice.total), evaluated: answer.evaluations.length,
-      inferred: counts?.inferred ?? null, undecided: counts?.undecided ?? null,
-      minimalWins: answer.claim.minimalWins.map(point), maximalLosses: answer.claim.maximalLosses.map(point),
-      contradictions: answer.contradictions.length, basis,
-      test, undecidedPoints: answer.claim.undecided.map(point),
+      state,
+      error,
+      readOnly,
+      total: Number(lattice.total),
+      evaluated: answer.evaluations.length,
+      inferred: counts?.inferred ?? null,
+      undecided: counts?.undecided ?? null,
+      minimalWins: answer.claim.minimalWins.map(point),
+      maximalLosses: answer.claim.maximalLosses.map(point),
+      contradictions: answer.contradictions.length,
+      basis,
+      test,
+      undecidedPoints: answer.claim.undecided.map(point),
       evaluatedPoints: test === null ? [] : answer.evaluations.map((e) => point(e.cover)),
       runs: session.runsSpent,
       guarantee: test === null ? null : { decisions, allRightAtLeast: Math.max(0, 1 - decisions * (1 - test.confidence)) },
@@ -237,9 +304,16 @@ const sameForest = (a: Forest, b: Forest) =>
  * This page's finished search, when it answers the same question as a sweep (same forest, target, claim and
  * attacker): the sweep then paints the frontier's view. A stopped or failed search is no frontier.
  */
-export function frontierForSweep(f: FrontierState, sweep: { forest: Forest; target: string; claim: string; attacker: string }): KnownFrontier | null {
+export function frontierForSweep(
+  f: FrontierState,
+  sweep: { forest: Forest; target: string; claim: string; attacker: string },
+): KnownFrontier | null {
   const b = f.basis
   if (f.state !== 'done' || b === null || b.target !== sweep.target || b.claim !== sweep.claim || b.attacker !== sweep.attacker) return null
   if (!sameForest(b.forest, sweep.forest)) return null
-  return { minimalWins: f.minimalWins, source: `The frontier found on this page (${f.evaluated} threat models run)`, answer: f.kept ? answerWords(f.kept) : null }
+  return {
+    minimalWins: f.minimalWins,
+    source: `The frontier found on this page (${f.evaluated} threat models run)`,
+    answer: f.kept ? answerWords(f.kept) : null,
+  }
 }

@@ -16,12 +16,14 @@ export function rowsFromLive(record: SweepRecord, session: RunSession): SweepRow
       ...lane.finished.map((f) => ({ index: f.index, status: f.status, error: f.error })),
       ...Object.values(lane.running).map((r) => ({ index: r.index, status: 'running' })),
     ].sort((a, b) => a.index - b.index)
-    const state = lane.status === 'queued' ? 'queued' : lane.status === 'running' ? 'running' : lane.status === 'done' ? 'complete' : 'incomplete'
+    const state =
+      lane.status === 'queued' ? 'queued' : lane.status === 'running' ? 'running' : lane.status === 'done' ? 'complete' : 'incomplete'
     return { ...m, state, cells, nTasks: lane.info.nTasks, nSuccess: t.successes, nCompleted: t.completed }
   })
 }
 
-export const sweepManifestsQuery = (record: SweepRecord) => queryOptions({
-  queryKey: [...runKeys.sweep(record.id), 'manifests'],
-  queryFn: () => readSweepManifests(resultsStorage(), record),
-})
+export const sweepManifestsQuery = (record: SweepRecord) =>
+  queryOptions({
+    queryKey: [...runKeys.sweep(record.id), 'manifests'],
+    queryFn: () => readSweepManifests(resultsStorage(), record),
+  })

@@ -1,7 +1,14 @@
 import type { ReactNode } from 'react'
 
 /** A numbered, collapsible setup step; the summary line says what is chosen while it is closed. */
-export function Card({ step, title, summary, children, defaultOpen = true, label }: {
+export function Card({
+  step,
+  title,
+  summary,
+  children,
+  defaultOpen = true,
+  label,
+}: {
   step?: number
   title: string
   summary?: ReactNode

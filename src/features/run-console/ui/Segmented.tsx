@@ -1,5 +1,10 @@
 /** One choice among a few, as a radio group of buttons. */
-export function Segmented<T extends string>({ label, value, options, onChange }: {
+export function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
   label: string
   value: T
   options: ReadonlyArray<{ value: T; label: string }>
@@ -8,7 +13,14 @@ export function Segmented<T extends string>({ label, value, options, onChange }:
   return (
     <div className="rc-seg" role="radiogroup" aria-label={label}>
       {options.map((o) => (
-        <button key={o.value} type="button" role="radio" aria-checked={o.value === value} className="rc-seg__item" onClick={() => onChange(o.value)}>
+        <button
+          key={o.value}
+          type="button"
+          role="radio"
+          aria-checked={o.value === value}
+          className="rc-seg__item"
+          onClick={() => onChange(o.value)}
+        >
           {o.label}
         </button>
       ))}

@@ -57,7 +57,14 @@ function viewOf(id: string, name: string, open: boolean, doc: DesignDoc, models:
     forestError = (e as Error).message
   }
   return {
-    workspaceId: id, workspace: name, open, missing: null, loading: false, forest, domain, forestError,
+    workspaceId: id,
+    workspace: name,
+    open,
+    missing: null,
+    loading: false,
+    forest,
+    domain,
+    forestError,
     current: pairNames(doc, doc),
     saved: models.map((m) => ({ id: m.id, name: m.name, ...pairNames(doc, m) })),
     target,
@@ -93,11 +100,12 @@ export function useDesignerView(): DesignerView {
   })
   const missing = pinned !== '' && !workspaces.some((w) => w.id === pinned) ? pinned : null
   return useMemo(() => {
-    const base = open || id === null
-      ? viewOf(id ?? '', openName, true, doc, models, openTarget)
-      : other.data
-        ? viewOf(other.data.id, other.data.name, false, other.data.doc, other.data.models, other.data.target)
-        : { ...viewOf(id, summary?.name ?? '', false, EMPTY, [], null), loading: true }
+    const base =
+      open || id === null
+        ? viewOf(id ?? '', openName, true, doc, models, openTarget)
+        : other.data
+          ? viewOf(other.data.id, other.data.name, false, other.data.doc, other.data.models, other.data.target)
+          : { ...viewOf(id, summary?.name ?? '', false, EMPTY, [], null), loading: true }
     return { ...base, missing }
   }, [open, id, openName, doc, models, openTarget, other.data, summary?.name, missing])
 }
@@ -111,7 +119,9 @@ export type ThreatChoice = ThreatModelNames & { readonly id: string; readonly la
  */
 export function chosenModel(view: DesignerView, source: string): ThreatChoice | null {
   const current: ThreatChoice = {
-    ...view.current, id: 'designer', name: view.open ? 'Current scope in the designer' : `Current scope of “${view.workspace}”`,
+    ...view.current,
+    id: 'designer',
+    name: view.open ? 'Current scope in the designer' : `Current scope of “${view.workspace}”`,
     label: view.open ? 'the designer’s current scope' : `the current scope of “${view.workspace}”`,
   }
   if (source === 'designer') return current

@@ -19,7 +19,9 @@ export function Dashboard({ kind }: { kind: 'single' | 'sweep' | 'any' }) {
   const live = session.state === 'running' || session.state === 'cancelling'
   return (
     <div className="rc-dashboard">
-      <div ref={progress} className="rc-dashboard__progress"><Overview session={session} /></div>
+      <div ref={progress} className="rc-dashboard__progress">
+        <Overview session={session} />
+      </div>
       <HumanPanel />
       {/* Once a sweep is over its grid says the same in less room: the lanes fold away. */}
       {session.kind === 'sweep' && !live ? (
@@ -27,7 +29,9 @@ export function Dashboard({ kind }: { kind: 'single' | 'sweep' | 'any' }) {
           <summary>{session.order.length} threat model lanes</summary>
           <LaneList session={session} />
         </details>
-      ) : <LaneList session={session} />}
+      ) : (
+        <LaneList session={session} />
+      )}
     </div>
   )
 }

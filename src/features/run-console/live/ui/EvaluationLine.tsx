@@ -12,14 +12,34 @@ export function EvaluationLine({ index, evaluation }: { index: number; evaluatio
   const { primary, subScores, rationale } = evaluation
   return (
     <dl className="rc-eval" aria-label={`Evaluation of task ${index}`} data-testid="task-evaluation">
-      <div className="rc-eval__score"><dt>{primary.name}</dt><dd>{value(primary)}</dd></div>
+      <div className="rc-eval__score">
+        <dt>{primary.name}</dt>
+        <dd>{value(primary)}</dd>
+      </div>
       {subScores.map((s) => (
         <div key={s.key} className="rc-eval__score" data-domain={s.domain ?? ''}>
           <dt>{s.key}</dt>
-          <dd>{value(s)} <span className={s.domain ? 'rc-tag' : 'rc-muted'} title={s.domain ? 'the tag this sub-score pertains to: an attacker sees it only when its scope reads that tag' : 'no tag: every attacker sees it'}>{s.domain ?? 'no domain'}</span></dd>
+          <dd>
+            {value(s)}{' '}
+            <span
+              className={s.domain ? 'rc-tag' : 'rc-muted'}
+              title={
+                s.domain
+                  ? 'the tag this sub-score pertains to: an attacker sees it only when its scope reads that tag'
+                  : 'no tag: every attacker sees it'
+              }
+            >
+              {s.domain ?? 'no domain'}
+            </span>
+          </dd>
         </div>
       ))}
-      {rationale ? <div className="rc-eval__why"><dt>rationale</dt><dd title={rationale.length > 300 ? rationale.slice(0, 2000) : undefined}>{firstLine(rationale)}</dd></div> : null}
+      {rationale ? (
+        <div className="rc-eval__why">
+          <dt>rationale</dt>
+          <dd title={rationale.length > 300 ? rationale.slice(0, 2000) : undefined}>{firstLine(rationale)}</dd>
+        </div>
+      ) : null}
     </dl>
   )
 }

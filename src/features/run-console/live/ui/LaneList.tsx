@@ -12,7 +12,13 @@ export function LaneList({ session }: { session: RunSession }) {
   const now = useNow(session.state === 'running' || session.state === 'cancelling')
   const order = laneOrder(session)
   if (order.length <= PLAIN_LIMIT) {
-    return <div className="rc-lanes">{order.map((k) => <LaneCard key={k} lane={session.lanes[k]} now={now} limits={session.limits} />)}</div>
+    return (
+      <div className="rc-lanes">
+        {order.map((k) => (
+          <LaneCard key={k} lane={session.lanes[k]} now={now} limits={session.limits} />
+        ))}
+      </div>
+    )
   }
   return <VirtualLanes session={session} order={order} now={now} />
 }
@@ -21,13 +27,22 @@ function VirtualLanes({ session, order, now }: { session: RunSession; order: rea
   const scrollRef = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is the project's virtualizer; the compiler cannot memoize it
   const virtualizer = useVirtualizer({
-    count: order.length, getScrollElement: () => scrollRef.current, estimateSize: () => 96, overscan: 4, getItemKey: (i) => order[i],
+    count: order.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 4,
+    getItemKey: (i) => order[i],
   })
   return (
     <div ref={scrollRef} className="rc-lanes rc-lanes--virtual" aria-label={`${order.length} threat models`}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((v) => (
-          <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)`, paddingBottom: 8 }}>
+          <div
+            key={v.key}
+            data-index={v.index}
+            ref={virtualizer.measureElement}
+            style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)`, paddingBottom: 8 }}
+          >
             <LaneCard lane={session.lanes[order[v.index]]} now={now} limits={session.limits} />
           </div>
         ))}

@@ -22,22 +22,39 @@ function ShippedClaims({ forTarget }: { forTarget: string | null }) {
   const claims = (q.data ?? []).filter((c) => forTarget === null || c.target === forTarget)
   return (
     <div className="rc-field">
-      <label className="rc-label" htmlFor="rc-shipped">Shipped claim{forTarget ? ` for the ${forTarget}` : ''}</label>
-      <select id="rc-shipped" className="rc-input" value={claims.some((c) => c.file === origin) ? origin : ''} onChange={async (e) => {
-        const file = e.target.value
-        if (!file) return
-        try {
-          setupActions().setClaim(draftFromClaimFile(await client.fetchQuery(claimFileQuery(file)), file))
-          setError(null)
-        } catch (err) {
-          setError((err as Error).message)
-        }
-      }}>
+      <label className="rc-label" htmlFor="rc-shipped">
+        Shipped claim{forTarget ? ` for the ${forTarget}` : ''}
+      </label>
+      <select
+        id="rc-shipped"
+        className="rc-input"
+        value={claims.some((c) => c.file === origin) ? origin : ''}
+        onChange={async (e) => {
+          const file = e.target.value
+          if (!file) return
+          try {
+            setupActions().setClaim(draftFromClaimFile(await client.fetchQuery(claimFileQuery(file)), file))
+            setError(null)
+          } catch (err) {
+            setError((err as Error).message)
+          }
+        }}
+      >
         <option value="">{q.isPending ? 'loading…' : 'pick a claim…'}</option>
-        {claims.map((c) => <option key={c.file} value={c.file}>{c.name} ({plural(c.tasks, 'task')})</option>)}
+        {claims.map((c) => (
+          <option key={c.file} value={c.file}>
+            {c.name} ({plural(c.tasks, 'task')})
+          </option>
+        ))}
       </select>
-      <span className="rc-hint">{claims.find((c) => c.file === origin)?.description ?? 'Loads into the claim’s task table, where every cell can be edited.'}</span>
-      {error ? <span className="rc-issue" role="alert">{error}</span> : null}
+      <span className="rc-hint">
+        {claims.find((c) => c.file === origin)?.description ?? 'Loads into the claim’s task table, where every cell can be edited.'}
+      </span>
+      {error ? (
+        <span className="rc-issue" role="alert">
+          {error}
+        </span>
+      ) : null}
     </div>
   )
 }
@@ -53,10 +70,14 @@ export function ClaimPanel() {
   const index = useQuery(claimsIndexQuery())
   const defaultClaim = forTarget === null ? undefined : index.data?.find((c) => c.file === DEMO_CLAIMS[forTarget])
   const served = useServedManifest()
-  const servedClaim = claimUntouched(claim) ? served?.manifest.claim ?? null : null
-  const summary = claim.tasks.length ? `${claim.name}, ${plural(claim.tasks.length, 'task')}`
-    : defaultClaim && claim.origin === '' ? `${defaultClaim.name} (the demo’s own)`
-      : servedClaim ? `${servedClaim.name} (${SERVED_MARK})` : 'none yet'
+  const servedClaim = claimUntouched(claim) ? (served?.manifest.claim ?? null) : null
+  const summary = claim.tasks.length
+    ? `${claim.name}, ${plural(claim.tasks.length, 'task')}`
+    : defaultClaim && claim.origin === ''
+      ? `${defaultClaim.name} (the demo’s own)`
+      : servedClaim
+        ? `${servedClaim.name} (${SERVED_MARK})`
+        : 'none yet'
   return (
     <Card step={2} title="Claim" summary={summary}>
       <ShippedClaims forTarget={forTarget} />
@@ -68,23 +89,60 @@ export function ClaimPanel() {
             return (
               <li key={t.id} className={bad ? 'rc-tasks__bad' : undefined}>
                 <span className="rc-tasks__goal">{t.goal || <em className="rc-muted">no goal yet</em>}</span>
-                <span className="rc-tasks__meta">{t.config.split('\n').filter(Boolean).map((l) => <span key={l} className="rc-chip">{l}</span>)}<span className="rc-tag">{t.evaluator.type === 'served' ? `${SERVED_MARK} (task ${t.evaluator.servedTask})` : t.evaluator.type}</span></span>
-                {echoWarnings.has(i) ? <span className="rc-warn" role="status" data-testid="goal-echo">Warning: {goalEchoText(echoWarnings.get(i)!)}.</span> : null}
+                <span className="rc-tasks__meta">
+                  {t.config
+                    .split('\n')
+                    .filter(Boolean)
+                    .map((l) => (
+                      <span key={l} className="rc-chip">
+                        {l}
+                      </span>
+                    ))}
+                  <span className="rc-tag">
+                    {t.evaluator.type === 'served' ? `${SERVED_MARK} (task ${t.evaluator.servedTask})` : t.evaluator.type}
+                  </span>
+                </span>
+                {echoWarnings.has(i) ? (
+                  <span className="rc-warn" role="status" data-testid="goal-echo">
+                    Warning: {goalEchoText(echoWarnings.get(i)!)}.
+                  </span>
+                ) : null}
               </li>
             )
           })}
         </ol>
       ) : forTarget !== null && claim.origin === '' && defaultClaim ? (
-        <p className="rc-muted" data-testid="default-claim">The demo {forTarget}’s own claim, <strong>{defaultClaim.name}</strong> ({defaultClaim.tasks} tasks), runs unless you pick or write another.</p>
-      ) : servedClaim ? null : <p className="rc-muted">Pick a shipped claim, or write tasks yourself.</p>}
+        <p className="rc-muted" data-testid="default-claim">
+          The demo {forTarget}’s own claim, <strong>{defaultClaim.name}</strong> ({defaultClaim.tasks} tasks), runs unless you pick or write
+          another.
+        </p>
+      ) : servedClaim ? null : (
+        <p className="rc-muted">Pick a shipped claim, or write tasks yourself.</p>
+      )}
       <div className="rc-row rc-row--spread">
-        <button type="button" className="rc-btn" onClick={() => {
-          if (claim.tasks.length === 0) setupActions().addTask()
-          setEditing(true)
-        }}>{claim.tasks.length ? 'Edit tasks…' : 'Write tasks…'}</button>
-        {file ? <span className="rc-ok rc-small">✓ valid</span> : claim.tasks.length ? <span className="rc-issue">{issues.size} problem{issues.size === 1 ? '' : 's'}: open the table</span> : null}
+        <button
+          type="button"
+          className="rc-btn"
+          onClick={() => {
+            if (claim.tasks.length === 0) setupActions().addTask()
+            setEditing(true)
+          }}
+        >
+          {claim.tasks.length ? 'Edit tasks…' : 'Write tasks…'}
+        </button>
+        {file ? (
+          <span className="rc-ok rc-small">✓ valid</span>
+        ) : claim.tasks.length ? (
+          <span className="rc-issue">
+            {issues.size} problem{issues.size === 1 ? '' : 's'}: open the table
+          </span>
+        ) : null}
       </div>
-      {editing ? <Modal label="Claim tasks" onClose={() => setEditing(false)}><ClaimEditor onClose={() => setEditing(false)} /></Modal> : null}
+      {editing ? (
+        <Modal label="Claim tasks" onClose={() => setEditing(false)}>
+          <ClaimEditor onClose={() => setEditing(false)} />
+        </Modal>
+      ) : null}
     </Card>
   )
 }

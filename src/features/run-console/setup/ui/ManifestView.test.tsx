@@ -10,10 +10,16 @@ import { ManifestView } from './ManifestView'
 const base = {
   protocol: 'superred-target-http/1',
   name: 'SupportAgent',
-  security_domain: [{ name: 'system', parent: null }, { name: 'user', parent: null }],
+  security_domain: [
+    { name: 'system', parent: null },
+    { name: 'user', parent: null },
+  ],
   controllables: [{ name: 'user_message', security_domain: 'user' }],
   observables: [],
-  config_specs: [{ name: 'system_prompt', security_domain: 'system' }, { name: 'superred_task', security_domain: null }],
+  config_specs: [
+    { name: 'system_prompt', security_domain: 'system' },
+    { name: 'superred_task', security_domain: null },
+  ],
   query_specs: [{ name: 'tickets' }, { name: 'superred_evaluation' }],
 }
 const claim = { name: 'support_claim', tasks: [{ goal: 'leak a ticket' }] }
@@ -22,7 +28,10 @@ afterEach(() => cleanup())
 
 describe('ManifestView', () => {
   it('shows a served claim’s hooks under the claim, not as the target’s config and queries', () => {
-    const manifest = ManifestSchema.parse({ ...base, claim: { ...claim, hooks: { config: 'superred_task', query: 'superred_evaluation' } } })
+    const manifest = ManifestSchema.parse({
+      ...base,
+      claim: { ...claim, hooks: { config: 'superred_task', query: 'superred_evaluation' } },
+    })
     render(<ManifestView manifest={manifest} designerTags={[]} />)
     expect(screen.getByTestId('manifest-configs').textContent).toBe('system_prompt')
     expect(screen.getByTestId('manifest-queries').textContent).toBe('tickets')
@@ -38,7 +47,11 @@ describe('ManifestView', () => {
   })
 
   it('says "none" where a target has no config of its own', () => {
-    const manifest = ManifestSchema.parse({ ...base, config_specs: [{ name: 'superred_task' }], claim: { ...claim, hooks: { config: 'superred_task' } } })
+    const manifest = ManifestSchema.parse({
+      ...base,
+      config_specs: [{ name: 'superred_task' }],
+      claim: { ...claim, hooks: { config: 'superred_task' } },
+    })
     render(<ManifestView manifest={manifest} designerTags={[]} />)
     expect(screen.getByTestId('manifest-configs').textContent).toBe('none')
   })

@@ -15,20 +15,28 @@ export function ServedClaim({ served }: { served: ServedManifest | null }) {
   const from = servedFrom(claim)
   const here = httpTargetUrl(target)
   // A table loaded from another server's claim names tasks this target may not have: say so.
-  const elsewhere = from !== null && claim.tasks.length > 0 && (target.kind !== 'http' || from !== here)
-    ? <p className="rc-warn rc-small" role="status">These tasks are served by {from}, not by the target set above: its claim numbers them.</p>
-    : null
+  const elsewhere =
+    from !== null && claim.tasks.length > 0 && (target.kind !== 'http' || from !== here) ? (
+      <p className="rc-warn rc-small" role="status">
+        These tasks are served by {from}, not by the target set above: its claim numbers them.
+      </p>
+    ) : null
   if (served === null || served.manifest.claim === null) return elsewhere
   const c = served.manifest.claim
   if (claimUntouched(claim)) {
     return (
       <div data-testid="served-claim">
-        <p className="rc-muted">{served.manifest.name} serves its own claim, <strong>{c.name}</strong> ({plural(c.tasks.length, 'task')}): each task configures the session and judges each run on the target’s side. It runs unless you pick or write another.</p>
+        <p className="rc-muted">
+          {served.manifest.name} serves its own claim, <strong>{c.name}</strong> ({plural(c.tasks.length, 'task')}): each task configures
+          the session and judges each run on the target’s side. It runs unless you pick or write another.
+        </p>
         <ol className="rc-tasks" aria-label="Tasks served by the target">
           {c.tasks.map((t, i) => (
             <li key={i}>
               <span className="rc-tasks__goal">{t.goal}</span>
-              <span className="rc-tasks__meta"><span className="rc-tag">{SERVED_MARK}</span></span>
+              <span className="rc-tasks__meta">
+                <span className="rc-tag">{SERVED_MARK}</span>
+              </span>
             </li>
           ))}
         </ol>
@@ -41,7 +49,13 @@ export function ServedClaim({ served }: { served: ServedManifest | null }) {
       {elsewhere}
       <p className="rc-muted rc-small" data-testid="served-claim">
         {served.manifest.name} also serves its own claim, {c.name} ({plural(c.tasks.length, 'task')}).{' '}
-        <button type="button" className="rc-btn rc-btn--small" onClick={() => setupActions().setClaim(servedClaimDraft(served.manifest, served.url)!)}>Use the target’s claim</button>
+        <button
+          type="button"
+          className="rc-btn rc-btn--small"
+          onClick={() => setupActions().setClaim(servedClaimDraft(served.manifest, served.url)!)}
+        >
+          Use the target’s claim
+        </button>
       </p>
     </>
   )
