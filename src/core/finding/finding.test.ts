@@ -191,3 +191,44 @@ describe('what the attacker learned, and echoes, in the exported finding', () =>
     expect(JSON.stringify(masked)).not.toContain('AZURE-FALCON-7391')
   })
 })
+
+describe('the finding by framework', () => {
+  const mapped = {
+    tags: [
+      { name: 'user', parent: null, description: '', references: ['LLM01'] },
+      { name: 'web', parent: null, description: '', references: ['LLM02'] },
+    ],
+  }
+  const build = (success: boolean) => {
+    const r = buildReplay(
+      [pre('u', 'user', 'hi'), inj('u', 'x'), obs('w', 'web', 'y'), end('user')],
+      null,
+      coverageFor(mapped, { scope: ['user'], readOnly: [] }),
+    )
+    const task = { ...meta.task, success, status: success ? 'success' : 'failed', runs: 4, references: ['AML.T0051'] }
+    return buildFinding(r, { ...meta, forest: mapped, task }, new Map())
+  }
+
+  it("names each reference of the granted tags and of the task as breached under this run's threat model", () => {
+    const f = build(true)
+    const ids = f.compliance.frameworks.flatMap((fw) => fw.references.map((v) => [v.id, v.breached.length > 0]))
+    expect(ids.sort()).toEqual([
+      ['AML.T0051', true],
+      ['LLM01', true],
+    ])
+    // The tag no grant reached is listed as not exercised, never as held.
+    expect(f.compliance.notExercised).toEqual(['LLM02'])
+    const doc = new DOMParser().parseFromString(renderFindingHtml(f), 'text/html')
+    expect(doc.querySelector('#compliance')!.textContent).toBe('By framework')
+    expect(doc.querySelector('[data-reference="LLM01"]')!.textContent).toContain('breached')
+    expect(doc.body.textContent).toContain('not exercised')
+  })
+
+  it('words a task that held as not broken in its runs, never as safe', () => {
+    const html = renderFindingHtml(build(false))
+    const row = new DOMParser().parseFromString(html, 'text/html').querySelector('[data-reference="LLM01"]')!
+    expect(row.textContent).toContain('not broken')
+    expect(row.textContent).toContain('4 runs')
+    expect(row.textContent).not.toMatch(/safe|secure/i)
+  })
+})
