@@ -225,6 +225,8 @@ test("a sweep's bundle paints the sweep from file://, and its rows open their ex
   await first.getByRole('link', { name: 'open' }).click()
   await expect(page).toHaveURL(new RegExp(`index\\.html#/${experiment}\\?src=`))
   await expect(page.getByRole('list', { name: 'Task rows' }).getByRole('link')).toHaveCount(4)
+  // The claim's framework references travel into the bundle: its experiment pages summarise them (docs/compliance.md).
+  await expect(page.getByTestId('compliance-panel').locator('tr[data-reference="LLM02"]')).toContainText('breached under')
   expect(violations).toEqual([])
 })
 
