@@ -95,3 +95,20 @@ def test_a_module_attribute_gives_the_same(tmp_path: Path, monkeypatch: pytest.M
     assert {t["name"]: t.get("references") for t in manifest["security_domain"]}["tools"] == ["LLM01", "T6"]
     with pytest.raises(StartupError, match=r"mapped_probe.REDSCOPE_REFERENCES: tags.tools\[0\]: unknown"):
         parse_references({"tags": {"tools": ["llm01"]}}, "mapped_probe.REDSCOPE_REFERENCES")
+
+
+def test_the_claim_file_carries_the_claim_and_task_references(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from redscope_bridge.serve_command import claim_file_command
+
+    path = write(tmp_path, {"tags": {"user": ["LLM01"]}, "claim": ["MEASURE 2.7"], "tasks": {"1": ["LLM07"]}})
+    args = _parser().parse_args(["claim-file", CLAIM, "--references", path])
+    assert claim_file_command(args) == 0
+    file = json.loads(capsys.readouterr().out)
+    assert file["references"] == ["MEASURE 2.7"]
+    assert file["tasks"][0]["references"] == ["LLM07"]
+    with pytest.raises(StartupError, match=r"tasks.9: the claim has 1 task\(s\)"):
+        claim_file_command(
+            _parser().parse_args(["claim-file", CLAIM, "--references", write(tmp_path, {"tasks": {"9": ["LLM01"]}})])
+        )

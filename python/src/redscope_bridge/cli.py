@@ -139,6 +139,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("claim", metavar="MODULE:ATTR")
     c.add_argument("--claim-kwargs", help="keyword arguments for a callable claim, as a JSON object")
     c.add_argument("--name", help="the claim file's name (default: as serve --claim-label)")
+    c.add_argument(
+        "--references",
+        metavar="FILE",
+        help="framework references for the claim and its tasks, as serve --references takes them (tags are ignored)",
+    )
     return p
 
 

@@ -244,5 +244,18 @@ def with_claim(loaded: Loaded, tasks: list[Task[Any]]) -> Loaded:
 def claim_file_command(args: argparse.Namespace) -> int:
     tasks = load_claim(args.claim, load_kwargs(args.claim_kwargs, None, "--claim-kwargs"))
     name = args.name or claim_label(args.claim)
-    print(json.dumps(claim_file(tasks, name, args.claim), indent=2, ensure_ascii=False))
+    file = claim_file(tasks, name, args.claim)
+    # The claim's and its tasks' framework references, as serve puts them in the manifest (a claim file has no tags).
+    refs = merged(
+        module_references(args.claim),
+        read_references_file(args.references) if args.references is not None else None,
+    )
+    where = f"--references {args.references}" if args.references else "REDSCOPE_REFERENCES"
+    if refs.claim:
+        file["references"] = refs.claim
+    for number, ids in refs.tasks.items():
+        if number > len(file["tasks"]):
+            raise StartupError(f"{where}: tasks.{number}: the claim has {len(file['tasks'])} task(s)")
+        file["tasks"][number - 1]["references"] = ids
+    print(json.dumps(file, indent=2, ensure_ascii=False))
     return 0
