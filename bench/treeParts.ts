@@ -6,7 +6,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { StorageNotFoundError, type Storage, type StorageEntry } from '../src/core/results/storage'
+import { StorageNotFoundError, type BulkWriter, type Storage, type StorageEntry } from '../src/core/results/storage'
 import { trajectoryTexts, type TrajectoryJob } from '../src/core/results/trajectoryText'
 
 /** One write as the session issued it: atomic ones are published by rename, as NodeFsStorage's thread does. */
@@ -23,7 +23,8 @@ const encoder = new TextEncoder()
  * jobs are printed here, on the calling thread. It reads as an empty folder, except that a file written keeps a
  * revision, so that the experiments index does not re-read it at every row as a file changed elsewhere.
  */
-export class DiscardingStorage implements Storage {
+export class DiscardingStorage implements Storage, BulkWriter {
+  readonly bulk: BulkWriter = this
   readonly writes: RecordedWrite[] = []
   private readonly revisions = new Map<string, number>()
 

@@ -16,13 +16,16 @@
  */
 import { existsSync, promises as fs } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
-import { StorageNotFoundError, joinPath, type Storage, type StorageEntry } from '../../core/results/storage'
+import { StorageNotFoundError, joinPath, type BulkWriter, type Storage, type StorageEntry } from '../../core/results/storage'
 import type { TrajectoryJob } from '../../core/results/trajectoryText'
 import { fsWriteThread } from './fsWriteThread'
 
 const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/
 
-export class NodeFsStorage implements Storage {
+export class NodeFsStorage implements Storage, BulkWriter {
+  /** Opts into the bulk path with its own writeTextUnpublished and writeTrajectoriesUnpublished. */
+  readonly bulk: BulkWriter = this
+
   readonly root: string
 
   constructor(root: string) {

@@ -77,12 +77,12 @@ describe('node fs storage specifics', () => {
     const s = new NodeFsStorage(root)
     // 16 writes into one new nested folder at once, as a task folder is written: each must land.
     const files = Array.from({ length: 16 }, (_, i) => `exp/tasks/00001__a/trajectories/run_${i}.json`)
-    await Promise.all(files.map((f, i) => s.writeTextUnpublished!(f, `r${i}`)))
+    await Promise.all(files.map((f, i) => s.writeTextUnpublished(f, `r${i}`)))
     expect((await s.list('exp/tasks/00001__a/trajectories')).length).toBe(16)
     await s.writeTextAtomic('exp/tasks/00001__a/task.json', 't')
     rmSync(join(root, 'exp', 'tasks'), { recursive: true, force: true })
     // The folder this storage made is gone, and so is a sibling's parent: both writes make what they need again.
-    await s.writeTextUnpublished!('exp/tasks/00001__a/trajectories/run_0.json', 'again')
+    await s.writeTextUnpublished('exp/tasks/00001__a/trajectories/run_0.json', 'again')
     await s.writeTextAtomic('exp/tasks/00002__b/task.json', 'new')
     expect(await s.readText('exp/tasks/00001__a/trajectories/run_0.json')).toBe('again')
     expect(await s.readText('exp/tasks/00002__b/task.json')).toBe('new')
@@ -97,7 +97,7 @@ describe('node fs storage, writes on the thread', () => {
   it('a read, a listing or an existence check sees every write issued before it, awaited or not', async () => {
     const s = new NodeFsStorage(join(tmp, 'order'))
     for (let i = 0; i < 50; i++) void s.writeTextAtomic('exp/manifest.json', `v${i}`)
-    for (let i = 0; i < 20; i++) void s.writeTextUnpublished!(`exp/runs/run_${i}.json`, `r${i}`)
+    for (let i = 0; i < 20; i++) void s.writeTextUnpublished(`exp/runs/run_${i}.json`, `r${i}`)
     expect(await s.exists('exp/runs/run_19.json')).toBe(true)
     expect(await s.readText('exp/manifest.json')).toBe('v49')
     expect((await s.list('exp/runs')).length).toBe(20)
@@ -124,7 +124,7 @@ describe('node fs storage, writes on the thread', () => {
   it("a read waits only for the writes to its own path or below it: a new experiment's checks never wait for a sweep's other writes", async () => {
     const s = new NodeFsStorage(join(tmp, 'scoped'))
     await s.writeTextAtomic('exp-2/manifest.json', 'old')
-    const writes = Array.from({ length: 300 }, (_, i) => s.writeTextUnpublished!(`exp-1/runs/run_${i}.json`, 'x'.repeat(1000)))
+    const writes = Array.from({ length: 300 }, (_, i) => s.writeTextUnpublished(`exp-1/runs/run_${i}.json`, 'x'.repeat(1000)))
     let lastDone = false
     void writes[299].then(() => {
       lastDone = true
@@ -176,7 +176,7 @@ describe('node fs storage, writes on the thread', () => {
       )
     const paths = runs.flatMap((_, i) => [`task/trajectories/run_0000${i + 1}.json`, `task/trajectories/run_0000${i + 1}.attacker.json`])
     const s = new NodeFsStorage(join(tmp, 'jobs'))
-    const written = s.writeTrajectoriesUnpublished!(paths, job())
+    const written = s.writeTrajectoriesUnpublished(paths, job())
     // Issued, not awaited: the read waits for the job that writes it.
     expect(await s.readText(paths[5])).toBe(trajectoryTexts(job())[5])
     await written
@@ -236,7 +236,7 @@ describe('node fs storage, writes on the thread', () => {
     await s.writeTextAtomic('task/trajectories', 'a file where a folder is expected')
     const job = trajectoryJob([{ run: 1, items: [] }], 5)
     const [bad, good] = await Promise.allSettled([
-      s.writeTrajectoriesUnpublished!(['task/trajectories/run_00001.json'], job),
+      s.writeTrajectoriesUnpublished(['task/trajectories/run_00001.json'], job),
       s.writeTextAtomic('task/task.json', 'y'),
     ])
     expect(bad.status).toBe('rejected')
@@ -269,8 +269,8 @@ describe('node fs storage, writes on the thread', () => {
     const whole = new TextEncoder().encode('{"ü": 1}')
     const buffer = new TextEncoder().encode('xx{"a": 2}yy')
     const part = buffer.subarray(2, 10)
-    await s.writeBytesAtomic!('whole.json', whole)
-    await s.writeBytesAtomic!('part.json', part)
+    await s.writeBytesAtomic('whole.json', whole)
+    await s.writeBytesAtomic('part.json', part)
     expect(await s.readText('whole.json')).toBe('{"ü": 1}')
     expect(await s.readText('part.json')).toBe('{"a": 2}')
     expect(whole.byteLength).toBe(0)

@@ -1,7 +1,8 @@
 /**
  * The channel's answerer mode (`serveEach`, what BaseOptimizer uses): an
  * event sent while nothing waits is answered with the answerer's own promise,
- * events sent meanwhile are queued; the rules of `serve` hold for both.
+ * events sent meanwhile are queued; the rules of the pulling receiver (one
+ * response per event, in order, poison and close) hold for both.
  */
 import { describe, expect, it } from 'vitest'
 import { SecurityDomainTag } from '../tags'
@@ -84,6 +85,44 @@ describe('EventChannel.serveEach', () => {
     expect((await Promise.all(sent)).map(valueOf)).toEqual(['v-a', 'v-b', 'v-c'])
     channel.close()
     await expect(served).resolves.toBeUndefined()
+  })
+
+  it('hands over what was sent before serving began, and ends only once closed and drained', async () => {
+    const channel = new EventChannel()
+    const early = channel.send(preCallEvent(c, 'early'))
+    let ended = false
+    const served = channel
+      .serveEach({ answer: (event) => injection(event as ControllablePreCallEvent, 'x'), handled: () => {} })
+      .then(() => {
+        ended = true
+      })
+    expect(valueOf(await early)).toBe('x')
+    await tick()
+    expect(ended).toBe(false)
+    const last = channel.send(preCallEvent(c, 'last'))
+    channel.close()
+    expect(valueOf(await last)).toBe('x')
+    await served
+    expect(ended).toBe(true)
+  })
+
+  it('answers many queued sends in order, one at a time', async () => {
+    const channel = new EventChannel()
+    let answering = 0
+    let most = 0
+    const sent = Array.from({ length: 5_000 }, (_, i) => channel.send(preCallEvent(c, String(i))))
+    void channel.serveEach({
+      answer: async (event) => {
+        most = Math.max(most, ++answering)
+        await Promise.resolve()
+        answering--
+        return injection(event as ControllablePreCallEvent, requestOf(event))
+      },
+      handled: () => {},
+    })
+    const got = (await Promise.all(sent)).map(valueOf)
+    expect(got).toEqual(Array.from({ length: 5_000 }, (_, i) => String(i)))
+    expect(most).toBe(1)
   })
 
   it('ends once closed and drained: not while an event is still being answered', async () => {
@@ -211,7 +250,6 @@ describe('EventChannel.serveEach', () => {
     void channel.serveEach({ answer: plainResponse, handled: () => {} })
     await expect(channel.receive()).rejects.toThrow('EventChannel is served by a handler')
     await expect(channel.serveEach({ answer: plainResponse, handled: () => {} })).rejects.toThrow('EventChannel is already served')
-    await expect(channel.serve(() => {})).rejects.toThrow('EventChannel is already served')
   })
 })
 

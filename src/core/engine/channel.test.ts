@@ -16,7 +16,7 @@ describe('EventChannel', () => {
     const r2 = channel.send(e2)
     const seen: string[] = []
     const consumer = (async () => {
-      for await (const envelope of channel) {
+      for (let envelope = await channel.receive(); envelope !== null; envelope = await channel.receive()) {
         seen.push((envelope.event as typeof e1).request)
         envelope.respond(injection(envelope.event as typeof e1, `v-${seen.length}`))
       }
@@ -80,12 +80,15 @@ describe('EventChannel', () => {
     await expect(closed.send(preCallEvent(c, 'x'))).rejects.toThrow('Cannot send on a closed EventChannel')
   })
 
-  it('close lets the receiver drain what was queued, then ends iteration', async () => {
+  it('close lets the receiver drain what was queued, then receive gives null', async () => {
     const channel = new EventChannel()
     void channel.send(preCallEvent(c, 'a'))
     channel.close()
     const got: string[] = []
-    for await (const envelope of channel) got.push((envelope.event as ReturnType<typeof preCallEvent>).request)
+    for (let envelope = await channel.receive(); envelope !== null; envelope = await channel.receive()) {
+      got.push((envelope.event as ReturnType<typeof preCallEvent>).request)
+    }
     expect(got).toEqual(['a'])
+    expect(await channel.receive()).toBeNull()
   })
 })

@@ -1,10 +1,10 @@
 /**
  * The channel between the Controller (sender) and the optimizer (receiver):
  * the sender awaits one response per event. The receiver either pulls
- * envelopes at its own pace (`receive`, async iteration), registers one
- * handler (`serve`) that the channel calls directly, one envelope at a time,
- * or registers an answerer (`serveEach`) whose answer goes straight back to
- * the sender. Rules as the reference's EventChannel.
+ * envelopes at its own pace (`receive`, for an optimizer that overrides
+ * `dispatch`), or registers an answerer (`serveEach`, BaseOptimizer's default)
+ * whose answer goes straight back to the sender. Rules as the reference's
+ * EventChannel. Why the answerer path exists: ./README.md.
  */
 import { removeItem } from './async'
 import { EngineRuntimeError } from './errors'
@@ -81,13 +81,6 @@ export class EventEnvelope {
 }
 
 /**
- * Handles one envelope: it must settle it, at once or later. Answered, the
- * handling is over and the next envelope is handed over; rejected, serving
- * stops with that error (the optimizer failed), as does a throw.
- */
-export type EnvelopeHandler = (envelope: EventEnvelope) => void
-
-/**
  * A receiver that answers each event by a call (BaseOptimizer's steps):
  * `answer` starts handling an event and gives its response or a promise of
  * it (a throw or a rejection is the receiver's failure); `handled` is told
@@ -99,23 +92,22 @@ export interface EventAnswerer {
   handled(event: Event): void
 }
 
-/** The registered handler and the promise `serve` returned, settled when serving ends. */
+/** The registered answerer and the promise `serveEach` returned, settled when serving ends. */
 interface Serving {
-  readonly handler: EnvelopeHandler
-  /** Set by `serveEach`: an event sent while nothing waits is answered without an envelope. */
-  readonly answerer: EventAnswerer | null
-  /** `serveEach`: an event answered straight to its sender is being handled (it has no envelope). */
+  /** An event sent while nothing waits is answered by it without an envelope; a queued one, through its envelope. */
+  readonly answerer: EventAnswerer
+  /** An event answered straight to its sender is being handled (it has no envelope). */
   direct: boolean
   readonly resolve: () => void
   readonly reject: (error: unknown) => void
   /** Handed over and not yet settled: the next one waits for it. */
   current: EventEnvelope | null
-  /** Inside the hand-over loop: a settle from within the handler lets that loop go on (no recursion). */
+  /** Inside the hand-over loop: a settle reached from within it lets that loop go on (no recursion). */
   pumping: boolean
   ended: boolean
 }
 
-export class EventChannel implements AsyncIterable<EventEnvelope> {
+export class EventChannel {
   private readonly queue: EventEnvelope[] = []
   private readonly receivers: Array<(envelope: EventEnvelope | null) => void> = []
   /** Taken by the receiver but not yet answered: rejected too on poison, so no sender can hang. */
@@ -151,14 +143,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     if (this.error !== null) return Promise.reject(this.error.value)
     if (this.closed) return Promise.reject(new EngineRuntimeError('Cannot send on a closed EventChannel'))
     const serving = this.serving
-    if (
-      serving !== null &&
-      serving.answerer !== null &&
-      serving.current === null &&
-      !serving.direct &&
-      !serving.ended &&
-      this.queue.length === 0
-    ) {
+    if (serving !== null && serving.current === null && !serving.direct && !serving.ended && this.queue.length === 0) {
       return this.answerDirectly(serving, serving.answerer, event, onResponse)
     }
     const sent = new Promise<EventResponse>(this.capture)
@@ -181,26 +166,13 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   }
 
   /**
-   * Registers the receiver as a handler instead of a pulling loop: each
-   * envelope is handed to it as soon as the one before was answered, in
-   * order (queued meanwhile), so a target sending concurrently is still
-   * answered one event at a time. Resolves once the channel is closed and
-   * drained; rejects with the handler's error, after which nothing more is
-   * handed over (the queued envelopes wait for `setError`, as with a loop
-   * that stopped pulling).
-   */
-  serve(handler: EnvelopeHandler): Promise<void> {
-    if (this.serving !== null) return Promise.reject(new EngineRuntimeError('EventChannel is already served'))
-    if (this.receivers.length > 0) return Promise.reject(new EngineRuntimeError('EventChannel is already received from'))
-    return new Promise<void>((resolve, reject) => {
-      this.startServing({ handler, answerer: null, direct: false, resolve, reject, current: null, pumping: false, ended: false })
-    })
-  }
-
-  /**
-   * Serves with an answerer, under `serve`'s rules (one event at a time, in
-   * order, ends once closed and drained, rejects with the receiver's
-   * failure). The serial hand-off's fast path: an event sent while none is
+   * Registers the receiver as an answerer instead of a pulling loop: each
+   * event is handed to it as soon as the one before was answered, in order
+   * (queued meanwhile), so a target sending concurrently is still answered
+   * one event at a time. Resolves once the channel is closed and drained;
+   * rejects with the receiver's failure, after which nothing more is handed
+   * over (the queued envelopes wait for `setError`, as with a loop that
+   * stopped pulling). The serial hand-off's fast path: an event sent while none is
    * being handled or queued gets the answerer's own promise, followed by the
    * check and the delivery, with no envelope and no promise of the channel's
    * (a send costs what awaiting the optimizer's handler directly does).
@@ -213,22 +185,10 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     if (this.serving !== null) return Promise.reject(new EngineRuntimeError('EventChannel is already served'))
     if (this.receivers.length > 0) return Promise.reject(new EngineRuntimeError('EventChannel is already received from'))
     return new Promise<void>((resolve, reject) => {
-      this.startServing({
-        handler: this.answerEnvelope,
-        answerer,
-        direct: false,
-        resolve,
-        reject,
-        current: null,
-        pumping: false,
-        ended: false,
-      })
+      const serving: Serving = { answerer, direct: false, resolve, reject, current: null, pumping: false, ended: false }
+      this.serving = serving
+      this.pump(serving)
     })
-  }
-
-  private startServing(serving: Serving): void {
-    this.serving = serving
-    this.pump(serving)
   }
 
   // The event answered directly and its recorder: one in flight at a time, so fields rather than a closure per send.
@@ -261,7 +221,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     const onResponse = this.directOnResponse
     this.directEvent = null
     this.directOnResponse = undefined
-    serving.answerer!.handled(event)
+    serving.answerer.handled(event)
     serving.direct = false
     // Poisoned while it was handled: as a taken envelope, its sender gets the poison, whatever the answer.
     if (this.error !== null) throw this.error.value
@@ -290,7 +250,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     const event = this.directEvent!
     this.directEvent = null
     this.directOnResponse = undefined
-    serving.answerer!.handled(event)
+    serving.answerer.handled(event)
     serving.direct = false
     this.stopServing(serving, error)
     // Poisoned while it was handled: the sender gets the poison, as a taken envelope would have.
@@ -299,11 +259,11 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
 
   // A queued event under serveEach: answered by the answerer, settled on its envelope (one at a time, so a field).
   private answering: EventEnvelope | null = null
-  private readonly answerEnvelope: EnvelopeHandler = (envelope) => {
+  private answerEnvelope(serving: Serving, envelope: EventEnvelope): void {
     this.answering = envelope
     let pending: Promise<EventResponse>
     try {
-      pending = Promise.resolve(this.serving!.answerer!.answer(envelope.event))
+      pending = Promise.resolve(serving.answerer.answer(envelope.event))
     } catch (error) {
       pending = Promise.reject(error)
     }
@@ -326,7 +286,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
   private takeAnswering(): EventEnvelope {
     const envelope = this.answering!
     this.answering = null
-    this.serving!.answerer!.handled(envelope.event)
+    this.serving!.answerer.handled(envelope.event)
     return envelope
   }
 
@@ -342,11 +302,8 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
       }
       serving.current = next
       this.inFlight.push(next)
-      try {
-        serving.handler(next)
-      } catch (error) {
-        this.stopServing(serving, error)
-      }
+      // Settles the envelope later (its answer is a promise): `settle` pumps the next one, or stops serving.
+      this.answerEnvelope(serving, next)
     }
     serving.pumping = false
   }
@@ -375,7 +332,7 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
     return new Promise((resolve) => this.receivers.push(resolve))
   }
 
-  /** No more events will be sent; the receiver's iteration ends after the queue drains. */
+  /** No more events will be sent; `receive` gives null (and serving ends) once the queue drains. */
   close(): void {
     if (this.closed) return
     this.closed = true
@@ -404,13 +361,5 @@ export class EventChannel implements AsyncIterable<EventEnvelope> {
 
   private wakeReceivers(): void {
     for (const receiver of this.receivers.splice(0)) receiver(null)
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<EventEnvelope> {
-    for (;;) {
-      const envelope = await this.receive()
-      if (envelope === null) return
-      yield envelope
-    }
   }
 }

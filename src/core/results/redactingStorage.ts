@@ -32,8 +32,7 @@ export function redactingStorage(storage: Storage, mask: SecretMask): Storage {
   let wrapped = byKey.get(mask.key)
   if (wrapped === undefined) {
     const m = (text: string) => mask.mask(text)
-    const unpublished = storage.writeTextUnpublished?.bind(storage)
-    const trajectories = storage.writeTrajectoriesUnpublished?.bind(storage)
+    const bulk = storage.bulk
     const revision = storage.revision?.bind(storage)
     wrapped = {
       readText: (path) => storage.readText(path),
@@ -44,9 +43,14 @@ export function redactingStorage(storage: Storage, mask: SecretMask): Storage {
       linkOrCopy: (from, to) => storage.linkOrCopy(from, to),
       // No writeBytesAtomic: its writer (the experiments index) then writes text, which is masked here.
       ...(revision ? { revision } : {}),
-      ...(unpublished ? { writeTextUnpublished: (path: string, text: string) => unpublished(path, m(text)) } : {}),
-      ...(trajectories
-        ? { writeTrajectoriesUnpublished: (paths: readonly string[], job: TrajectoryJob) => trajectories(paths, maskedJob(job, mask)) }
+      ...(bulk
+        ? {
+            bulk: {
+              writeTextUnpublished: (path: string, text: string) => bulk.writeTextUnpublished(path, m(text)),
+              writeTrajectoriesUnpublished: (paths: readonly string[], job: TrajectoryJob) =>
+                bulk.writeTrajectoriesUnpublished(paths, maskedJob(job, mask)),
+            },
+          }
         : {}),
     }
     byKey.set(mask.key, wrapped)

@@ -10,14 +10,13 @@ export interface StorageEntry {
   readonly kind: 'file' | 'dir'
 }
 
+/**
+ * The port every backend implements: reads, atomic writes, listing, removal, snapshot links. That is enough for
+ * every writer and reader; a backend that can write a task folder faster also offers `bulk` (see BulkWriter).
+ */
 export interface Storage {
   /** Throws StorageNotFoundError when there is no such file. */
   readText(path: string): Promise<string>
-  /**
-   * Optional: the file's bytes, for a reader that must refuse what is not UTF-8 (a merge) where readText
-   * would turn a bad byte into U+FFFD. Throws StorageNotFoundError as readText does.
-   */
-  readBytes?(path: string): Promise<Uint8Array>
   /** Creates parent folders; a reader sees the old text or the new, never a mix. */
   writeTextAtomic(path: string, text: string): Promise<void>
   /** Immediate children, sorted by name; empty when the folder does not exist. */
@@ -28,6 +27,18 @@ export interface Storage {
   /** Shares a file into a snapshot (hard link where possible, else a copy). */
   linkOrCopy(from: string, to: string): Promise<void>
   /**
+   * Optional: the bulk path for a task folder's files (src/core/engine/README.md, "performance rules"). A writer
+   * reads it once, when it starts, not per file. Without it, every file is written with writeTextAtomic.
+   */
+  readonly bulk?: BulkWriter
+
+  // Optional capabilities of the experiments index and the validator, each with a plain fallback where it is used.
+  /**
+   * Optional: the file's bytes, for a reader that must refuse what is not UTF-8 (a merge) where readText
+   * would turn a bad byte into U+FFFD. Throws StorageNotFoundError as readText does.
+   */
+  readBytes?(path: string): Promise<Uint8Array>
+  /**
    * Optional: a token that changes whenever the file is replaced, null when
    * it is absent. A writer that keeps a file in memory (experiments.json)
    * asks it to notice another writer without reading the file; without it,
@@ -35,23 +46,26 @@ export interface Storage {
    */
   revision?(path: string): Promise<string | null>
   /**
-   * Optional: a plain write, for files no reader looks at until a later
-   * atomic write publishes them (a task folder's files before its task.json).
-   * Without it, writes are atomic.
-   */
-  writeTextUnpublished?(path: string, text: string): Promise<void>
-  /**
    * Optional: writeTextAtomic for text already encoded as UTF-8 (a large file assembled from encoded pieces).
    * The storage may take the bytes over (a worker thread receives their buffer without a copy, which detaches it):
    * pass bytes the caller no longer needs.
    */
   writeBytesAtomic?(path: string, bytes: Uint8Array): Promise<void>
+}
+
+/**
+ * The bulk path a storage opts into whole: a task folder's files, written without the atomic rename (nobody reads
+ * the folder before its task.json, which is written last, atomically), its trajectories printed by the storage
+ * (on another thread if it writes there: they are most of a results tree's bytes).
+ */
+export interface BulkWriter {
+  /** A plain write, for files no reader looks at until a later atomic write publishes them. */
+  writeTextUnpublished(path: string, text: string): Promise<void>
   /**
-   * Optional: writeTextUnpublished for a task's trajectory files, which the storage prints from their job
-   * (`trajectoryTexts`, the i-th text to `paths[i]`), on another thread if it writes there: they are most of a
-   * results tree's bytes. The storage may take the job over: pass one the caller no longer needs.
+   * writeTextUnpublished for a task's trajectory files, printed from their job (`trajectoryTexts`, the i-th text
+   * to `paths[i]`). The storage may take the job over: pass one the caller no longer needs.
    */
-  writeTrajectoriesUnpublished?(paths: readonly string[], job: TrajectoryJob): Promise<void>
+  writeTrajectoriesUnpublished(paths: readonly string[], job: TrajectoryJob): Promise<void>
 }
 
 export class StorageNotFoundError extends Error {

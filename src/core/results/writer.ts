@@ -4,8 +4,7 @@
  * each task as it lands, rewrite the manifest, finalize with result.json last.
  */
 import type { z } from 'zod'
-import { forestOf, scopeNames, type SecurityDomain } from '../tags'
-import type { TrajectoryItem } from '../engine/events'
+import { forestOf, type SecurityDomain } from '../tags'
 import type { TaskResult } from '../engine/outcomes'
 import type { Task } from '../engine/target'
 import { evaluationResult, score, type StopReason } from '../engine/types'
@@ -13,12 +12,10 @@ import { utcIso } from '../engine/time'
 import { ExperimentsIndex } from './experimentsIndex'
 import {
   ATTACKER_CONFIG_FILE,
-  ATTACKER_NOTES_FILE,
   ECHOES_FILE,
   ExperimentEchoesFile,
   ExperimentUnpricedFile,
   ResultFile,
-  RUN_RECORDS_FILE,
   SCHEMA_VERSION,
   TASK_CONFIGS_FILE,
   TaskFile,
@@ -27,20 +24,18 @@ import {
   type ResultsSchemaVersion,
   type UnpricedJson,
 } from './format'
-import { echoedRunNumbers, experimentEchoesText, taskEchoesText } from './echoes'
+import { echoedRunNumbers, experimentEchoesText } from './echoes'
 import { sumUnpriced, unpricedJsonOf, unpricedUsageOf } from './cost'
-import { experimentUnpricedText, runRecordsText } from './runRecords'
+import { experimentUnpricedText } from './runRecords'
 import { indexRowAsSchema } from './schema4'
 import { dirNameOf, identityHash, slugOf, type ExperimentMeta } from './identityHash'
 import { pyDumps } from './pyjson'
 import { experimentJson } from './serialize'
-import { attackerFileText, experimentText, manifestEntryText, manifestText, resultText, skippedEntryText } from './experimentText'
-import { iterationsFileText, taskFileText } from './taskText'
-import { trajectoryJob, trajectoryTexts } from './trajectoryText'
-import { goalHash, runFileName, taskDirName } from './slug'
-import { joinPath, linkTree, type Storage } from './storage'
+import { experimentText, manifestEntryText, manifestText, resultText, skippedEntryText } from './experimentText'
+import { goalHash, taskDirName } from './slug'
+import { joinPath, linkTree, type BulkWriter, type Storage } from './storage'
+import { planTaskWrites, writeTaskPlan } from './taskWrites'
 import { computeSummary, isKept, taskViewOf, type TaskView } from './summary'
-import { derivesTo } from './attackerView'
 import { AttackerClashError, readAttackerConfig, sameAttackerConfig } from './attackerConfig'
 
 /** Files as superred writes them: indent 2, non-ASCII kept. */
@@ -120,6 +115,8 @@ async function scanTasks(storage: Storage, dir: string): Promise<Map<number, Tas
 
 export class ExperimentSession {
   readonly storage: Storage
+  /** The storage's bulk path, read once: every task folder is written through it when it is there. */
+  private readonly bulk: BulkWriter | null
   readonly root: string
   readonly meta: ExperimentMeta
   /** The experiment folder, relative to the storage root. */
@@ -178,6 +175,7 @@ export class ExperimentSession {
     this.echoes = echoes.byTask
     this.echoesFilePresent = echoes.present
     this.storage = storage
+    this.bulk = storage.bulk ?? null
     this.root = root
     this.meta = meta
     this.slug = identity.slug
@@ -348,58 +346,34 @@ export class ExperimentSession {
   }
 
   /**
-   * Writes a finished task. The previous copy (already snapshotted) goes
-   * first; task.json is written last, so a folder without it is an
-   * interrupted write, which readers skip and a resume reruns.
+   * Writes a finished task: its folder planned as data (taskWrites.ts: the previous copy, already snapshotted,
+   * removed first; task.json last, so a folder without it is an interrupted write, which readers skip and a
+   * resume reruns), then written; then the session's own view of it.
    */
   async publishTask(index: number, tr: TaskResult): Promise<void> {
     const name = taskDirName(index, tr.task.goal.description)
-    const taskDir = joinPath(this.dir, 'tasks', name)
-    // In a fresh experiment no task folder exists yet, so there is nothing to remove.
-    if (!this.plan.isFresh || this.published.has(index)) await this.storage.remove(taskDir)
+    const lines = this.taskLogs.get(index) ?? []
+    const plan = planTaskWrites({
+      index,
+      result: tr,
+      taskDir: joinPath(this.dir, 'tasks', name),
+      // In a fresh experiment no task folder exists yet, so there is nothing to remove.
+      replaces: !this.plan.isFresh || this.published.has(index),
+      meta: this.meta,
+      schema: this.schema,
+      countEchoes: this.countEchoes,
+      domain: this.domain,
+      diagnostics: lines.length > 0 ? jsonl(lines, index) : null,
+    })
     this.published.add(index)
-    // Nobody reads a task folder before its task.json (written last, atomically): its other files go straight into place.
-    const write = (path: string, text: string) =>
-      this.storage.writeTextUnpublished ? this.storage.writeTextUnpublished(path, text) : this.storage.writeTextAtomic(path, text)
-    // Each run's trajectory, once: what the attacker saw of it is derived on read with the engine's filter
-    // (attackerView.ts). Only a run whose view names cannot rebuild (see derivesTo) keeps its attacker file.
-    const files: Array<{ path: string; run: number; items: readonly TrajectoryItem[] }> = []
-    const derivable =
-      this.domain === null ? null : derivesTo(this.domain, { scope: scopeNames(tr.scope), readOnly: scopeNames(tr.readOnly) })
-    for (const [i, run] of tr.runs.entries()) {
-      files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1)), run: i + 1, items: run.trajectory })
-      if (derivable === null || !derivable(run.trajectory, run.attackerView)) {
-        files.push({ path: joinPath(taskDir, 'trajectories', runFileName(i + 1, '.attacker')), run: i + 1, items: run.attackerView })
-      }
-    }
-    const paths = files.map((f) => f.path)
-    const job = trajectoryJob(files, this.schema)
-    const printed = this.storage.writeTrajectoriesUnpublished?.(paths, job) ?? null
-    const writes: Array<[string, string]> = printed === null ? trajectoryTexts(job).map((text, i) => [paths[i], text]) : []
-    writes.push([joinPath(taskDir, 'iterations.json'), iterationsFileText(tr, index, this.schema)])
-    if (tr.offered) writes.push([joinPath(taskDir, 'attacker.json'), attackerFileText(tr.scope, tr.readOnly, tr.offered, this.schema)])
-    const echoes = taskEchoesText(tr.runs, this.countEchoes, this.schema)
-    if (echoes !== null) writes.push([joinPath(taskDir, ECHOES_FILE), echoes])
     const echoed = echoedRunNumbers(tr.runs)
     if (echoed.length > 0) this.echoes.set(index, echoed)
     else this.echoes.delete(index)
-    const records = runRecordsText(tr, this.schema)
-    if (records !== null) writes.push([joinPath(taskDir, RUN_RECORDS_FILE), records])
     const unpriced = unpricedJsonOf(tr.llmUsage)
     if (unpriced !== null) this.unpriced.set(index, unpriced)
     else this.unpriced.delete(index)
-    if (tr.attackerNotes && tr.attackerNotes.length > 0) {
-      const notes = tr.attackerNotes.map((n) => ({ run: n.run, during: n.during, text: n.text }))
-      writes.push([joinPath(taskDir, ATTACKER_NOTES_FILE), dumpFile({ schema_version: this.schema, notes })])
-    }
-    const written = (async () => {
-      for (let i = 0; i < writes.length; i += 16) await Promise.all(writes.slice(i, i + 16).map(([path, text]) => write(path, text)))
-    })()
-    await Promise.all([printed, written])
-    const lines = this.taskLogs.get(index) ?? []
-    if (lines.length > 0) await write(joinPath(taskDir, 'logs', 'diagnostics.log'), jsonl(lines, index))
-    const task = taskFileText(tr, index, this.meta, this.schema)
-    await this.storage.writeTextAtomic(joinPath(taskDir, 'task.json'), task.text)
+    await writeTaskPlan(this.storage, this.bulk, plan)
+    const task = plan.task
     this.taskLogs.delete(index)
     // The view of what was just written, read off the values it was printed from rather than re-parsed from the text.
     const startedAt = utcIso(tr.startedAt)
