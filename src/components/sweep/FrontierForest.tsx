@@ -1,19 +1,35 @@
-import { paintFrontier } from '../../../core/sweep'
-import { PaintedForest } from '../../../components/sweep/PaintedForest'
-import type { Forest } from '../../../core/tags'
-import type { FrontierPoint } from './frontierRunner'
+import { paintFrontier, type GrantNames } from '../../core/sweep'
+import type { Forest } from '../../core/tags'
+import { PaintedForest } from './PaintedForest'
+
+/** A threat model on the frontier: its grant and its number among the forest's combinations. */
+export interface NumberedGrant extends GrantNames {
+  readonly index: string
+}
 
 /**
  * The frontier painted on the forest: per tag, how many of the minimal winning
  * threat models write it and how many only read it (src/core/sweep/paint.ts,
  * as the sweep painting shows a known frontier); or, for one point shown
- * alone, how that threat model holds each tag.
+ * alone, how that threat model holds each tag. The Run page's live search and
+ * the viewer's frontier.json paint the same way.
  */
-export function FrontierForest({ forest, wins, alone }: { forest: Forest; wins: readonly FrontierPoint[]; alone?: FrontierPoint }) {
+export function FrontierForest({
+  forest,
+  wins,
+  alone,
+  source,
+}: {
+  forest: Forest
+  wins: readonly GrantNames[]
+  alone?: NumberedGrant | null
+  /** Where the answer comes from, said under the painting. */
+  source: string
+}) {
   if (forest.tags.length === 0) return null
   const painting = alone
     ? { kind: 'grant' as const, paint: paintFrontier(forest, [alone]), who: `#${alone.index}` }
-    : { kind: 'frontier' as const, paint: paintFrontier(forest, wins), source: 'This search' }
+    : { kind: 'frontier' as const, paint: paintFrontier(forest, wins), source }
   return (
     <PaintedForest
       forest={forest}
