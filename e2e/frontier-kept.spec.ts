@@ -5,13 +5,12 @@
  * `redscope frontier --out` wrote shows the same kind of answer, minimal wins
  * and maximal losses, painted.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { openSweepOnAssistant } from './frontierHelpers'
-import { runCli } from '../src/testing/cliProcesses'
+import { openSweepOnAssistant, serveAssistant } from './frontierHelpers'
+import { CliProcesses, runCli } from '../src/testing/cliProcesses'
 import { startView } from './support/viewServer'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
@@ -78,22 +77,10 @@ test('a frontier search of the Run page is kept in this browser, listed in Resul
 test('redscope view on a folder with frontier.json shows the answer: minimal wins and maximal losses, painted', async ({ page }) => {
   test.setTimeout(120_000)
   const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-view-'))
-  const server = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'assistant', '--port', '0'], {
-    env: { ...process.env, REDSCOPE_THINK_MS: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const exited = new Promise((resolve) => server.on('close', resolve))
+  const procs = new CliProcesses()
   let view: Awaited<ReturnType<typeof startView>> | null = null
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      server.stdout.on('data', (c: Buffer) => {
-        out += c.toString()
-        const m = /serving assistant at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-        if (m) resolve(m[1])
-      })
-      server.on('close', () => reject(new Error(`serve-target ended: ${out}`)))
-    })
+    const url = await serveAssistant(procs)
     const out = join(dir, 'out')
     const r = await runCli([
       'frontier',
@@ -143,8 +130,7 @@ test('redscope view on a folder with frontier.json shows the answer: minimal win
     )
   } finally {
     await view?.stop()
-    server.kill()
-    await exited
+    await procs.stopAll()
     rmSync(dir, { recursive: true, force: true })
   }
 })

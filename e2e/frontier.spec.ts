@@ -6,13 +6,12 @@
  * `redscope frontier` gives for the same attacker (src/cli/frontier.e2e.test.ts
  * checks that against a full sweep).
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { openSweepOnAssistant } from './frontierHelpers'
-import { runCli } from '../src/testing/cliProcesses'
+import { openSweepOnAssistant, serveAssistant } from './frontierHelpers'
+import { CliProcesses, runCli } from '../src/testing/cliProcesses'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -59,21 +58,9 @@ type Point = { words: string; read_only: string[] }
  */
 async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'redscope-frontier-browser-'))
-  const server = spawn(process.execPath, ['bin/redscope.mjs', 'serve-target', 'assistant', '--port', '0', '--concurrency', '8'], {
-    env: { ...process.env, REDSCOPE_THINK_MS: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const exited = new Promise((resolve) => server.on('close', resolve))
+  const procs = new CliProcesses()
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      server.stdout.on('data', (c: Buffer) => {
-        out += c.toString()
-        const m = /serving assistant at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-        if (m) resolve(m[1])
-      })
-      server.on('close', () => reject(new Error(`serve-target ended: ${out}`)))
-    })
+    const url = await serveAssistant(procs, '--concurrency', '8')
     const r = await runCli([
       'frontier',
       '--target',
@@ -95,8 +82,7 @@ async function cliReadOnlyFrontier(): Promise<{ wins: string[]; losses: Point[] 
     }
     return { wins: f.claim.minimal_wins.map((p) => p.words), losses: f.claim.maximal_losses }
   } finally {
-    server.kill()
-    await exited
+    await procs.stopAll()
     rmSync(dir, { recursive: true, force: true })
   }
 }

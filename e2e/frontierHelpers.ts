@@ -1,5 +1,6 @@
-/** Shared by the frontier specs: the Run page set up for a frontier search on the demo assistant. */
+/** Shared by the frontier and sweep specs: the demo assistant served by the CLI, and the Run page set up to sweep it. */
 import { expect, type Page } from '@playwright/test'
+import type { CliProcesses } from '../src/testing/cliProcesses'
 import { ASSISTANT_FOREST } from '../src/reference-targets/assistant/forest'
 import { openDesigner, openMenu } from './designerHelpers'
 import { onlyTemplates, pickClaim, setField } from './runConsole/helpers'
@@ -20,4 +21,10 @@ export async function openSweepOnAssistant(page: Page) {
   await onlyTemplates(page, ['naive'])
   await setField(page, 'Max runs per task', '1')
   await page.getByRole('link', { name: 'Sweep threat models' }).click()
+}
+
+/** `redscope serve-target assistant` on a free loopback port (stopped with `procs`); its address once it serves. */
+export async function serveAssistant(procs: CliProcesses, ...flags: string[]): Promise<string> {
+  const served = procs.start(['serve-target', 'assistant', '--port', '0', ...flags])
+  return (await served.waitFor(/serving assistant at (http:\/\/127\.0\.0\.1:\d+)/))[1]
 }

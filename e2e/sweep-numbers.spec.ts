@@ -12,8 +12,8 @@
 import { expect, test, type Page } from '@playwright/test'
 import { buildDomain, combinationIndex } from '../src/core/tags'
 import { ASSISTANT_FOREST } from '../src/reference-targets/assistant/forest'
-import { openDesigner, openMenu } from './designerHelpers'
-import { onlyTemplates, pickClaim, setField, waitForState } from './runConsole/helpers'
+import { openSweepOnAssistant } from './frontierHelpers'
+import { waitForState } from './runConsole/helpers'
 
 test.use({ viewport: { width: 1440, height: 1000 } })
 
@@ -27,23 +27,6 @@ const PICKS = Array.from({ length: 7 }, (_, i) => TAGS.filter((_, b) => ((i + 1)
     names.map((n) => domain.get(n)!),
   ),
 }))
-
-async function openSweepOnAssistant(page: Page) {
-  await openDesigner(page)
-  await (
-    await openMenu(page, 'Import')
-  )
-    .getByLabel('FOREST.json file')
-    .setInputFiles({ name: 'assistant.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ASSISTANT_FOREST)) })
-  await expect(page.getByRole('group', { name: 'bank_account', exact: true })).toBeVisible()
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Run', exact: true }).click()
-  await page.getByRole('radio', { name: /Tool-using assistant/ }).click()
-  await expect(page.getByTestId('manifest')).toContainText('redscope-assistant')
-  await pickClaim(page, 'assistant-exfiltration.json')
-  await onlyTemplates(page, ['naive'])
-  await setField(page, 'Max runs per task', '1')
-  await page.getByRole('link', { name: 'Sweep threat models' }).click()
-}
 
 /** Ticks each pick in the virtualized list of distinct combinations (28 px a row), scrolling it into view first. */
 async function pickThreatModels(page: Page) {

@@ -9,8 +9,7 @@
 import { useMemo, useState } from 'react'
 import { Link } from 'wouter'
 import { answerWords, type AnswerPoint, type FrontierFile } from '../../../core/frontier'
-import { paintFrontier } from '../../../core/sweep'
-import { PaintedForest } from '../../../components/sweep/PaintedForest'
+import { FrontierForest } from '../../../components/sweep/FrontierForest'
 
 function Point({ p, href, show }: { p: AnswerPoint; href: (dir: string) => string; show: (p: AnswerPoint) => void }) {
   return (
@@ -43,12 +42,6 @@ export function FrontierAnswer({
   const a = useMemo(() => answerWords(file), [file])
   const [shown, setShown] = useState<AnswerPoint | null>(null)
   const forest = file.forest
-  const painting =
-    forest === null
-      ? null
-      : shown !== null
-        ? { kind: 'grant' as const, paint: paintFrontier(forest, [shown]), who: `#${shown.index}` }
-        : { kind: 'frontier' as const, paint: paintFrontier(forest, a.minimalWins), source }
   const s = file.search
   return (
     <section aria-label="Frontier search" className="frontier-answer">
@@ -60,19 +53,13 @@ export function FrontierAnswer({
       {file.contradictions.length > 0 ? (
         <p className="results-note">{file.contradictions.length} contradiction(s): a wider threat model lost where a narrower one won.</p>
       ) : null}
-      {painting === null || forest === null ? (
+      {forest === null ? (
         <p className="results-note">
           This frontier.json names no forest (written by an older redscope): the answer is listed, not painted.
         </p>
       ) : (
         <>
-          <PaintedForest
-            forest={forest}
-            painting={painting}
-            testId="frontier-tag"
-            maxHeight={420}
-            label={shown ? `Forest painted with threat model #${shown.index}` : 'Forest painted with the minimal winning threat models'}
-          />
+          <FrontierForest forest={forest} wins={a.minimalWins} alone={shown} source={source} />
           {shown ? (
             <p className="results-muted" data-testid="frontier-shown">
               Painted: #{shown.index}, {shown.words}.{' '}

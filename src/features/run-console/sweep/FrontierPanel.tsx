@@ -6,7 +6,7 @@ import type { DesignerView } from '../workspace/designerView'
 import { browserFrontierHref, viewerHref } from '../../../lib/browserResults'
 import { useLiveStore } from '../live/liveStore'
 import { Field } from '../ui/Field'
-import { FrontierForest } from './FrontierForest'
+import { FrontierForest } from '../../../components/sweep/FrontierForest'
 import { useClaimTargetMismatch } from '../setup/useClaimTargetMismatch'
 import { ClaimTargetBlock } from '../setup/ui/ClaimTargetBlock'
 import { findWeakestAttacker, stopFrontier, useFrontier, type FrontierPoint, type PointTally } from './frontierRunner'
@@ -251,7 +251,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
           ) : null}
           {shown !== null ? (
             <>
-              <FrontierForest forest={view.forest} wins={f.minimalWins} alone={shown} />
+              <FrontierForest forest={view.forest} wins={f.minimalWins} alone={shown} source="This search" />
               <p className="rc-hint" data-testid="frontier-shown">
                 Painted: #{shown.index}, {shown.words}.{' '}
                 <button type="button" className="rc-btn rc-btn--small" onClick={() => setShown(null)}>
@@ -260,7 +260,7 @@ export function FrontierPanel({ view }: { view: DesignerView }) {
               </p>
             </>
           ) : f.minimalWins.length > 0 ? (
-            <FrontierForest forest={view.forest} wins={f.minimalWins} />
+            <FrontierForest forest={view.forest} wins={f.minimalWins} source="This search" />
           ) : null}
           {f.minimalWins.length > 0 ? (
             <>

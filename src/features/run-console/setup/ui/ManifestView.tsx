@@ -71,7 +71,7 @@ export function ManifestView({ manifest, designerTags }: { manifest: Manifest; d
                 {manifest.claim.name}
               </span>{' '}
               <span className="rc-muted">
-                {manifest.claim.tasks.length} task{manifest.claim.tasks.length === 1 ? '' : 's'}, configured and judged by the server
+                {manifest.claim.tasks.length} task{manifest.claim.tasks.length === 1 ? '' : 's'}, served by the target
               </span>
               {hookNames.length ? <span className="rc-muted rc-small"> · for older claim files: {hookNames.join(', ')}</span> : null}
             </dd>
