@@ -17,7 +17,7 @@ import { sumUnpriced } from './cost'
 import { readJsonFile, readThreatModelName, readUnpriced, ResultsFormatError } from './reader'
 import { joinPath, StorageNotFoundError, type Storage } from './storage'
 import { validateExperiment } from './validateExperiment'
-import { dumpFile } from './writer'
+import { completeIndexRow, dumpFile } from './writer'
 
 export interface TreeSource {
   /** Where it came from, for messages (a folder path). */
@@ -209,24 +209,16 @@ export async function planTreeMerge(sources: readonly TreeSource[], inPlace?: St
  */
 async function recoveredRow(storage: Storage, dir: string, m: Manifest): Promise<Row | null> {
   if (m.status !== 'complete') return null
-  const name = await readThreatModelName(storage, dir)
-  const unpriced = sumUnpriced((await readUnpriced(storage, dir)).values())
-  return {
+  return completeIndexRow({
     dir,
     slug: m.experiment.slug,
     hash: m.experiment.hash,
-    status: 'complete',
     experiment: m.experiment,
-    summary: {
-      asr: m.summary.asr,
-      n_success: m.summary.n_success,
-      n_completed: m.summary.n_completed,
-      total_llm_usage: m.summary.total_llm_usage,
-    },
-    completed_at: m.timing.completed_at,
-    ...(name !== null ? { threat_model_name: name } : {}),
-    ...(unpriced !== null ? { unpriced } : {}),
-  }
+    summary: m.summary,
+    completedAt: m.timing.completed_at,
+    threatModelName: await readThreatModelName(storage, dir),
+    unpriced: sumUnpriced((await readUnpriced(storage, dir)).values()),
+  })
 }
 
 async function filesUnder(storage: Storage, dir: string): Promise<string[]> {

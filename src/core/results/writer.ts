@@ -43,6 +43,36 @@ export function dumpFile(payload: unknown): string {
   return pyDumps(payload, { indent: 2, ensureAscii: false })
 }
 
+interface IndexRowParts {
+  readonly dir: string
+  readonly slug: string
+  readonly hash: string
+  readonly experiment: unknown
+  readonly summary: { readonly asr: unknown; readonly n_success: unknown; readonly n_completed: unknown; readonly total_llm_usage: unknown }
+  readonly completedAt: string | null
+  readonly threatModelName: string | null
+  readonly unpriced: UnpricedJson | null
+}
+
+/**
+ * A finished experiment's experiments.json row, its redscope extras (the saved name, the unpriced calls) only when
+ * it has them: the writer's, and the one a merge rebuilds for a run stopped before its row was written.
+ */
+export function completeIndexRow(p: IndexRowParts): { dir: string; [key: string]: unknown } {
+  const { asr, n_success, n_completed, total_llm_usage } = p.summary
+  return {
+    dir: p.dir,
+    slug: p.slug,
+    hash: p.hash,
+    status: 'complete',
+    experiment: p.experiment,
+    summary: { asr, n_success, n_completed, total_llm_usage },
+    completed_at: p.completedAt,
+    ...(p.threatModelName !== null ? { threat_model_name: p.threatModelName } : {}),
+    ...(p.unpriced !== null ? { unpriced: p.unpriced } : {}),
+  }
+}
+
 export interface ResumePlan {
   readonly keep: ReadonlySet<number>
   readonly rerun: ReadonlySet<number>
@@ -511,30 +541,22 @@ export class ExperimentSession {
     return queued
   }
 
-  /** The index row's `unpriced` (the experiment's unpriced calls), absent when every call was priced. */
-  private unpricedRow(): { unpriced?: UnpricedJson } {
-    const sum = sumUnpriced([...this.views.keys()].map((i) => this.unpriced.get(i)))
-    return sum === null ? {} : { unpriced: sum }
-  }
-
   private async updateExperimentsIndex(summary: ReturnType<typeof computeSummary>, completedAt: string, queue: boolean): Promise<void> {
     // Each row is its own experiment's schema (redscope and superred read 4 and 5); the file's version is the last writer's.
-    const row = indexRowAsSchema(this.schema, {
-      dir: dirNameOf(this.slug, this.hash),
-      slug: this.slug,
-      hash: this.hash,
-      status: 'complete',
-      experiment: this.experimentBlock(),
-      summary: {
-        asr: summary.asr,
-        n_success: summary.n_success,
-        n_completed: summary.n_completed,
-        total_llm_usage: summary.total_llm_usage,
-      },
-      completed_at: completedAt,
-      ...(this.threatModelName !== null ? { threat_model_name: this.threatModelName } : {}),
-      ...this.unpricedRow(),
-    }) as { dir: string }
+    const row = indexRowAsSchema(
+      this.schema,
+      completeIndexRow({
+        dir: dirNameOf(this.slug, this.hash),
+        slug: this.slug,
+        hash: this.hash,
+        experiment: this.experimentBlock(),
+        summary,
+        completedAt,
+        threatModelName: this.threatModelName,
+        // The experiment's unpriced calls: absent when every call was priced.
+        unpriced: sumUnpriced([...this.views.keys()].map((i) => this.unpriced.get(i))),
+      }),
+    ) as { dir: string }
     const index = ExperimentsIndex.of(this.storage, this.root)
     if (queue) index.queue(row, this.schema)
     else await index.upsert(row, this.schema)
