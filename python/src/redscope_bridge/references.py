@@ -102,13 +102,17 @@ def apply_references(manifest: dict[str, Any], refs: References, where: str) -> 
     claim = manifest.get("claim")
     if (refs.claim or refs.tasks) and claim is None:
         raise StartupError(f"{where}: 'claim' and 'tasks' need a served claim (--claim)")
-    if claim is None:
-        return
+    if claim is not None:
+        apply_claim_references(claim, refs, where)
+
+
+def apply_claim_references(claim: dict[str, Any], refs: References, where: str) -> None:
+    """The claim's and its tasks' references, into a manifest's ``claim`` or a claim file (the same shape)."""
     if refs.claim:
         claim["references"] = refs.claim
     for number, ids in refs.tasks.items():
         if number > len(claim["tasks"]):
-            raise StartupError(f"{where}: tasks.{number}: the served claim has {len(claim['tasks'])} task(s)")
+            raise StartupError(f"{where}: tasks.{number}: the claim has {len(claim['tasks'])} task(s)")
         if ids:
             claim["tasks"][number - 1]["references"] = ids
 

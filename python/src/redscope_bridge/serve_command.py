@@ -28,7 +28,13 @@ from redscope_bridge.logs import one_line_logging
 from redscope_bridge.optimizer_host import OptimizerHost
 from redscope_bridge.optimizer_loader import ServedOptimizer, load_optimizer
 from redscope_bridge.redact import Redactor, secrets_in
-from redscope_bridge.references import apply_references, merged, module_references, read_references_file
+from redscope_bridge.references import (
+    apply_claim_references,
+    apply_references,
+    merged,
+    module_references,
+    read_references_file,
+)
 from redscope_bridge.schema import problems
 
 
@@ -250,12 +256,6 @@ def claim_file_command(args: argparse.Namespace) -> int:
         module_references(args.claim),
         read_references_file(args.references) if args.references is not None else None,
     )
-    where = f"--references {args.references}" if args.references else "REDSCOPE_REFERENCES"
-    if refs.claim:
-        file["references"] = refs.claim
-    for number, ids in refs.tasks.items():
-        if number > len(file["tasks"]):
-            raise StartupError(f"{where}: tasks.{number}: the claim has {len(file['tasks'])} task(s)")
-        file["tasks"][number - 1]["references"] = ids
+    apply_claim_references(file, refs, f"--references {args.references}" if args.references else "REDSCOPE_REFERENCES")
     print(json.dumps(file, indent=2, ensure_ascii=False))
     return 0
